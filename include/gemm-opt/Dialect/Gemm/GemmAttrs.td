@@ -1,0 +1,152 @@
+//===- GemmAttrs.td - gemm dialect attributes --------------*- tablegen -*-===//
+//
+// `#gemm.target` names the GPU that the module is compiled for;
+// `#gemm.schedule` is the tiling that the cost model chose for one
+// `gemm.matmul` and that later passes and CodeGen read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_OPT_DIALECT_GEMM_GEMMATTRS_TD
+#define GEMM_OPT_DIALECT_GEMM_GEMMATTRS_TD
+
+include "gemm-opt/Dialect/Gemm/GemmBase.td"
+include "mlir/IR/EnumAttr.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Gemm_Prefetch : I32EnumAttr<"Prefetch",
+    "where the next K tile is staged while the current one is computed", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Smem", 1, "smem">,
+      I32EnumAttrCase<"Regs", 2, "regs">
+    ]> {
+  let cppNamespace = "::mlir::gemm";
+  // Only used as an attribute parameter; no standalone attribute is needed.
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+/// A list of integers written in square brackets, e.g. `[128, 128, 8]`. The
+/// default list parser takes no brackets, which is ambiguous inside a
+/// `struct(params)` format whose fields are also separated by commas.
+class Gemm_IntListParameter<string desc>
+    : ArrayRefParameter<"int64_t", desc> {
+  let parser = [{
+    [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+      ::llvm::SmallVector<int64_t> values;
+      if ($_parser.parseCommaSeparatedList(
+              ::mlir::AsmParser::Delimiter::Square,
+              [&]() { return $_parser.parseInteger(values.emplace_back()); }))
+        return ::mlir::failure();
+      return values;
+    }()
+  }];
+  let printer = [{ $_printer << '[' << $_self << ']' }];
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_TargetAttr : Gemm_Attr<"Target", "target"> {
+  let summary = "the GPU that a module is compiled for";
+  let description = [{
+    Names the target GPU whose description (SM count, rates, register and
+    shared-memory budgets, latencies) the cost model reads. It sits on the
+    module as the discardable attribute `gemm.target`.
+
+    Parameters:
+    /// name: the target's key in lib/Target, e.g. `"fermi-c2050"`,
+    ///   `"hopper-h100"`.
+
+    Example:
+
+    ```mlir
+    module attributes {gemm.target = #gemm.target<name = "hopper-h100">} {}
+    ```
+  }];
+
+  let parameters = (ins
+    /// The target's key in lib/Target, e.g. "hopper-h100".
+    StringRefParameter<"the target's key in lib/Target">:$name
+  );
+
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
+  let summary = "the tiling chosen for one gemm.matmul";
+  let description = [{
+    The two-level tiling of a GEMM kernel: each thread block computes a
+    BM x BN tile of C from BM x BK and BK x BN tiles of A and B staged in
+    shared memory; each thread computes a TM x TN register tile of it.
+    The cost-model pass writes it and CodeGen prints a kernel from it. A test
+    of a later pass can write it by hand.
+
+    Parameters:
+    /// block: the block tile [BM, BN, BK]: rows of C, columns of C and the
+    ///   depth of the K step that one thread block computes per iteration.
+    /// thread: the register tile [TM, TN]: rows and columns of C per thread,
+    ///   so a block has (BM / TM) * (BN / TN) threads.
+    /// warps: warps per thread block.
+    /// stages: shared-memory buffers of the K loop pipeline (1 = no double
+    ///   buffering, 2 = double buffering, more = a cp.async pipeline).
+    /// vector: elements per vector global/shared access (1, 2 or 4; 4 x f32
+    ///   and 2 x f64 are 128-bit accesses).
+    /// prefetch: where the next K tile waits while the current one is
+    ///   computed: `none`, `smem` (a second shared-memory buffer) or `regs`
+    ///   (a register prefetch, as in the autotuning paper's Algorithm 1).
+    /// pad: elements of padding per shared-memory row, against bank conflicts.
+
+    Example:
+
+    ```mlir
+    #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8,
+                   stages = 2, vector = 4, prefetch = smem, pad = 4>
+    ```
+  }];
+
+  let parameters = (ins
+    /// [BM, BN, BK]: the block tile of C and the K step.
+    Gemm_IntListParameter<"block tile [BM, BN, BK]">:$block,
+    /// [TM, TN]: the register tile of C per thread.
+    Gemm_IntListParameter<"register tile [TM, TN]">:$thread,
+    /// Warps per thread block.
+    "int64_t":$warps,
+    /// Shared-memory pipeline stages of the K loop.
+    "int64_t":$stages,
+    /// Elements per vector access: 1, 2 or 4.
+    "int64_t":$vector,
+    /// Where the next K tile is staged.
+    EnumParameter<Gemm_Prefetch>:$prefetch,
+    /// Elements of padding per shared-memory row.
+    "int64_t":$pad
+  );
+
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+
+  let extraClassDeclaration = [{
+    /// Rows of C per thread block (BM).
+    int64_t getBlockM() const { return getBlock()[0]; }
+    /// Columns of C per thread block (BN).
+    int64_t getBlockN() const { return getBlock()[1]; }
+    /// Depth of one K step (BK).
+    int64_t getBlockK() const { return getBlock()[2]; }
+    /// Rows of C per thread (TM).
+    int64_t getThreadM() const { return getThread()[0]; }
+    /// Columns of C per thread (TN).
+    int64_t getThreadN() const { return getThread()[1]; }
+  }];
+}
+
+#endif // GEMM_OPT_DIALECT_GEMM_GEMMATTRS_TD

@@ -1,0 +1,61 @@
+//===- GemmBase.td - The gemm dialect ----------------------*- tablegen -*-===//
+//
+// The gemm dialect holds the matrix multiplications that gemm-opt recognises
+// in C++ loop nests, together with the attributes that describe the target GPU
+// and the schedule chosen for each multiplication.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_OPT_DIALECT_GEMM_GEMMBASE_TD
+#define GEMM_OPT_DIALECT_GEMM_GEMMBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Gemm_Dialect : Dialect {
+  let name = "gemm";
+  let cppNamespace = "::mlir::gemm";
+  let summary = "GEMM operations on strided memrefs and their schedules";
+  let description = [{
+    The gemm dialect sits between the Frontend, which lifts C++ loop nests into
+    `gemm.matmul` operations, and CodeGen, which prints CUDA kernels for them.
+
+    Layout lives in the operand types: every operand is a strided memref, so a
+    transposed or column-major matrix, or one with a leading dimension larger
+    than its row, is the same op with other strides. Decisions live in
+    attributes: `#gemm.target` on the module describes the hardware, and
+    `#gemm.schedule` on each op is the tiling that the cost model picked.
+  }];
+
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+
+  let extraClassDeclaration = [{
+    /// The discardable attribute that carries the `#gemm.target` of a module.
+    static constexpr ::llvm::StringLiteral getTargetAttrName() {
+      return ::llvm::StringLiteral("gemm.target");
+    }
+
+  private:
+    void registerAttributes();
+
+  public:
+  }];
+}
+
+/// Base class for the attributes of the gemm dialect.
+class Gemm_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Gemm_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+/// Base class for the operations of the gemm dialect.
+class Gemm_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Gemm_Dialect, mnemonic, traits>;
+
+#endif // GEMM_OPT_DIALECT_GEMM_GEMMBASE_TD

@@ -1,0 +1,86 @@
+//===- GemmOps.td - gemm dialect operations ----------------*- tablegen -*-===//
+//
+// Operations of the gemm dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_OPT_DIALECT_GEMM_GEMMOPS_TD
+#define GEMM_OPT_DIALECT_GEMM_GEMMOPS_TD
+
+include "gemm-opt/Dialect/Gemm/GemmBase.td"
+include "gemm-opt/Dialect/Gemm/GemmAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// A matrix operand: a strided memref of rank 2, or of rank 3 with a leading
+/// batch dimension. The element type and the shapes are checked by the op's
+/// verifier, which can name the offending dimensions.
+def Gemm_MatrixMemRef : Type<
+    And<[IsMemRefTypePred, HasAnyRankOfPred<[2, 3]>, HasStridesPred]>,
+    "rank-2 or rank-3 memref with a strided layout", "::mlir::MemRefType">;
+
+def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
+  let summary = "C = alpha * A * B + beta * C on strided memrefs";
+  let description = [{
+    Multiplies A (M x K) by B (K x N) and accumulates into C (M x N):
+    `C = alpha * A * B + beta * C`. With a leading batch dimension (all three
+    operands of rank 3) it does so for each batch index.
+
+    The layout is in the types: a transposed or column-major operand is the
+    same op with other strides, and a leading dimension larger than the row is
+    a larger outer stride. `alpha` and `beta` are SSA values of the element
+    type (f32 or f64); `beta` = 0 overwrites C.
+
+    The optional `schedule` attribute is the tiling that the cost model chose.
+
+    Example:
+
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta
+        {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8],
+                                   warps = 8, stages = 2, vector = 4,
+                                   prefetch = smem, pad = 4>}
+        : memref<?x?xf32, strided<[?, 1], offset: ?>>,
+          memref<?x?xf32, strided<[1, ?], offset: ?>>,
+          memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+    ```
+  }];
+
+  let arguments = (ins
+    Arg<Gemm_MatrixMemRef, "the left operand, [batch x] M x K", [MemRead]>:$a,
+    Arg<Gemm_MatrixMemRef, "the right operand, [batch x] K x N", [MemRead]>:$b,
+    Arg<Gemm_MatrixMemRef, "the accumulator, [batch x] M x N",
+        [MemRead, MemWrite]>:$c,
+    AnyFloat:$alpha,
+    AnyFloat:$beta,
+    OptionalAttr<Gemm_ScheduleAttr>:$schedule
+  );
+
+  let assemblyFormat = [{
+    $a `,` $b `,` $c `,` $alpha `,` $beta attr-dict `:` type($a) `,` type($b)
+    `,` type($c) `,` type($alpha)
+  }];
+
+  // ODS gives the generated builder no default for the optional schedule;
+  // this one leaves it unset, as the Frontend builds unscheduled ops.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b, "::mlir::Value":$c,
+                   "::mlir::Value":$alpha, "::mlir::Value":$beta), [{
+      build($_builder, $_state, a, b, c, alpha, beta,
+            /*schedule=*/::mlir::gemm::ScheduleAttr());
+    }]>
+  ];
+
+  let hasVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// True if the operands have a leading batch dimension (rank 3).
+    bool isBatched() { return getAType().getRank() == 3; }
+    /// The element type shared by A, B, C, alpha and beta.
+    ::mlir::Type getElementType() { return getAType().getElementType(); }
+    ::mlir::MemRefType getAType() { return getA().getType(); }
+    ::mlir::MemRefType getBType() { return getB().getType(); }
+    ::mlir::MemRefType getCType() { return getC().getType(); }
+  }];
+}
+
+#endif // GEMM_OPT_DIALECT_GEMM_GEMMOPS_TD

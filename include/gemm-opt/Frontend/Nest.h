@@ -1,0 +1,54 @@
+//===- Nest.h - A recognised GEMM loop nest ---------------------*- C++ -*-===//
+//
+// What the front end hands to the rest of the pipeline for each nest it
+// rewrites: the GEMM's operands as C++ expressions that are valid at the
+// nest's position, and where the nest sits in the main file. It holds no AST
+// pointers, so it outlives the clang front end run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_OPT_FRONTEND_NEST_H
+#define GEMM_OPT_FRONTEND_NEST_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::gemm {
+
+/// One operand as a strided view: dimensions are [batch,] rows, cols.
+struct OperandBinding {
+  std::string ptr; ///< Address of element (0, 0[, 0]).
+  llvm::SmallVector<std::string, 3> sizes;
+  llvm::SmallVector<std::string, 3> strides;
+  /// Compile-time values of the sizes and strides where the front end can
+  /// fold them; they become static dimensions in the memref type.
+  llvm::SmallVector<std::optional<int64_t>, 3> staticSizes;
+  llvm::SmallVector<std::optional<int64_t>, 3> staticStrides;
+};
+
+/// A nest proven to compute C = alpha * A * B + beta * C.
+struct Nest {
+  std::string name; ///< Launcher function name, unique in the file.
+  std::string file;
+  unsigned line = 0, column = 0; ///< Of the outermost `for`.
+  /// Byte range of the nest in the main file (leading pragmas included).
+  unsigned beginOffset = 0, endOffset = 0;
+  bool isDouble = false;
+  bool batched = false;
+  OperandBinding a, b, c;
+  std::string alpha, beta;
+};
+
+/// What the front end learned from one translation unit.
+struct FrontendResult {
+  std::string fileName;
+  std::string source; ///< The main file's text as read.
+  std::vector<Nest> nests; ///< In source order.
+};
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_FRONTEND_NEST_H

@@ -1,0 +1,70 @@
+//===- GemmAttrs.cpp - gemm dialect attributes ----------------------------===//
+//
+// The generated attribute storage, parsers and printers, and the checks on
+// #gemm.schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Dialect/Gemm/GemmAttrs.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+#include "gemm-opt/Dialect/Gemm/GemmEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "gemm-opt/Dialect/Gemm/GemmAttrs.cpp.inc"
+
+void GemmDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "gemm-opt/Dialect/Gemm/GemmAttrs.cpp.inc"
+      >();
+}
+
+/// Checks that `values` has `size` positive entries; `what` names the list and
+/// its entries for the message, e.g. "block" and "[BM, BN, BK]".
+static LogicalResult
+verifyTileList(function_ref<InFlightDiagnostic()> emitError, StringRef what,
+               StringRef entries, ArrayRef<int64_t> values, size_t size) {
+  if (values.size() != size)
+    return emitError() << what << " must have " << size << " entries "
+                       << entries << ", got " << values.size();
+  if (llvm::any_of(values, [](int64_t v) { return v <= 0; }))
+    return emitError() << what << " entries must be positive, got ["
+                       << llvm::make_range(values.begin(), values.end())
+                       << "]";
+  return success();
+}
+
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     ArrayRef<int64_t> block, ArrayRef<int64_t> thread,
+                     int64_t warps, int64_t stages, int64_t vector,
+                     Prefetch prefetch, int64_t pad) {
+  if (failed(verifyTileList(emitError, "block", "[BM, BN, BK]", block, 3)) ||
+      failed(verifyTileList(emitError, "thread", "[TM, TN]", thread, 2)))
+    return failure();
+  // Each thread owns a whole TM x TN tile of the block tile.
+  if (block[0] % thread[0] != 0)
+    return emitError() << "BM (" << block[0] << ") must be a multiple of TM ("
+                       << thread[0] << ")";
+  if (block[1] % thread[1] != 0)
+    return emitError() << "BN (" << block[1] << ") must be a multiple of TN ("
+                       << thread[1] << ")";
+  if (warps < 1)
+    return emitError() << "warps must be at least 1, got " << warps;
+  if (stages < 1)
+    return emitError() << "stages must be at least 1, got " << stages;
+  // 1, 2 and 4 elements are the scalar, 64-bit and 128-bit accesses of f32.
+  if (vector != 1 && vector != 2 && vector != 4)
+    return emitError() << "vector must be 1, 2 or 4, got " << vector;
+  if (pad < 0)
+    return emitError() << "pad must be non-negative, got " << pad;
+  return success();
+}

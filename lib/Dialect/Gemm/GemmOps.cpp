@@ -1,0 +1,82 @@
+//===- GemmOps.cpp - gemm dialect operations ------------------------------===//
+//
+// The generated operation definitions and the verifier of gemm.matmul.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Dialect/Gemm/GemmOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+#define GET_OP_CLASSES
+#include "gemm-opt/Dialect/Gemm/GemmOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that two extents of the same dimension `name` agree. Dynamic extents
+/// are checked at run time, not here.
+static LogicalResult verifyExtent(MatmulOp op, StringRef lhsWhat, int64_t lhs,
+                                  StringRef rhsWhat, int64_t rhs,
+                                  StringRef name) {
+  if (ShapedType::isDynamic(lhs) || ShapedType::isDynamic(rhs) || lhs == rhs)
+    return success();
+  return op.emitOpError() << lhsWhat << " (" << name << " = " << lhs
+                          << ") must equal " << rhsWhat << " (" << name
+                          << " = " << rhs << ")";
+}
+
+LogicalResult MatmulOp::verify() {
+  // The operand constraint already requires rank 2 or 3 and strided layouts.
+  MemRefType aType = getAType(), bType = getBType(), cType = getCType();
+  int64_t rank = aType.getRank();
+  if (bType.getRank() != rank || cType.getRank() != rank ||
+      (rank != 2 && rank != 3))
+    return emitOpError("operands must all be rank 2 (or rank 3 with a leading "
+                       "batch dimension), got A rank ")
+           << aType.getRank() << ", B rank " << bType.getRank() << ", C rank "
+           << cType.getRank();
+
+  Type elementType = aType.getElementType();
+  if (bType.getElementType() != elementType ||
+      cType.getElementType() != elementType)
+    return emitOpError("operands must have the same element type, got A ")
+           << elementType << ", B " << bType.getElementType() << ", C "
+           << cType.getElementType();
+  if (!elementType.isF32() && !elementType.isF64())
+    return emitOpError("element type must be f32 or f64, got ") << elementType;
+  // AllTypesMatch has already made beta's type equal to alpha's.
+  if (getAlpha().getType() != elementType)
+    return emitOpError("alpha and beta must have the element type ")
+           << elementType << ", got " << getAlpha().getType();
+
+  // Matrix dimensions follow the optional batch dimension.
+  unsigned first = isBatched() ? 1 : 0;
+  auto dim = [&](MemRefType type, unsigned i) {
+    return type.getDimSize(first + i);
+  };
+  if (failed(verifyExtent(*this, "A's column count", dim(aType, 1),
+                          "B's row count", dim(bType, 0), "K")) ||
+      failed(verifyExtent(*this, "C's row count", dim(cType, 0),
+                          "A's row count", dim(aType, 0), "M")) ||
+      failed(verifyExtent(*this, "C's column count", dim(cType, 1),
+                          "B's column count", dim(bType, 1), "N")))
+    return failure();
+  if (!isBatched())
+    return success();
+  int64_t aBatch = aType.getDimSize(0), bBatch = bType.getDimSize(0),
+          cBatch = cType.getDimSize(0);
+  if (failed(verifyExtent(*this, "A's batch extent", aBatch,
+                          "B's batch extent", bBatch, "batch")) ||
+      failed(verifyExtent(*this, "C's batch extent", cBatch,
+                          "A's batch extent", aBatch, "batch")) ||
+      failed(verifyExtent(*this, "C's batch extent", cBatch,
+                          "B's batch extent", bBatch, "batch")))
+    return failure();
+  return success();
+}

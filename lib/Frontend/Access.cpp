@@ -1,0 +1,272 @@
+//===- Access.cpp - Invariance, linear forms and buffer accesses ----------===//
+//
+// Turns index expressions into affine forms over the induction variables and
+// subscripts into (buffer, linear index) pairs. The buffer must be one
+// strided allocation: a pointer, an array of any rank or a std::vector.
+// Pointer-to-pointer rows and vectors of vectors are rejected: their rows
+// are separate allocations that no strided view describes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestScope.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+std::nullopt_t NestScope::reject(const std::string &reason, bool peelable) {
+  if (!rejection)
+    rejection = Rejection{reason, peelable};
+  return std::nullopt;
+}
+
+int NestScope::ivIndex(const VarDecl *var) const {
+  for (size_t i = 0; i < loops.size(); ++i)
+    if (loops[i].iv == var)
+      return i;
+  return -1;
+}
+
+const LocalDef *NestScope::findLocal(const VarDecl *var) const {
+  for (const LocalDef &local : locals)
+    if (local.var == var)
+      return &local;
+  return nullptr;
+}
+
+std::string NestScope::print(const Expr *e) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  e->printPretty(os, nullptr, PrintingPolicy(ctx.getLangOpts()));
+  return text;
+}
+
+const Expr *mlir::gemm::stripCasts(const Expr *e) {
+  while (true) {
+    e = e->IgnoreParens();
+    if (const auto *cast = dyn_cast<CastExpr>(e)) {
+      CastKind kind = cast->getCastKind();
+      if (kind == CK_LValueToRValue || kind == CK_NoOp ||
+          kind == CK_IntegralCast || kind == CK_FloatingCast ||
+          kind == CK_IntegralToFloating || kind == CK_ArrayToPointerDecay) {
+        e = cast->getSubExpr();
+        continue;
+      }
+    }
+    if (const auto *cleanups = dyn_cast<ExprWithCleanups>(e)) {
+      e = cleanups->getSubExpr();
+      continue;
+    }
+    if (const auto *temp = dyn_cast<MaterializeTemporaryExpr>(e)) {
+      e = temp->getSubExpr();
+      continue;
+    }
+    return e;
+  }
+}
+
+static bool isStdVector(QualType type) {
+  const CXXRecordDecl *record = type.getNonReferenceType()->getAsCXXRecordDecl();
+  return record && record->isInStdNamespace() && record->getName() == "vector";
+}
+
+static const CXXOperatorCallExpr *asVectorSubscript(const Expr *e) {
+  const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+  if (call && call->getOperator() == OO_Subscript && call->getNumArgs() == 2 &&
+      isStdVector(call->getArg(0)->getType()))
+    return call;
+  return nullptr;
+}
+
+bool mlir::gemm::isMemoryAccess(const Expr *e) {
+  e = stripCasts(e);
+  return isa<ArraySubscriptExpr>(e) || asVectorSubscript(e);
+}
+
+const VarDecl *NestScope::findVaryingVar(const Expr *e) const {
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    if (var && (written.contains(var) || findLocal(var)))
+      return var;
+  }
+  for (const Stmt *child : e->children())
+    if (const auto *sub = dyn_cast_or_null<Expr>(child))
+      if (const VarDecl *var = findVaryingVar(sub))
+        return var;
+  return nullptr;
+}
+
+bool NestScope::isInvariant(const Expr *e) const {
+  e = e->IgnoreParens();
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    if (isa<EnumConstantDecl>(ref->getDecl()))
+      return true;
+    const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    return var && !written.contains(var) && !findLocal(var);
+  }
+  if (isa<IntegerLiteral, FloatingLiteral, CXXBoolLiteralExpr, CharacterLiteral,
+          CXXThisExpr, UnaryExprOrTypeTraitExpr>(e))
+    return true;
+  if (const auto *member = dyn_cast<MemberExpr>(e))
+    return isInvariant(member->getBase());
+  if (const auto *cast = dyn_cast<CastExpr>(e))
+    return isInvariant(cast->getSubExpr());
+  if (const auto *unary = dyn_cast<UnaryOperator>(e))
+    return !unary->isIncrementDecrementOp() && unary->getOpcode() != UO_Deref &&
+           isInvariant(unary->getSubExpr());
+  if (const auto *binary = dyn_cast<BinaryOperator>(e))
+    return !binary->isAssignmentOp() && !binary->isCompoundAssignmentOp() &&
+           isInvariant(binary->getLHS()) && isInvariant(binary->getRHS());
+  if (const auto *cond = dyn_cast<ConditionalOperator>(e))
+    return isInvariant(cond->getCond()) && isInvariant(cond->getTrueExpr()) &&
+           isInvariant(cond->getFalseExpr());
+  // v.size() and v.data() of an unchanged vector are invariant.
+  if (const auto *call = dyn_cast<CXXMemberCallExpr>(e)) {
+    const CXXMethodDecl *method = call->getMethodDecl();
+    return method && method->getIdentifier() &&
+           (method->getName() == "size" || method->getName() == "data") &&
+           isStdVector(call->getImplicitObjectArgument()->getType()) &&
+           isInvariant(call->getImplicitObjectArgument());
+  }
+  return false;
+}
+
+std::optional<SymExpr> NestScope::symbolic(const Expr *e) {
+  std::optional<AffineForm> form = linearize(e);
+  if (!form)
+    return std::nullopt;
+  if (!form->isInvariant())
+    return reject("'" + print(e) + "' is not loop-invariant");
+  return form->constant;
+}
+
+std::optional<AffineForm> NestScope::linearize(const Expr *e) {
+  e = stripCasts(e);
+  AffineForm form(loops.size());
+  if (isInvariant(e)) {
+    Expr::EvalResult value;
+    if (e->isValueDependent() || !e->EvaluateAsInt(value, ctx))
+      form.constant = SymExpr::symbol(print(e));
+    else
+      form.constant = SymExpr::constant(value.Val.getInt().getExtValue());
+    return form;
+  }
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    int index = ivIndex(dyn_cast<VarDecl>(ref->getDecl()));
+    if (index >= 0) {
+      form.ivCoeffs[index] = SymExpr::constant(1);
+      return form;
+    }
+    return reject("index uses '" + print(e) + "', which changes in the nest");
+  }
+  if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
+    if (unary->getOpcode() == UO_Plus || unary->getOpcode() == UO_Minus) {
+      std::optional<AffineForm> sub = linearize(unary->getSubExpr());
+      if (!sub)
+        return std::nullopt;
+      return unary->getOpcode() == UO_Plus
+                 ? *sub
+                 : sub->scaled(SymExpr::constant(-1));
+    }
+  }
+  if (const auto *binary = dyn_cast<BinaryOperator>(e)) {
+    BinaryOperatorKind op = binary->getOpcode();
+    if (op == BO_Add || op == BO_Sub || op == BO_Mul) {
+      std::optional<AffineForm> lhs = linearize(binary->getLHS());
+      std::optional<AffineForm> rhs = linearize(binary->getRHS());
+      if (!lhs || !rhs)
+        return std::nullopt;
+      if (op == BO_Add)
+        return *lhs + *rhs;
+      if (op == BO_Sub)
+        return *lhs + rhs->scaled(SymExpr::constant(-1));
+      if (lhs->isInvariant())
+        return rhs->scaled(lhs->constant);
+      if (rhs->isInvariant())
+        return lhs->scaled(rhs->constant);
+    }
+  }
+  return reject("index '" + print(e) +
+                "' is not an affine function of the loop indices");
+}
+
+/// Elements spanned by one step of a subscript whose result has this type.
+static std::optional<SymExpr> elementsPerStep(QualType type, NestScope &scope) {
+  SymExpr count = SymExpr::constant(1);
+  while (const ArrayType *array = type->getAsArrayTypeUnsafe()) {
+    if (const auto *fixed = dyn_cast<ConstantArrayType>(array)) {
+      count = count * SymExpr::constant(fixed->getSize().getSExtValue());
+    } else if (const auto *variable = dyn_cast<VariableArrayType>(array)) {
+      std::optional<SymExpr> size = scope.symbolic(variable->getSizeExpr());
+      if (!size)
+        return std::nullopt;
+      count = count * *size;
+    } else {
+      return scope.reject("array of unknown bound in an access");
+    }
+    type = array->getElementType();
+  }
+  return count;
+}
+
+std::optional<Access> NestScope::decomposeAccess(const Expr *e) {
+  e = stripCasts(e);
+  QualType elementType = e->getType().getCanonicalType().getUnqualifiedType();
+  if (!elementType->isSpecificBuiltinType(BuiltinType::Float) &&
+      !elementType->isSpecificBuiltinType(BuiltinType::Double))
+    return reject("element type '" + elementType.getAsString() +
+                  "' of '" + print(e) + "' is not float or double");
+
+  AffineForm index(loops.size());
+  const Expr *root = nullptr;
+  std::string basePtr;
+  if (const CXXOperatorCallExpr *call = asVectorSubscript(e)) {
+    root = stripCasts(call->getArg(0));
+    if (isMemoryAccess(root))
+      return reject("non-contiguous rows: '" + print(root) +
+                    "' is a row of a vector of vectors, not one strided "
+                    "buffer");
+    std::optional<AffineForm> sub = linearize(call->getArg(1));
+    if (!sub)
+      return std::nullopt;
+    index = *sub;
+    basePtr = print(root) + ".data()";
+  } else {
+    // Peel the subscripts: X[e0][e1] is (X[e0])[e1]. Every base but the
+    // innermost must be an array, or the rows are separate allocations.
+    const Expr *cur = e;
+    int depth = 0;
+    while (const auto *subscript = dyn_cast<ArraySubscriptExpr>(cur)) {
+      const Expr *base = stripCasts(subscript->getBase());
+      if (isMemoryAccess(base) && !base->getType()->isArrayType())
+        return reject("non-contiguous rows: '" + print(base) +
+                      "' is a pointer, so '" + print(e) +
+                      "' does not address one strided buffer");
+      std::optional<AffineForm> sub = linearize(subscript->getIdx());
+      std::optional<SymExpr> step = elementsPerStep(subscript->getType(), *this);
+      if (!sub || !step)
+        return std::nullopt;
+      index = index + sub->scaled(*step);
+      cur = base;
+      ++depth;
+    }
+    if (!isa<ArraySubscriptExpr>(e))
+      return reject("unsupported access '" + print(e) + "'");
+    root = cur;
+    basePtr = print(root);
+    if (depth > 1) {
+      basePtr = "&" + parenthesize(basePtr);
+      for (int i = 0; i < depth; ++i)
+        basePtr += "[0]";
+    }
+  }
+  if (!isInvariant(root)) {
+    if (const VarDecl *var = findVaryingVar(root))
+      return reject("pointer '" + var->getNameAsString() +
+                    "' is written inside the nest");
+    return reject("the buffer '" + print(root) + "' is not a fixed variable");
+  }
+  return Access{e, print(root), basePtr, index, elementType};
+}

@@ -1,0 +1,185 @@
+//===- Action.cpp - Find candidate nests and report on them ---------------===//
+//
+// A candidate is a `for` nest at least three deep whose body multiplies two
+// array elements. Each gets exactly one remark at its outermost `for`: what
+// was recognised, or why it was left as written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Frontend/Action.h"
+#include "Recognizer.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+int loopDepth(const Stmt *s) {
+  if (!s)
+    return 0;
+  s = unwrapLoopWrappers(s);
+  int inner = 0;
+  for (const Stmt *child : s->children())
+    inner = std::max(inner, loopDepth(child));
+  return inner + (isa<ForStmt>(s) ? 1 : 0);
+}
+
+bool multipliesElements(const Stmt *s) {
+  if (!s)
+    return false;
+  if (const auto *mul = dyn_cast<BinaryOperator>(s);
+      mul && mul->getOpcode() == BO_Mul) {
+    auto hasAccess = [](const Expr *e) {
+      while (const auto *inner = dyn_cast<BinaryOperator>(stripCasts(e)))
+        e = inner->getLHS();
+      return isMemoryAccess(e);
+    };
+    if (hasAccess(mul->getLHS()) || hasAccess(mul->getRHS()))
+      return true;
+  }
+  for (const Stmt *child : unwrapLoopWrappers(s)->children())
+    if (multipliesElements(child))
+      return true;
+  return false;
+}
+
+bool isCandidate(const ForStmt *loop) {
+  return loopDepth(loop) >= 3 && multipliesElements(loop);
+}
+
+class NestFinder : public RecursiveASTVisitor<NestFinder> {
+public:
+  NestFinder(ASTContext &ctx, FrontendResult &result)
+      : ctx(ctx), sm(ctx.getSourceManager()), result(result) {
+    DiagnosticsEngine &diags = ctx.getDiagnostics();
+    passId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
+                                   "%0 [-Rpass=gemm]");
+    missedId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
+                                     "%0 [-Rpass-missed=gemm]");
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *function) {
+    if (function->doesThisDeclarationHaveABody() &&
+        sm.isInMainFile(function->getLocation()))
+      scan(function->getBody(), function);
+    return true;
+  }
+
+private:
+  ASTContext &ctx;
+  SourceManager &sm;
+  FrontendResult &result;
+  unsigned passId, missedId;
+  unsigned reported = 0;
+
+  void scan(const Stmt *s, const FunctionDecl *function) {
+    if (!s)
+      return;
+    const Stmt *inner = unwrapLoopWrappers(s);
+    if (const auto *loop = dyn_cast<ForStmt>(inner); loop && isCandidate(loop))
+      return handle(loop, function);
+    for (const Stmt *child : inner->children())
+      scan(child, function);
+  }
+
+  void missed(const ForStmt *loop, const std::string &reason) {
+    ++reported;
+    ctx.getDiagnostics().Report(loop->getForLoc(), missedId)
+        << "loop nest not rewritten: " + reason;
+  }
+
+  void handle(const ForStmt *loop, const FunctionDecl *function) {
+    if (function->isTemplated())
+      return missed(loop, "it is in a template, whose types are not known "
+                          "until instantiation");
+    if (loop->getBeginLoc().isMacroID() || loop->getEndLoc().isMacroID())
+      return missed(loop, "it is written inside a macro expansion");
+    Recognition r = recognizeNest(loop, function, ctx);
+    if (!r.nest) {
+      unsigned before = reported;
+      if (r.rejection.peelable)
+        scan(loop->getBody(), function);
+      if (reported == before)
+        missed(loop, r.rejection.reason);
+      return;
+    }
+    Nest &nest = *r.nest;
+    nest.name = "gemm_opt_nest_" + std::to_string(result.nests.size());
+    PresumedLoc where = sm.getPresumedLoc(loop->getForLoc());
+    nest.file = where.getFilename();
+    nest.line = where.getLine();
+    nest.column = where.getColumn();
+    nest.beginOffset = sm.getFileOffset(loop->getForLoc());
+    nest.endOffset = sm.getFileOffset(endOfNest(loop));
+    ++reported;
+    ctx.getDiagnostics().Report(loop->getForLoc(), passId)
+        << r.summary + "; rewritten to call " + nest.name;
+    result.nests.push_back(std::move(nest));
+  }
+
+  /// The end of the nest's last token, including the `;` that ends a body
+  /// without braces (it is not part of the statement's source range).
+  SourceLocation endOfNest(const ForStmt *loop) {
+    const LangOptions &lang = ctx.getLangOpts();
+    SourceLocation semi = Lexer::findLocationAfterToken(
+        loop->getEndLoc(), tok::semi, sm, lang,
+        /*SkipTrailingWhitespaceAndNewLine=*/false);
+    if (semi.isValid())
+      return semi;
+    return Lexer::getLocForEndOfToken(loop->getEndLoc(), 0, sm, lang);
+  }
+};
+
+class GemmConsumer : public ASTConsumer {
+public:
+  explicit GemmConsumer(FrontendResult &result) : result(result) {}
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    const SourceManager &sm = ctx.getSourceManager();
+    FileID main = sm.getMainFileID();
+    result.fileName = sm.getFileEntryRefForID(main)->getName().str();
+    result.source = sm.getBufferData(main).str();
+    NestFinder(ctx, result).TraverseDecl(ctx.getTranslationUnitDecl());
+  }
+
+private:
+  FrontendResult &result;
+};
+
+class GemmAction : public ASTFrontendAction {
+public:
+  explicit GemmAction(FrontendResult &result) : result(result) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    return std::make_unique<GemmConsumer>(result);
+  }
+
+private:
+  FrontendResult &result;
+};
+
+class GemmActionFactory : public tooling::FrontendActionFactory {
+public:
+  explicit GemmActionFactory(FrontendResult &result) : result(result) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<GemmAction>(result);
+  }
+
+private:
+  FrontendResult &result;
+};
+
+} // namespace
+
+std::unique_ptr<tooling::FrontendActionFactory>
+mlir::gemm::newGemmActionFactory(FrontendResult &result) {
+  return std::make_unique<GemmActionFactory>(result);
+}

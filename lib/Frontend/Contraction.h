@@ -1,0 +1,33 @@
+//===- Contraction.h - The statement forms of a GEMM nest -------*- C++ -*-===//
+//
+// Reduces the assignments of a walked nest to one multiply-accumulate into
+// C, folding the forms real code uses: a scalar accumulator and its store,
+// a hoisted `t = alpha*A[i][k]`, alpha inside the product, and a fused
+// zero-init or beta scaling of C.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_OPT_LIB_FRONTEND_CONTRACTION_H
+#define GEMM_OPT_LIB_FRONTEND_CONTRACTION_H
+
+#include "NestScope.h"
+
+namespace mlir::gemm {
+
+struct Contraction {
+  const clang::Expr *c = nullptr;    ///< The element of C that is written.
+  const clang::Expr *lhs = nullptr;  ///< First array factor of the product.
+  const clang::Expr *rhs = nullptr;  ///< Second array factor.
+  std::vector<int> macLoops;         ///< Loops around the multiply-accumulate.
+  std::vector<int> cLoops;           ///< Loops around the final write of C.
+  std::string alpha = "1", beta = "1";
+  /// A fused init of C (`C = 0`, `C *= beta`), checked against the
+  /// accumulation's loops by the recogniser.
+  const Write *init = nullptr;
+  std::string form; ///< How the nest accumulates, for the remark.
+};
+
+std::optional<Contraction> matchContraction(NestScope &scope);
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_LIB_FRONTEND_CONTRACTION_H

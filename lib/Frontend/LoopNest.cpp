@@ -1,0 +1,267 @@
+//===- LoopNest.cpp - Walk a candidate nest -------------------------------===//
+//
+// Records the loops, assignments and scalar declarations of a nest, and
+// rejects every statement a GEMM nest cannot contain: other control flow,
+// early exits, calls and side effects the rewrite would drop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestScope.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+const Stmt *mlir::gemm::unwrapLoopWrappers(const Stmt *s) {
+  while (true) {
+    if (const auto *attributed = dyn_cast<AttributedStmt>(s))
+      s = attributed->getSubStmt();
+    else if (const auto *omp = dyn_cast<OMPLoopDirective>(s))
+      s = omp->getInnermostCapturedStmt()->getCapturedStmt();
+    else
+      return s;
+  }
+}
+
+namespace {
+
+/// The variable `e` names, if it is a plain reference to one.
+const VarDecl *referencedVar(const Expr *e) {
+  if (const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(e)))
+    return dyn_cast<VarDecl>(ref->getDecl());
+  return nullptr;
+}
+
+bool isUnitLiteral(const Expr *e) {
+  const auto *lit = dyn_cast<IntegerLiteral>(stripCasts(e));
+  return lit && lit->getValue() == 1;
+}
+
+/// Matches `for (iv = L; iv < U; ++iv)` in its accepted spellings.
+std::optional<Loop> parseLoop(const ForStmt *loop, NestScope &scope) {
+  const VarDecl *iv = nullptr;
+  const Expr *lower = nullptr;
+  if (const auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit())) {
+    if (decl->isSingleDecl())
+      if ((iv = dyn_cast<VarDecl>(decl->getSingleDecl())))
+        lower = iv->getInit();
+  } else if (const auto *assign =
+                 dyn_cast_or_null<BinaryOperator>(loop->getInit())) {
+    if (assign->getOpcode() == BO_Assign) {
+      iv = referencedVar(assign->getLHS());
+      lower = assign->getRHS();
+    }
+  }
+  std::string header = "unsupported loop header: the induction variable must "
+                       "start at a bound, be compared with <, <= or != and "
+                       "step by +1";
+  if (!iv || !lower || !iv->getType()->isIntegerType())
+    return scope.reject(header);
+
+  const auto *cond = dyn_cast_or_null<BinaryOperator>(
+      loop->getCond() ? loop->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!cond)
+    return scope.reject(header);
+  const Expr *upper = nullptr;
+  bool inclusive = false;
+  BinaryOperatorKind op = cond->getOpcode();
+  if (referencedVar(cond->getLHS()) == iv &&
+      (op == BO_LT || op == BO_LE || op == BO_NE)) {
+    upper = cond->getRHS();
+    inclusive = op == BO_LE;
+  } else if (referencedVar(cond->getRHS()) == iv &&
+             (op == BO_GT || op == BO_GE || op == BO_NE)) {
+    upper = cond->getLHS();
+    inclusive = op == BO_GE;
+  }
+  if (!upper)
+    return scope.reject(header);
+
+  const Expr *inc = loop->getInc() ? loop->getInc()->IgnoreParenImpCasts()
+                                   : nullptr;
+  bool unitStep = false;
+  if (const auto *unary = dyn_cast_or_null<UnaryOperator>(inc)) {
+    unitStep = unary->isIncrementOp() && referencedVar(unary->getSubExpr()) == iv;
+  } else if (const auto *binary = dyn_cast_or_null<BinaryOperator>(inc)) {
+    if (binary->getOpcode() == BO_AddAssign)
+      unitStep = referencedVar(binary->getLHS()) == iv &&
+                 isUnitLiteral(binary->getRHS());
+    else if (binary->getOpcode() == BO_Assign)
+      if (const auto *sum = dyn_cast<BinaryOperator>(
+              binary->getRHS()->IgnoreParenImpCasts()))
+        unitStep = referencedVar(binary->getLHS()) == iv &&
+                   sum->getOpcode() == BO_Add &&
+                   ((referencedVar(sum->getLHS()) == iv &&
+                     isUnitLiteral(sum->getRHS())) ||
+                    (referencedVar(sum->getRHS()) == iv &&
+                     isUnitLiteral(sum->getLHS())));
+  }
+  if (!unitStep)
+    return scope.reject(header);
+  return Loop{loop, iv, lower, upper, inclusive};
+}
+
+/// Rejects expressions with effects besides the recorded assignment: calls
+/// (other than std::vector's operator[], data() and size()), nested
+/// assignments, increments.
+bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
+  if (!e)
+    return true;
+  if (const auto *call = dyn_cast<CallExpr>(e)) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    bool vectorAccessor = false;
+    if (const auto *method = dyn_cast_or_null<CXXMethodDecl>(callee)) {
+      const CXXRecordDecl *record = method->getParent();
+      StringRef name = method->getOverloadedOperator() == OO_Subscript
+                           ? "operator[]"
+                           : (method->getIdentifier() ? method->getName() : "");
+      vectorAccessor = record->isInStdNamespace() &&
+                       record->getName() == "vector" &&
+                       (name == "operator[]" || name == "data" || name == "size");
+    }
+    if (!vectorAccessor) {
+      scope.reject("call to '" +
+                       (callee ? callee->getNameAsString() : std::string("?")) +
+                       "' in the nest body",
+                   peelable);
+      return false;
+    }
+  } else if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
+    if (unary->isIncrementDecrementOp()) {
+      scope.reject("increment of '" + scope.print(unary->getSubExpr()) +
+                       "' in the nest body",
+                   peelable);
+      return false;
+    }
+  } else if (const auto *binary = dyn_cast<BinaryOperator>(e)) {
+    if (binary->isAssignmentOp() || binary->isCompoundAssignmentOp()) {
+      scope.reject("assignment inside an expression in the nest body",
+                   peelable);
+      return false;
+    }
+  }
+  for (const Stmt *child : e->children())
+    if (!checkPure(dyn_cast_or_null<Expr>(child), scope, peelable))
+      return false;
+  return true;
+}
+
+class Walker {
+public:
+  explicit Walker(NestScope &scope) : scope(scope) {}
+
+  bool walk(const Stmt *s) {
+    s = unwrapLoopWrappers(s);
+    // A statement that is not inside any inner loop of the outermost one can
+    // be peeled: the nests below it may still be GEMMs.
+    bool peelable = enclosing.size() <= 1;
+    if (const auto *block = dyn_cast<CompoundStmt>(s)) {
+      for (const Stmt *child : block->body())
+        if (!walk(child))
+          return false;
+      return true;
+    }
+    if (const auto *loop = dyn_cast<ForStmt>(s))
+      return walkLoop(loop);
+    if (isa<NullStmt>(s))
+      return true;
+    if (const auto *decl = dyn_cast<DeclStmt>(s))
+      return walkDecl(decl, peelable);
+    if (const auto *e = dyn_cast<Expr>(s))
+      return walkExpr(e->IgnoreImplicit(), peelable);
+    return fail(describe(s), peelable);
+  }
+
+private:
+  NestScope &scope;
+  std::vector<int> enclosing;
+  unsigned order = 0;
+
+  bool fail(const std::string &reason, bool peelable) {
+    scope.reject(reason, peelable);
+    return false;
+  }
+
+  static std::string describe(const Stmt *s) {
+    if (isa<BreakStmt>(s))
+      return "early exit ('break') in the nest";
+    if (isa<ContinueStmt>(s))
+      return "early exit ('continue') in the nest";
+    if (isa<ReturnStmt>(s))
+      return "early exit ('return') in the nest";
+    if (isa<GotoStmt>(s) || isa<LabelStmt>(s))
+      return "'goto' or label in the nest";
+    if (isa<IfStmt>(s) || isa<SwitchStmt>(s) || isa<ConditionalOperator>(s))
+      return "conditional control flow in the nest body";
+    if (isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s))
+      return "a loop that is not a counted 'for' in the nest";
+    return std::string("unsupported statement '") + s->getStmtClassName() +
+           "' in the nest";
+  }
+
+  bool walkLoop(const ForStmt *loop) {
+    std::optional<Loop> parsed = parseLoop(loop, scope);
+    if (!parsed)
+      return false;
+    int index = scope.loops.size();
+    scope.loops.push_back(*parsed);
+    scope.written.insert(parsed->iv);
+    enclosing.push_back(index);
+    bool ok = walk(loop->getBody());
+    enclosing.pop_back();
+    return ok;
+  }
+
+  bool walkDecl(const DeclStmt *decl, bool peelable) {
+    for (const Decl *d : decl->decls()) {
+      const auto *var = dyn_cast<VarDecl>(d);
+      if (!var || !var->getType()->isArithmeticType())
+        return fail("declaration of a non-scalar inside the nest", peelable);
+      if (!checkPure(var->getInit(), scope, peelable))
+        return false;
+      scope.locals.push_back({var, enclosing, order++});
+    }
+    return true;
+  }
+
+  bool walkExpr(const Expr *e, bool peelable) {
+    const auto *assign = dyn_cast<BinaryOperator>(e);
+    if (!assign || !(assign->isAssignmentOp() ||
+                     assign->isCompoundAssignmentOp())) {
+      if (isa<CallExpr>(e))
+        return checkPure(e, scope, peelable);
+      if (const auto *unary = dyn_cast<UnaryOperator>(e);
+          unary && unary->isIncrementDecrementOp())
+        return checkPure(e, scope, peelable);
+      return fail("expression statement without effect or of an unsupported "
+                  "kind in the nest",
+                  peelable);
+    }
+    if (!checkPure(assign->getRHS(), scope, peelable))
+      return false;
+    const Expr *lhs = stripCasts(assign->getLHS());
+    if (const auto *ref = dyn_cast<DeclRefExpr>(lhs)) {
+      const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+      if (!var || !var->getType()->isArithmeticType())
+        return fail("assignment to '" + scope.print(lhs) + "' in the nest",
+                    peelable);
+      scope.written.insert(var);
+    } else if (!isMemoryAccess(lhs)) {
+      return fail("assignment to '" + scope.print(lhs) +
+                      "', which is neither an array element nor a scalar",
+                  peelable);
+    }
+    scope.writes.push_back(
+        {lhs, assign->getRHS(), assign->getOpcode(), enclosing, order++});
+    return true;
+  }
+};
+
+} // namespace
+
+bool mlir::gemm::walkNest(NestScope &scope) {
+  return Walker(scope).walk(scope.outer);
+}

@@ -1,0 +1,120 @@
+//===- NestScope.h - What a candidate loop nest contains --------*- C++ -*-===//
+//
+// The front end reads a candidate nest in two steps. First a walk records the
+// loops, the assignments and the local declarations (LoopNest.cpp); then the
+// recogniser matches them against the GEMM forms (Recognizer.cpp), asking the
+// scope which expressions are loop-invariant and how accesses linearise
+// (Access.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_OPT_LIB_FRONTEND_NESTSCOPE_H
+#define GEMM_OPT_LIB_FRONTEND_NESTSCOPE_H
+
+#include "SymExpr.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::gemm {
+
+/// A `for` with a unit-step induction variable over [lower, upper).
+struct Loop {
+  const clang::ForStmt *stmt;
+  const clang::VarDecl *iv;
+  const clang::Expr *lower;
+  const clang::Expr *upper;
+  bool inclusive; ///< `<=`: the loop runs to upper itself.
+};
+
+/// An assignment in the nest: `lhs op rhs` inside the listed loops.
+struct Write {
+  const clang::Expr *lhs;
+  const clang::Expr *rhs;
+  clang::BinaryOperatorKind op; ///< BO_Assign, BO_AddAssign, ...
+  std::vector<int> loops;       ///< Enclosing loops, outermost first.
+  unsigned order;               ///< Position in program order.
+};
+
+/// A scalar declared inside the nest.
+struct LocalDef {
+  const clang::VarDecl *var;
+  std::vector<int> loops;
+  unsigned order;
+};
+
+/// A memory access `base[...]` as a linear index into one strided buffer.
+struct Access {
+  const clang::Expr *expr;
+  std::string root;    ///< The buffer as printed, for identity checks.
+  std::string basePtr; ///< Address of element 0, valid before the nest.
+  AffineForm index;
+  clang::QualType elementType;
+};
+
+/// Why a nest was not rewritten. `peelable` marks failures of the outermost
+/// loop alone (it is no GEMM dimension, or holds several nests), after which
+/// the nests inside it are tried on their own.
+struct Rejection {
+  std::string reason;
+  bool peelable = false;
+};
+
+class NestScope {
+public:
+  NestScope(clang::ASTContext &ctx, const clang::ForStmt *outer)
+      : ctx(ctx), outer(outer) {}
+
+  clang::ASTContext &ctx;
+  const clang::ForStmt *outer;
+  std::vector<Loop> loops;
+  std::vector<Write> writes;
+  std::vector<LocalDef> locals;
+  llvm::DenseSet<const clang::VarDecl *> written; ///< IVs and scalar targets.
+  std::optional<Rejection> rejection;
+
+  /// Records the first reason the nest cannot be rewritten; returns nullopt so
+  /// callers can `return scope.reject(...)`.
+  std::nullopt_t reject(const std::string &reason, bool peelable = false);
+  bool failed() const { return rejection.has_value(); }
+
+  int ivIndex(const clang::VarDecl *var) const;
+  const LocalDef *findLocal(const clang::VarDecl *var) const;
+  std::string print(const clang::Expr *e) const;
+
+  /// True if `e` has the same value everywhere in the nest: no induction
+  /// variables, no variables written or declared inside, no memory reads,
+  /// no side effects.
+  bool isInvariant(const clang::Expr *e) const;
+  /// The first variable of `e` that makes it vary, for messages.
+  const clang::VarDecl *findVaryingVar(const clang::Expr *e) const;
+
+  /// `e` as an affine function of the induction variables.
+  std::optional<AffineForm> linearize(const clang::Expr *e);
+  /// An invariant integer expression as a SymExpr.
+  std::optional<SymExpr> symbolic(const clang::Expr *e);
+  /// `e` as an element of a strided float/double buffer.
+  std::optional<Access> decomposeAccess(const clang::Expr *e);
+};
+
+/// Strips parentheses, implicit casts and value-preserving explicit casts.
+const clang::Expr *stripCasts(const clang::Expr *e);
+
+/// True if `e` looks like a memory access (subscript or vector operator[]).
+bool isMemoryAccess(const clang::Expr *e);
+
+/// The statement an OpenMP directive or loop attribute applies to, or `s`.
+const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);
+
+/// Walks the nest rooted at scope.outer, filling loops, writes and locals.
+/// Returns false (with scope.rejection set) on statements no GEMM contains.
+bool walkNest(NestScope &scope);
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_LIB_FRONTEND_NESTSCOPE_H

@@ -1,0 +1,304 @@
+//===- Recognizer.cpp - Prove a loop nest is a GEMM -----------------------===//
+//
+// Given the contraction of a nest, classify every loop as the batch, M, N or
+// K dimension from which operands its induction variable indexes, check the
+// bounds, the fused init, aliasing and the variables the nest leaves behind,
+// and bind the operands as strided views.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Recognizer.h"
+#include "Contraction.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+enum Dim { Batch, M, N, K };
+
+/// Finds references to a variable outside a statement.
+class OutsideUse : public RecursiveASTVisitor<OutsideUse> {
+public:
+  OutsideUse(const VarDecl *var, SourceRange nest, const SourceManager &sm)
+      : var(var), nest(nest), sm(sm) {}
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    SourceLocation loc = ref->getLocation();
+    bool inside = !sm.isBeforeInTranslationUnit(loc, nest.getBegin()) &&
+                  !sm.isBeforeInTranslationUnit(nest.getEnd(), loc);
+    found |= ref->getDecl() == var && !inside;
+    return !found;
+  }
+  bool found = false;
+
+private:
+  const VarDecl *var;
+  SourceRange nest;
+  const SourceManager &sm;
+};
+
+class Recognizer {
+public:
+  Recognizer(const ForStmt *outer, const FunctionDecl *function,
+             ASTContext &ctx)
+      : scope(ctx, outer), function(function) {}
+
+  Recognition run() {
+    Recognition result;
+    std::optional<Nest> nest = recognize();
+    if (nest) {
+      result.nest = std::move(nest);
+      result.summary = summary;
+    } else {
+      result.rejection = scope.rejection.value_or(
+          Rejection{"the nest is not a matrix multiplication", false});
+    }
+    return result;
+  }
+
+private:
+  NestScope scope;
+  const FunctionDecl *function;
+  std::string summary;
+  std::vector<SymExpr> lowers, extents; ///< Per loop.
+
+  std::string ivName(int loop) const {
+    return scope.loops[loop].iv->getNameAsString();
+  }
+
+  std::optional<Nest> recognize();
+  bool checkBounds();
+  bool checkInit(const Contraction &c, const Access &cAccess,
+                 const std::vector<std::optional<Dim>> &dims);
+  bool checkLeftovers();
+  OperandBinding bind(const Access &access, const std::vector<int> &loops,
+                      const std::vector<int> &dims);
+};
+
+bool Recognizer::checkBounds() {
+  for (const Loop &loop : scope.loops) {
+    for (const Expr *bound : {loop.lower, loop.upper}) {
+      if (scope.isInvariant(bound))
+        continue;
+      std::string iv = loop.iv->getNameAsString();
+      if (const VarDecl *var = scope.findVaryingVar(bound)) {
+        if (scope.ivIndex(var) >= 0)
+          scope.reject("non-rectangular bounds: the bound of '" + iv +
+                       "' depends on '" + var->getNameAsString() + "'");
+        else
+          scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                       "' is written inside the nest");
+      } else {
+        scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                     "' may change inside the nest (it reads memory or "
+                     "calls a function)");
+      }
+      return false;
+    }
+    std::optional<SymExpr> lower = scope.symbolic(loop.lower);
+    std::optional<SymExpr> upper = scope.symbolic(loop.upper);
+    if (!lower || !upper)
+      return false;
+    lowers.push_back(*lower);
+    extents.push_back(*upper - *lower +
+                      SymExpr::constant(loop.inclusive ? 1 : 0));
+  }
+  return true;
+}
+
+/// A fused init must reach every element of C exactly once, before its
+/// accumulation: the loops it shares with the accumulation index C, and its
+/// own loops run over the remaining C dimensions with the same bounds.
+bool Recognizer::checkInit(const Contraction &c, const Access &cAccess,
+                           const std::vector<std::optional<Dim>> &dims) {
+  if (!c.init)
+    return true;
+  const std::vector<int> &initLoops = c.init->loops;
+  size_t shared = 0;
+  while (shared < initLoops.size() && shared < c.macLoops.size() &&
+         initLoops[shared] == c.macLoops[shared])
+    ++shared;
+  std::optional<Access> init = scope.decomposeAccess(c.init->lhs);
+  if (!init)
+    return false;
+  std::string bad = "the fused init of '" + scope.print(c.init->lhs) +
+                    "' does not cover C exactly once before the accumulation";
+  for (size_t i = 0; i < shared; ++i)
+    if (dims[c.macLoops[i]] == K)
+      return scope.reject(bad + " (it runs inside the reduction loop)"),
+             false;
+  std::vector<int> pending(c.macLoops.begin() + shared, c.macLoops.end());
+  for (size_t i = shared; i < initLoops.size(); ++i) {
+    int own = initLoops[i];
+    auto match = std::find_if(pending.begin(), pending.end(), [&](int l) {
+      return dims[l] != K &&
+             cAccess.index.ivCoeffs[l] == init->index.ivCoeffs[own] &&
+             lowers[l] == lowers[own] && extents[l] == extents[own];
+    });
+    if (match == pending.end())
+      return scope.reject(bad), false;
+    pending.erase(match);
+  }
+  bool coversAll = std::none_of(pending.begin(), pending.end(), [&](int l) {
+    return dims[l] != K;
+  });
+  if (!coversAll || init->root != cAccess.root ||
+      !(init->index.constant == cAccess.index.constant))
+    return scope.reject(bad), false;
+  return true;
+}
+
+/// Variables declared before the nest and assigned in it (induction
+/// variables, accumulators) would keep stale values after the rewrite, so
+/// they must be dead after the nest.
+bool Recognizer::checkLeftovers() {
+  if (!function || !function->getBody())
+    return true;
+  for (const VarDecl *var : scope.written) {
+    if (scope.findLocal(var) ||
+        scope.outer->getSourceRange().fullyContains(var->getSourceRange()))
+      continue;
+    OutsideUse finder(var, scope.outer->getSourceRange(),
+                      scope.ctx.getSourceManager());
+    finder.TraverseStmt(function->getBody());
+    if (finder.found)
+      return scope.reject("'" + var->getNameAsString() +
+                          "' is declared outside the nest, assigned in it "
+                          "and used elsewhere; the rewrite would not update "
+                          "it"),
+             false;
+  }
+  return true;
+}
+
+OperandBinding Recognizer::bind(const Access &access,
+                                const std::vector<int> &loops,
+                                const std::vector<int> &dims) {
+  OperandBinding binding;
+  SymExpr offset = access.index.constant;
+  for (int l : loops)
+    offset = offset + access.index.ivCoeffs[l] * lowers[l];
+  binding.ptr = offset.isZero() ? access.basePtr
+                                : parenthesize(access.basePtr) + " + " +
+                                      parenthesize(offset.str());
+  for (int l : dims) {
+    binding.sizes.push_back(extents[l].str());
+    binding.staticSizes.push_back(extents[l].getConstant());
+    binding.strides.push_back(access.index.ivCoeffs[l].str());
+    binding.staticStrides.push_back(access.index.ivCoeffs[l].getConstant());
+  }
+  return binding;
+}
+
+std::string layoutName(const OperandBinding &b) {
+  size_t r = b.strides.size() - 2;
+  if (b.staticStrides[r + 1] == 1)
+    return "row-major";
+  if (b.staticStrides[r] == 1)
+    return "column-major";
+  return "strided";
+}
+
+std::optional<Nest> Recognizer::recognize() {
+  if (!walkNest(scope) || !checkBounds())
+    return std::nullopt;
+  std::optional<Contraction> c = matchContraction(scope);
+  if (!c)
+    return std::nullopt;
+  std::optional<Access> x = scope.decomposeAccess(c->lhs);
+  std::optional<Access> y = scope.decomposeAccess(c->rhs);
+  std::optional<Access> out = scope.decomposeAccess(c->c);
+  if (!x || !y || !out)
+    return std::nullopt;
+
+  // Classify each loop around the multiply-accumulate by the operands it
+  // indexes. A is the factor that shares C's outermost loop.
+  std::vector<std::optional<Dim>> dims(scope.loops.size());
+  std::vector<int> byDim[4];
+  const Access *aAccess = nullptr;
+  for (int l : c->macLoops) {
+    bool inX = !x->index.ivCoeffs[l].isZero();
+    bool inY = !y->index.ivCoeffs[l].isZero();
+    bool inC = !out->index.ivCoeffs[l].isZero();
+    if (inX && inY && inC) {
+      dims[l] = Batch;
+    } else if (!inC && inX && inY) {
+      dims[l] = K;
+    } else if (inC && inX != inY) {
+      const Access *holder = inX ? &*x : &*y;
+      if (!aAccess)
+        aAccess = holder;
+      dims[l] = holder == aAccess ? M : N;
+    } else {
+      return scope.reject("loop '" + ivName(l) +
+                              "' is not a dimension of a matrix product: "
+                              "its index map is not a contraction",
+                          /*peelable=*/l == 0);
+    }
+    byDim[*dims[l]].push_back(l);
+  }
+  if (byDim[M].size() != 1 || byDim[N].size() != 1 || byDim[K].size() != 1 ||
+      byDim[Batch].size() > 1)
+    return scope.reject("index maps are not a contraction: need one loop "
+                        "each for M, N and K, and at most one batch loop");
+  for (size_t l = 0; l < scope.loops.size(); ++l) {
+    bool used = dims[l] || (c->init && llvm::is_contained(c->init->loops, l));
+    if (!used)
+      return scope.reject("loop '" + ivName(l) +
+                              "' does not enclose the multiply-accumulate",
+                          /*peelable=*/l == 0);
+  }
+  if (!checkInit(*c, *out, dims))
+    return std::nullopt;
+  if (x->elementType != y->elementType || x->elementType != out->elementType)
+    return scope.reject("mixed element types (" +
+                        x->elementType.getAsString() + ", " +
+                        y->elementType.getAsString() + " -> " +
+                        out->elementType.getAsString() +
+                        "): A, B and C must all be float or all double");
+  for (const Access *in : {&*x, &*y})
+    if (in->root == out->root)
+      return scope.reject("C and an input are the same buffer '" + out->root +
+                          "': the nest updates it in place (aliasing)");
+  if (!checkLeftovers())
+    return std::nullopt;
+
+  const Access &a = *aAccess;
+  const Access &b = aAccess == &*x ? *y : *x;
+  std::vector<int> batch = byDim[Batch];
+  auto withBatch = [&](int r, int col) {
+    std::vector<int> d = batch;
+    d.push_back(r);
+    d.push_back(col);
+    return d;
+  };
+  Nest nest;
+  nest.isDouble = out->elementType->isSpecificBuiltinType(BuiltinType::Double);
+  nest.batched = !batch.empty();
+  nest.a = bind(a, c->macLoops, withBatch(byDim[M][0], byDim[K][0]));
+  nest.b = bind(b, c->macLoops, withBatch(byDim[K][0], byDim[N][0]));
+  nest.c = bind(*out, c->cLoops, withBatch(byDim[M][0], byDim[N][0]));
+  nest.alpha = c->alpha;
+  nest.beta = c->beta;
+
+  summary = std::string("GEMM recognised: ") + (nest.isDouble ? "f64" : "f32") +
+            ", M x N x K = " + extents[byDim[M][0]].str() + " x " +
+            extents[byDim[N][0]].str() + " x " + extents[byDim[K][0]].str();
+  if (nest.batched)
+    summary += ", batch " + extents[batch[0]].str();
+  summary += "; A " + layoutName(nest.a) + ", B " + layoutName(nest.b) +
+             ", C " + layoutName(nest.c) + "; " + c->form + ", alpha = " +
+             nest.alpha + ", beta = " + nest.beta;
+  return nest;
+}
+
+} // namespace
+
+Recognition mlir::gemm::recognizeNest(const ForStmt *outer,
+                                      const FunctionDecl *function,
+                                      ASTContext &ctx) {
+  return Recognizer(outer, function, ctx).run();
+}

@@ -1,0 +1,25 @@
+//===- Recognizer.h - Match a loop nest against the GEMM forms --*- C++ -*-===//
+#ifndef GEMM_OPT_LIB_FRONTEND_RECOGNIZER_H
+#define GEMM_OPT_LIB_FRONTEND_RECOGNIZER_H
+
+#include "NestScope.h"
+#include "gemm-opt/Frontend/Nest.h"
+
+namespace mlir::gemm {
+
+/// The outcome for one candidate nest: a Nest with its operands bound (name,
+/// file and offsets are left to the caller) and the remark saying what was
+/// recognised, or the reason it was not.
+struct Recognition {
+  std::optional<Nest> nest;
+  std::string summary;
+  Rejection rejection;
+};
+
+Recognition recognizeNest(const clang::ForStmt *outer,
+                          const clang::FunctionDecl *function,
+                          clang::ASTContext &ctx);
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_LIB_FRONTEND_RECOGNIZER_H

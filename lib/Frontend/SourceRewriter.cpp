@@ -1,0 +1,85 @@
+//===- SourceRewriter.cpp - Write the rewritten source --------------------===//
+//
+// Splices launcher calls into the original text rather than printing the AST,
+// so comments, macros and formatting survive byte for byte.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Frontend/SourceRewriter.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir::gemm;
+
+std::string mlir::gemm::launcherCall(const Nest &nest) {
+  std::string call;
+  llvm::raw_string_ostream os(call);
+  os << nest.name << "(";
+  for (const OperandBinding *operand : {&nest.a, &nest.b, &nest.c}) {
+    os << operand->ptr;
+    for (const std::string &size : operand->sizes)
+      os << ", " << size;
+    for (const std::string &stride : operand->strides)
+      os << ", " << stride;
+    os << ", ";
+  }
+  os << nest.alpha << ", " << nest.beta << ")";
+  return call;
+}
+
+/// A #line directive naming the original file, so that diagnostics and
+/// debuggers see the original line numbers.
+static std::string lineDirective(unsigned line, llvm::StringRef file) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "#line " << line << " \"";
+  os.write_escaped(file);
+  os << "\"\n";
+  return text;
+}
+
+/// Where the guard goes: before the `for`, or before the pragmas on the lines
+/// just above it, which belong to the loop. Returns the offset and whether it
+/// starts a line (only blanks before it).
+static std::pair<size_t, bool> guardPosition(llvm::StringRef source,
+                                             size_t forOffset) {
+  size_t lineStart = source.rfind('\n', forOffset);
+  lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
+  if (!source.slice(lineStart, forOffset).trim().empty())
+    return {forOffset, false};
+  while (lineStart > 0) {
+    size_t prevStart = source.rfind('\n', lineStart - 1);
+    prevStart = prevStart == llvm::StringRef::npos ? 0 : prevStart + 1;
+    if (!source.slice(prevStart, lineStart).ltrim().starts_with("#pragma"))
+      break;
+    lineStart = prevStart;
+  }
+  return {lineStart, true};
+}
+
+std::string mlir::gemm::rewriteSource(const FrontendResult &result,
+                                      llvm::StringRef launchers) {
+  llvm::StringRef source = result.source;
+  std::string out = launchers.str();
+  out += lineDirective(1, result.fileName);
+  size_t copied = 0;
+  for (const Nest &nest : result.nests) {
+    auto [begin, atLineStart] = guardPosition(source, nest.beginOffset);
+    out += source.slice(copied, begin).str();
+    std::string guard = "if (!" + launcherCall(nest) + ") {";
+    if (atLineStart) {
+      // On a line of its own, indented like the nest, then back to the
+      // original numbering.
+      llvm::StringRef line = source.drop_front(begin);
+      llvm::StringRef indent = line.take_front(line.find_first_not_of(" \t"));
+      unsigned number = 1 + source.take_front(begin).count('\n');
+      out += indent.str() + guard + "\n" + lineDirective(number, result.fileName);
+    } else {
+      out += guard + " ";
+    }
+    out += source.slice(begin, nest.endOffset).str() + " }";
+    copied = nest.endOffset;
+  }
+  out += source.drop_front(copied).str();
+  return out;
+}

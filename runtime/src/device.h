@@ -1,0 +1,41 @@
+//===- device.h - The GPU, pointer kinds and the staging pool ---*- C++ -*-===//
+//
+// What run() needs to know about the machine and about the caller's memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_RUNTIME_DEVICE_H
+#define GEMM_RUNTIME_DEVICE_H
+
+#include <cstddef>
+
+namespace gemm_rt::detail {
+
+/// The name of the current GPU, or null when the process has none it can use.
+/// Probed once; the probe prints nothing and leaves no CUDA error behind.
+const char *gpuName();
+
+/// Where an operand's memory lives, as far as the kernel is concerned.
+enum class PointerKind {
+  Device,  ///< cudaMalloc'd: the kernel reads it in place.
+  Managed, ///< cudaMallocManaged: the kernel reads it in place.
+  Host,    ///< Anything else: the kernel reads a staged copy.
+};
+
+/// The kind of `ptr`; a failing query aborts, naming `nest`.
+PointerKind pointerKind(const void *ptr, const char *nest);
+
+/// The word trace lines use for `kind`.
+const char *pointerKindName(PointerKind kind);
+
+/// The operand a staging buffer belongs to; each has its own buffer.
+enum class Role { A, B, C };
+
+/// A device buffer of at least `bytes` bytes for staging operand `role`.
+/// Buffers are reused across calls and grow geometrically. They are never
+/// freed, since the driver releases them at exit. Not thread-safe: the
+/// caller serialises uses.
+void *poolBuffer(Role role, size_t bytes, const char *nest);
+
+} // namespace gemm_rt::detail
+
+#endif // GEMM_RUNTIME_DEVICE_H

@@ -1,0 +1,66 @@
+//===- layout.cu - Address arithmetic on strided operands -----------------===//
+//
+// Implements the span and injectivity tests declared in layout.h.
+//
+//===----------------------------------------------------------------------===//
+#include "layout.h"
+
+#include <algorithm>
+#include <array>
+
+namespace gemm_rt::detail {
+
+namespace {
+struct Dim {
+  int64_t extent, stride;
+};
+
+std::array<Dim, 3> dimsOf(const Operand &op, const Extents &e) {
+  return {{{e.batch, op.sb}, {e.rows, op.sr}, {e.cols, op.sc}}};
+}
+
+uint64_t magnitude(int64_t x) {
+  // Negating in unsigned arithmetic is defined even for INT64_MIN.
+  return x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+}
+} // namespace
+
+Span spanOf(const Operand &op, const Extents &e, size_t elementSize) {
+  int64_t low = 0, high = 0;
+  for (const Dim &d : dimsOf(op, e)) {
+    int64_t reach = d.stride * (d.extent - 1);
+    (reach < 0 ? low : high) += reach;
+  }
+  // Unsigned wrap-around makes adding a negative offset exact.
+  auto base = reinterpret_cast<uintptr_t>(op.ptr);
+  auto bytes = static_cast<int64_t>(elementSize);
+  return {base + static_cast<uintptr_t>(low * bytes),
+          base + static_cast<uintptr_t>((high + 1) * bytes)};
+}
+
+bool isOneToOne(const Operand &op, const Extents &e) {
+  struct Step {
+    uint64_t stride, extent;
+  };
+  std::array<Step, 3> steps;
+  size_t count = 0;
+  for (const Dim &d : dimsOf(op, e)) {
+    if (d.extent <= 1)
+      continue;
+    if (d.stride == 0)
+      return false;
+    steps[count++] = {magnitude(d.stride), static_cast<uint64_t>(d.extent)};
+  }
+  std::sort(steps.begin(), steps.begin() + count,
+            [](const Step &x, const Step &y) { return x.stride < y.stride; });
+  // How far, in elements, the dimensions seen so far reach from one element.
+  uint64_t reach = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (steps[i].stride <= reach)
+      return false;
+    reach += steps[i].stride * (steps[i].extent - 1);
+  }
+  return true;
+}
+
+} // namespace gemm_rt::detail

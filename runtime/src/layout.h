@@ -1,0 +1,44 @@
+//===- layout.h - Address arithmetic on strided operands --------*- C++ -*-===//
+//
+// run() must prove, before the GPU writes C, that C shares no byte with A or B
+// and that no two elements of C share an address; otherwise the result would
+// depend on the order in which threads run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_RUNTIME_LAYOUT_H
+#define GEMM_RUNTIME_LAYOUT_H
+
+#include "gemm_runtime.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gemm_rt::detail {
+
+/// The shape of one operand: batch x rows x cols elements.
+struct Extents {
+  int64_t batch, rows, cols;
+};
+
+/// The bytes [begin, end) from an operand's lowest to its highest element,
+/// including whatever lies between them.
+struct Span {
+  uintptr_t begin, end;
+
+  size_t size() const { return end - begin; }
+  bool overlaps(const Span &other) const {
+    return begin < other.end && other.begin < end;
+  }
+};
+
+/// The span of `op` with extents `e` (all positive); strides may be any sign.
+Span spanOf(const Operand &op, const Extents &e, size_t elementSize);
+
+/// True if no two elements of `op` share an address. The test is sufficient,
+/// not necessary: each stride must step past everything the smaller strides
+/// reach, which holds for every row- or column-major layout.
+bool isOneToOne(const Operand &op, const Extents &e);
+
+} // namespace gemm_rt::detail
+
+#endif // GEMM_RUNTIME_LAYOUT_H

@@ -1,0 +1,137 @@
+//===- run.cu - Deciding whether and how a nest runs on the GPU -----------===//
+//
+// gemm_rt::run: the checks that send a nest back to its original loop, the
+// staging of host operands, the launch and the trace.
+//
+//===----------------------------------------------------------------------===//
+#include "gemm_runtime.h"
+
+#include "check.h"
+#include "device.h"
+#include "layout.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace gemm_rt {
+
+using namespace detail;
+
+namespace {
+bool tracing() {
+  static const bool on = [] {
+    const char *value = std::getenv("GEMM_OPT_TRACE");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return on;
+}
+
+/// Traces why the nest keeps its original loop; returns run()'s answer.
+bool fallBack(const Problem &p, const char *reason) {
+  if (tracing())
+    std::fprintf(stderr, "gemm-opt: nest %s runs the original loop: %s\n",
+                 p.nest, reason);
+  return false;
+}
+
+size_t elementSize(DType dtype) {
+  return dtype == DType::F32 ? sizeof(float) : sizeof(double);
+}
+
+/// One operand of the problem: where its elements lie and whose memory it is.
+struct Placement {
+  Role role;
+  const char *name;
+  const Operand &operand;
+  Span span;
+  PointerKind kind;
+  /// The device copy of a host operand's span, once place() has made it.
+  void *staged = nullptr;
+
+  Placement(const Problem &p, Role role, const char *name,
+            const Operand &operand, const Extents &extents)
+      : role(role), name(name), operand(operand),
+        span(spanOf(operand, extents, elementSize(p.dtype))),
+        kind(pointerKind(operand.ptr, p.nest)) {}
+
+  /// The operand as the kernel sees it: in place, or rebased into a staging
+  /// buffer that holds a copy of the whole span.
+  Operand place(const char *nest) {
+    if (kind != PointerKind::Host)
+      return operand;
+    staged = poolBuffer(role, span.size(), nest);
+    std::string what = std::string("copying ") + name + " to the GPU";
+    checkCuda(cudaMemcpy(staged, reinterpret_cast<const void *>(span.begin),
+                         span.size(), cudaMemcpyHostToDevice),
+              nest, what.c_str());
+    Operand rebased = operand;
+    rebased.ptr = static_cast<char *>(staged) +
+                  (reinterpret_cast<uintptr_t>(operand.ptr) - span.begin);
+    return rebased;
+  }
+};
+
+/// The staging buffers are shared by every caller.
+std::mutex poolMutex;
+} // namespace
+
+bool run(const Problem &p, LaunchFn launch) {
+  if (p.batch <= 0 || p.m <= 0 || p.n <= 0 || p.k <= 0)
+    return fallBack(p, "empty extent");
+  const char *gpu = gpuName();
+  if (!gpu)
+    return fallBack(p, "no GPU");
+
+  Placement a(p, Role::A, "A", p.a, {p.batch, p.m, p.k});
+  Placement b(p, Role::B, "B", p.b, {p.batch, p.k, p.n});
+  Extents cExtents{p.batch, p.m, p.n};
+  Placement c(p, Role::C, "C", p.c, cExtents);
+
+  const char *unsafe = nullptr;
+  if (c.span.overlaps(a.span))
+    unsafe = "C overlaps A";
+  else if (c.span.overlaps(b.span))
+    unsafe = "C overlaps B";
+  else if (!isOneToOne(p.c, cExtents))
+    unsafe = "C's layout is not one-to-one";
+  if (unsafe) {
+    for (const Placement *op : {&c, &a, &b})
+      if (op->kind == PointerKind::Device)
+        fatal(p.nest, std::string(unsafe) +
+                          "; the original loop cannot run either, since " +
+                          op->name + " is in device memory");
+    return fallBack(p, unsafe);
+  }
+
+  std::lock_guard<std::mutex> lock(poolMutex);
+  Problem device = p;
+  device.a = a.place(p.nest);
+  device.b = b.place(p.nest);
+  // C's span may hold elements that are not C's; staging it whole keeps them
+  // intact when the span is copied back.
+  device.c = c.place(p.nest);
+  const cudaStream_t stream = 0;
+  checkCuda(launch(device, stream), p.nest, "kernel launch");
+  checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");
+  if (c.staged)
+    checkCuda(cudaMemcpy(reinterpret_cast<void *>(c.span.begin), c.staged,
+                         c.span.size(), cudaMemcpyDeviceToHost),
+              p.nest, "copying C back from the GPU");
+
+  if (tracing())
+    std::fprintf(stderr,
+                 "gemm-opt: nest %s ran on the GPU (%s): batch=%lld m=%lld "
+                 "n=%lld k=%lld %s, operands %s/%s/%s\n",
+                 p.nest, gpu, static_cast<long long>(p.batch),
+                 static_cast<long long>(p.m), static_cast<long long>(p.n),
+                 static_cast<long long>(p.k),
+                 p.dtype == DType::F32 ? "f32" : "f64",
+                 pointerKindName(a.kind), pointerKindName(b.kind),
+                 pointerKindName(c.kind));
+  return true;
+}
+
+} // namespace gemm_rt

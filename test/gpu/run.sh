@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+#===- test/gpu/run.sh - The device side of gemm-opt's checks ---------------===#
+#
+# Runs on a GPU machine with nvcc, cmake and python3 but no LLVM, from any
+# directory:
+#   1. builds libgemm_runtime standalone (Release, sm_90) in /tmp/build-rt;
+#   2. builds and runs runtime_check.cu (run() + launchReference against a
+#      CPU fp64 reference);
+#   3. if .gpu/e2e exists (prepared on a dev machine: <name>.cpp programs and
+#      their gemm-opt outputs <name>.cu), builds each program both ways, runs
+#      them, compares their outputs with test/e2e/compare.py and requires at
+#      least one nest per program to have run on the GPU.
+# Prints a table and exits non-zero if anything failed.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ARCH=90
+BUILD=/tmp/build-rt
+WORK=/tmp/gemm-opt-gpu
+LIB=$BUILD/libgemm_runtime.a
+status=0
+
+echo "== device"
+nvidia-smi -L
+
+echo "== libgemm_runtime (standalone)"
+generator=()
+if command -v ninja >/dev/null; then
+  generator=(-G Ninja)
+fi
+cmake "${generator[@]}" -S runtime -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+  -DGEMM_OPT_CUDA_ARCH=$ARCH -DCMAKE_CUDA_COMPILER="$NVCC" >/dev/null
+cmake --build "$BUILD"
+
+echo "== runtime_check"
+mkdir -p "$WORK"
+if "$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
+    test/gpu/runtime_check.cu "$LIB" -o "$WORK/runtime_check"; then
+  "$WORK/runtime_check" || status=1
+else
+  echo "runtime_check.cu does not compile"
+  status=1
+fi
+
+if [[ ! -d .gpu/e2e ]]; then
+  echo "== e2e: no .gpu/e2e directory, nothing to run"
+  exit $status
+fi
+
+echo "== e2e"
+rows=()
+for src in .gpu/e2e/*.cpp; do
+  [[ -e $src ]] || continue
+  name=$(basename "$src" .cpp)
+  cu=.gpu/e2e/$name.cu
+  if [[ ! -f $cu ]]; then
+    echo "note: $src has no $name.cu next to it; skipped"
+    continue
+  fi
+  dir=$WORK/e2e/$name
+  mkdir -p "$dir"
+  nests=0
+  ratio=-
+  why=
+  log=
+  if ! g++ -O2 -I test/e2e/Inputs -I .gpu/e2e "$src" -o "$dir/original" \
+      2>"$dir/original.build"; then
+    why="g++ failed"
+    log=$dir/original.build
+  elif ! "$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
+      -I test/e2e/Inputs -I .gpu/e2e "$cu" "$LIB" -o "$dir/gpu" \
+      2>"$dir/gpu.build"; then
+    why="nvcc failed"
+    log=$dir/gpu.build
+  elif ! timeout 600 "$dir/original" >"$dir/original.out" 2>"$dir/original.err"; then
+    why="the original program failed"
+    log=$dir/original.err
+  elif ! GEMM_OPT_TRACE=1 timeout 600 "$dir/gpu" >"$dir/gpu.out" 2>"$dir/gpu.err"; then
+    why="the GPU program failed"
+    log=$dir/gpu.err
+  else
+    # A nest that runs several times counts once.
+    nests=$({ grep -o 'nest [^ ]* ran on the GPU' "$dir/gpu.err" || true; } |
+      sort -u | wc -l)
+    if ! python3 test/e2e/compare.py "$dir/original.out" "$dir/gpu.out" \
+        >"$dir/compare.out" 2>&1; then
+      why="outputs differ"
+      log=$dir/compare.out
+    elif ((nests == 0)); then
+      why="no nest ran on the GPU"
+      log=$dir/gpu.err
+    fi
+    ratio=$(awk -F'ratio=' 'NF > 1 { split($2, f, " "); r = f[1] + 0;
+        if (!seen || r > max) max = r; seen = 1 }
+      END { if (seen) printf "%.3e", max; else print "-" }' "$dir/compare.out")
+  fi
+  result=PASS
+  if [[ -n $why ]]; then
+    result="FAIL ($why)"
+    status=1
+    echo "-- $name: $result; last lines of $log:"
+    tail -n 20 "$log"
+  fi
+  rows+=("$(printf '%-32s %9s %14s  %s' "$name" "$nests" "$ratio" "$result")")
+done
+
+printf '%-32s %9s %14s  %s\n' program "GPU nests" "max err/bound" result
+for row in "${rows[@]}"; do
+  echo "$row"
+done
+exit $status

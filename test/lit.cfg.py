@@ -1,0 +1,24 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "GEMM-OPT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".cpp", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.gemm_opt_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.gemm_opt_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["gemm-opt", "FileCheck", "not"], tool_dirs)
+config.substitutions.append(("%nvcc", config.cuda_compiler))
+config.substitutions.append(("%host_cxx", config.host_cxx))
+config.substitutions.append(("%python", "python3"))
+config.substitutions.append(("%e2e_inputs", os.path.join(config.test_source_root, "e2e", "Inputs")))
+config.substitutions.append(("%gemm_runtime_lib", os.path.join(config.gemm_opt_obj_root, "runtime", "libgemm_runtime.a")))
+config.substitutions.append(("%gemm_runtime_include", os.path.join(os.path.dirname(config.test_source_root), "runtime", "include")))

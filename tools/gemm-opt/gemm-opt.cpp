@@ -1,0 +1,207 @@
+//===- gemm-opt.cpp - The gemm-opt driver ---------------------------------===//
+//
+// `gemm-opt input.cpp -o out.cu` rewrites the GEMM loop nests of a C++ file
+// into launcher calls; `gemm-opt input.mlir ...` runs passes like mlir-opt, so
+// each stage of the pipeline can be tested on its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/CodeGen/Launcher.h"
+#include "gemm-opt/Dialect/Gemm/GemmDialect.h"
+#include "gemm-opt/Frontend/Action.h"
+#include "gemm-opt/Frontend/MLIRGen.h"
+#include "gemm-opt/Frontend/SourceRewriter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+namespace {
+
+void registerGemmOptDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::gemm::GemmDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
+}
+
+/// C and C++ sources (and --nvcc-flags) select the C++ mode; everything
+/// else, .mlir files and stdin included, goes to MlirOptMain, which owns its
+/// command line.
+bool isCppInvocation(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg(argv[i]);
+    if (arg == "--")
+      break;
+    if (arg == "--nvcc-flags" || arg == "-nvcc-flags")
+      return true;
+    StringRef ext = sys::path::extension(arg);
+    if (!arg.starts_with("-") &&
+        llvm::is_contained({".c", ".cc", ".cpp", ".cxx", ".C", ".c++"}, ext) &&
+        (i == 1 || StringRef(argv[i - 1]) != "-o"))
+      return true;
+  }
+  return false;
+}
+
+int runMlirOpt(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registerGemmOptDialects(registry);
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "gemm-opt pass driver\n", registry));
+}
+
+enum class Emit { Source, Mlir, Cuda };
+
+/// A user-facing error without a source location (driver-level problems).
+int driverError(const Twine &message) {
+  WithColor::error(errs(), "gemm-opt") << message << "\n";
+  return 1;
+}
+
+/// Writes `text` to `path` whole or not at all: a temporary beside it is
+/// renamed into place only once every byte is written.
+int writeOutput(StringRef path, StringRef text) {
+  if (path == "-") {
+    outs() << text;
+    return 0;
+  }
+  std::error_code ec;
+  ToolOutputFile out(path, ec, sys::fs::OF_Text);
+  if (ec)
+    return driverError("cannot open output '" + path + "': " + ec.message());
+  out.os() << text;
+  out.os().flush();
+  if (out.os().has_error())
+    return driverError("cannot write output '" + path +
+                       "': " + out.os().error().message());
+  out.keep();
+  return 0;
+}
+
+std::string nvccFlags() {
+  return std::string("-std=c++17 -arch=sm_") + GEMM_OPT_CUDA_ARCH +
+         " -I" GEMM_OPT_RUNTIME_INCLUDE_DIR " " GEMM_OPT_RUNTIME_LIBRARY;
+}
+
+int runCppMode(int argc, const char **argv) {
+  // Options are built here, not at namespace scope, so that they never meet
+  // MlirOptMain's own -o in the global registry.
+  static cl::OptionCategory category("gemm-opt options");
+  static cl::opt<std::string> outputPath(
+      "o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
+      cl::init("-"), cl::cat(category));
+  static cl::opt<Emit> emit(
+      "emit", cl::desc("What to print"), cl::init(Emit::Source),
+      cl::values(clEnumValN(Emit::Source, "source",
+                            "the rewritten source (default)"),
+                 clEnumValN(Emit::Mlir, "mlir", "the lifted gemm module"),
+                 clEnumValN(Emit::Cuda, "cuda",
+                            "the generated launchers and kernels")),
+      cl::cat(category));
+  static cl::opt<bool> printNvccFlags(
+      "nvcc-flags",
+      cl::desc("Print the nvcc flags that compile and link gemm-opt output"),
+      cl::cat(category));
+
+  // Without -p or `--`, parse with no extra flags instead of searching for a
+  // compilation database, which CommonOptionsParser would complain about.
+  SmallVector<const char *> args(argv, argv + argc);
+  bool hasDashDash = llvm::any_of(args, [](const char *a) {
+    return StringRef(a) == "--";
+  });
+  bool hasBuildPath = llvm::any_of(args, [](const char *a) {
+    StringRef s(a);
+    return s == "-p" || s.starts_with("-p=");
+  });
+  if (!hasDashDash && !hasBuildPath)
+    args.push_back("--");
+  int n = args.size();
+  auto parser = clang::tooling::CommonOptionsParser::create(
+      n, args.data(), category, cl::ZeroOrMore,
+      "gemm-opt: rewrite GEMM loop nests in C++ into CUDA\n");
+  if (!parser) {
+    logAllUnhandledErrors(parser.takeError(), errs(), "gemm-opt: error: ");
+    return 1;
+  }
+  if (printNvccFlags) {
+    outs() << nvccFlags() << "\n";
+    return 0;
+  }
+  const auto &sources = parser->getSourcePathList();
+  if (sources.size() != 1)
+    return driverError("expected exactly one input file");
+  StringRef input = sources.front();
+  if (!sys::fs::exists(input))
+    return driverError("no such file: '" + input + "'");
+  if (outputPath != "-") {
+    if (sys::fs::equivalent(input, outputPath))
+      return driverError("output '" + outputPath +
+                         "' is the input file; refusing to overwrite it");
+    StringRef dir = sys::path::parent_path(outputPath);
+    if (!dir.empty() && !sys::fs::is_directory(dir))
+      return driverError("output directory '" + dir + "' does not exist");
+  }
+
+  clang::tooling::ClangTool tool(parser->getCompilations(), {input.str()});
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+      "-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
+      clang::tooling::ArgumentInsertPosition::END));
+  mlir::gemm::FrontendResult result;
+  if (tool.run(mlir::gemm::newGemmActionFactory(result).get()) != 0)
+    return 1; // clang has printed the diagnostics.
+
+  mlir::DialectRegistry registry;
+  registerGemmOptDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::gemm::buildModule(context, result);
+  if (!module)
+    return 1;
+  if (mlir::failed(mlir::verify(*module)))
+    return 1;
+
+  std::string text;
+  raw_string_ostream os(text);
+  switch (emit) {
+  case Emit::Mlir:
+    module->print(os);
+    os << "\n";
+    break;
+  case Emit::Cuda:
+    if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
+      return 1;
+    break;
+  case Emit::Source: {
+    std::string launchers;
+    raw_string_ostream los(launchers);
+    if (mlir::failed(mlir::gemm::emitLaunchers(*module, los)))
+      return 1;
+    os << mlir::gemm::rewriteSource(result, launchers);
+    break;
+  }
+  }
+  return writeOutput(outputPath, text);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (isCppInvocation(argc, argv))
+    return runCppMode(argc, const_cast<const char **>(argv));
+  return runMlirOpt(argc, argv);
+}
