@@ -16,9 +16,13 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.gemm_opt_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["gemm-opt", "FileCheck", "not"], tool_dirs)
+runtime_include = os.path.join(os.path.dirname(config.test_source_root), "runtime", "include")
+runtime_lib = os.path.join(config.gemm_opt_obj_root, "runtime", "libgemm_runtime.a")
+# Longer names first: lit substitutes in order, and %nvcc prefixes %nvcc_flags.
+config.substitutions.append(
+    ("%nvcc_flags", "-std=c++17 -arch=sm_%s -I%s %s" % (config.cuda_arch, runtime_include, runtime_lib)))
 config.substitutions.append(("%nvcc", config.cuda_compiler))
 config.substitutions.append(("%host_cxx", config.host_cxx))
 config.substitutions.append(("%python", "python3"))
-config.substitutions.append(("%e2e_inputs", os.path.join(config.test_source_root, "e2e", "Inputs")))
-config.substitutions.append(("%gemm_runtime_lib", os.path.join(config.gemm_opt_obj_root, "runtime", "libgemm_runtime.a")))
-config.substitutions.append(("%gemm_runtime_include", os.path.join(os.path.dirname(config.test_source_root), "runtime", "include")))
+config.substitutions.append(("%gemm_runtime_lib", runtime_lib))
+config.substitutions.append(("%gemm_runtime_include", runtime_include))

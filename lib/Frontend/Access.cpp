@@ -11,6 +11,7 @@
 #include "NestScope.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -23,6 +24,12 @@ std::nullopt_t NestScope::reject(const std::string &reason, bool peelable) {
 }
 
 int NestScope::ivIndex(const VarDecl *var) const {
+  if (activeLoops) {
+    for (auto it = activeLoops->rbegin(); it != activeLoops->rend(); ++it)
+      if (loops[*it].iv == var)
+        return *it;
+    return -1;
+  }
   for (size_t i = 0; i < loops.size(); ++i)
     if (loops[i].iv == var)
       return i;
@@ -211,7 +218,10 @@ static std::optional<SymExpr> elementsPerStep(QualType type, NestScope &scope) {
   return count;
 }
 
-std::optional<Access> NestScope::decomposeAccess(const Expr *e) {
+std::optional<Access>
+NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
+  activeLoops = &context;
+  auto restore = llvm::make_scope_exit([&] { activeLoops = nullptr; });
   e = stripCasts(e);
   QualType elementType = e->getType().getCanonicalType().getUnqualifiedType();
   if (!elementType->isSpecificBuiltinType(BuiltinType::Float) &&

@@ -83,6 +83,7 @@ public:
   std::nullopt_t reject(const std::string &reason, bool peelable = false);
   bool failed() const { return rejection.has_value(); }
 
+  /// The loop of an induction variable (innermost active one), or -1.
   int ivIndex(const clang::VarDecl *var) const;
   const LocalDef *findLocal(const clang::VarDecl *var) const;
   std::string print(const clang::Expr *e) const;
@@ -98,8 +99,16 @@ public:
   std::optional<AffineForm> linearize(const clang::Expr *e);
   /// An invariant integer expression as a SymExpr.
   std::optional<SymExpr> symbolic(const clang::Expr *e);
-  /// `e` as an element of a strided float/double buffer.
-  std::optional<Access> decomposeAccess(const clang::Expr *e);
+  /// `e` as an element of a strided float/double buffer, for an access
+  /// inside the `context` loops (sibling loops may share an induction
+  /// variable).
+  std::optional<Access> decomposeAccess(const clang::Expr *e,
+                                        const std::vector<int> &context);
+
+private:
+  /// Loops around the access being decomposed; induction variables resolve
+  /// to the innermost of them.
+  const std::vector<int> *activeLoops = nullptr;
 };
 
 /// Strips parentheses, implicit casts and value-preserving explicit casts.

@@ -121,7 +121,7 @@ bool Recognizer::checkInit(const Contraction &c, const Access &cAccess,
   while (shared < initLoops.size() && shared < c.macLoops.size() &&
          initLoops[shared] == c.macLoops[shared])
     ++shared;
-  std::optional<Access> init = scope.decomposeAccess(c.init->lhs);
+  std::optional<Access> init = scope.decomposeAccess(c.init->lhs, c.init->loops);
   if (!init)
     return false;
   std::string bad = "the fused init of '" + scope.print(c.init->lhs) +
@@ -208,9 +208,9 @@ std::optional<Nest> Recognizer::recognize() {
   std::optional<Contraction> c = matchContraction(scope);
   if (!c)
     return std::nullopt;
-  std::optional<Access> x = scope.decomposeAccess(c->lhs);
-  std::optional<Access> y = scope.decomposeAccess(c->rhs);
-  std::optional<Access> out = scope.decomposeAccess(c->c);
+  std::optional<Access> x = scope.decomposeAccess(c->lhs, c->macLoops);
+  std::optional<Access> y = scope.decomposeAccess(c->rhs, c->macLoops);
+  std::optional<Access> out = scope.decomposeAccess(c->c, c->cLoops);
   if (!x || !y || !out)
     return std::nullopt;
 
