@@ -7,7 +7,8 @@
 #   2. builds and runs runtime_check.cu (run() + launchReference against a
 #      CPU fp64 reference);
 #   3. if .gpu/e2e exists (prepared on a dev machine: <name>.cpp programs and
-#      their gemm-opt outputs <name>.cu), builds each program both ways, runs
+#      their gemm-opt outputs <name>.cu, optional arguments in <name>.args;
+#      test/gpu/prepare.sh makes it), builds each program both ways, runs
 #      them, compares their outputs with test/e2e/compare.py and requires at
 #      least one nest per program to have run on the GPU.
 # Prints a table and exits non-zero if anything failed.
@@ -62,6 +63,11 @@ for src in .gpu/e2e/*.cpp; do
   fi
   dir=$WORK/e2e/$name
   mkdir -p "$dir"
+  # Optional program arguments, one word each, in <name>.args.
+  args=()
+  if [[ -f .gpu/e2e/$name.args ]]; then
+    read -r -a args <.gpu/e2e/$name.args
+  fi
   nests=0
   ratio=-
   why=
@@ -75,10 +81,10 @@ for src in .gpu/e2e/*.cpp; do
       2>"$dir/gpu.build"; then
     why="nvcc failed"
     log=$dir/gpu.build
-  elif ! timeout 600 "$dir/original" >"$dir/original.out" 2>"$dir/original.err"; then
+  elif ! timeout 600 "$dir/original" "${args[@]}" >"$dir/original.out" 2>"$dir/original.err"; then
     why="the original program failed"
     log=$dir/original.err
-  elif ! GEMM_OPT_TRACE=1 timeout 600 "$dir/gpu" >"$dir/gpu.out" 2>"$dir/gpu.err"; then
+  elif ! GEMM_OPT_TRACE=1 timeout 600 "$dir/gpu" "${args[@]}" >"$dir/gpu.out" 2>"$dir/gpu.err"; then
     why="the GPU program failed"
     log=$dir/gpu.err
   else

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The dev-machine half of the GPU checks: rewrite every end-to-end program
+# (test/e2e/*.cpp and the example) with the gemm-opt built here into .gpu/e2e,
+# which the device call carries; test/gpu/run.sh there builds and runs them.
+#   test/gpu/prepare.sh            # here, after scripts/build.sh
+#   bash test/gpu/run.sh           # on the GPU machine, carry .gpu
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+gemm_opt=${BUILD_DIR:-$root/build}/bin/gemm-opt
+out=$root/.gpu/e2e
+rm -rf "$out"
+mkdir -p "$out"
+for src in "$root"/test/e2e/*.cpp; do
+  name=$(basename "$src" .cpp)
+  cp "$src" "$out/$name.cpp"
+  "$gemm_opt" "$src" -o "$out/$name.cu" -- -I "$root/test/e2e/Inputs" 2>/dev/null
+done
+cp "$root/examples/mlp.cpp" "$out/mlp.cpp"
+"$gemm_opt" "$root/examples/mlp.cpp" -o "$out/mlp.cu" 2>/dev/null
+echo "--dump" >"$out/mlp.args"
+ls "$out"
