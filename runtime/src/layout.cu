@@ -42,7 +42,10 @@ bool isOneToOne(const Operand &op, const Extents &e) {
   struct Step {
     uint64_t stride, extent;
   };
+  // Unused slots sort last; sorting all three keeps GCC's -Warray-bounds
+  // quiet, which misreads a sort over a prefix.
   std::array<Step, 3> steps;
+  steps.fill({UINT64_MAX, 1});
   size_t count = 0;
   for (const Dim &d : dimsOf(op, e)) {
     if (d.extent <= 1)
@@ -51,7 +54,7 @@ bool isOneToOne(const Operand &op, const Extents &e) {
       return false;
     steps[count++] = {magnitude(d.stride), static_cast<uint64_t>(d.extent)};
   }
-  std::sort(steps.begin(), steps.begin() + count,
+  std::sort(steps.begin(), steps.end(),
             [](const Step &x, const Step &y) { return x.stride < y.stride; });
   // How far, in elements, the dimensions seen so far reach from one element.
   uint64_t reach = 0;
