@@ -248,6 +248,21 @@ func.func private @warps() attributes {s = #gemm.schedule<block = [128, 128, 8],
 
 // -----
 
+// expected-error @+1 {{warps (4) must equal the block's (BM / TM) * (BN / TN) = 256 threads divided by 32}}
+func.func private @warps_threads() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4>}
+
+// -----
+
+// expected-error @+1 {{prefetch = smem needs 2 stages or more, got 1}}
+func.func private @smem_stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 1, vector = 4, prefetch = smem, pad = 4>}
+
+// -----
+
+// expected-error @+1 {{prefetch = regs needs 1 stage, got 2}}
+func.func private @regs_stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = regs, pad = 4>}
+
+// -----
+
 // expected-error @+1 {{stages must be at least 1, got 0}}
 func.func private @stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 0, vector = 4, prefetch = smem, pad = 4>}
 

@@ -11,6 +11,7 @@
 #include "gemm-opt/Frontend/Action.h"
 #include "gemm-opt/Frontend/MLIRGen.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
+#include "gemm-opt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,6 +19,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -39,15 +43,16 @@ void registerGemmOptDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
 }
 
-/// C and C++ sources (and --nvcc-flags) select the C++ mode; everything
-/// else, .mlir files and stdin included, goes to MlirOptMain, which owns its
-/// command line.
+/// C and C++ sources, --emit and --nvcc-flags select gemm-opt's own mode;
+/// everything else, .mlir files and stdin included, goes to MlirOptMain,
+/// which owns its command line.
 bool isCppInvocation(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     StringRef arg(argv[i]);
     if (arg == "--")
       break;
-    if (arg == "--nvcc-flags" || arg == "-nvcc-flags")
+    if (arg == "--nvcc-flags" || arg == "-nvcc-flags" ||
+        arg.starts_with("--emit=") || arg.starts_with("-emit="))
       return true;
     StringRef ext = sys::path::extension(arg);
     if (!arg.starts_with("-") &&
@@ -113,6 +118,11 @@ int runCppMode(int argc, const char **argv) {
                  clEnumValN(Emit::Cuda, "cuda",
                             "the generated launchers and kernels")),
       cl::cat(category));
+  static cl::opt<std::string> scheduleOptions(
+      "schedule",
+      cl::desc("Options of gemm-select-schedule for every nest, e.g. "
+               "'block=64,64,16 thread=4,4 prefetch=regs'"),
+      cl::init(""), cl::cat(category));
   static cl::opt<bool> printNvccFlags(
       "nvcc-flags",
       cl::desc("Print the nvcc flags that compile and link gemm-opt output"),
@@ -157,43 +167,54 @@ int runCppMode(int argc, const char **argv) {
       return driverError("output directory '" + dir + "' does not exist");
   }
 
-  clang::tooling::ClangTool tool(parser->getCompilations(), {input.str()});
-  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-      "-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
-      clang::tooling::ArgumentInsertPosition::END));
-  mlir::gemm::FrontendResult result;
-  if (tool.run(mlir::gemm::newGemmActionFactory(result).get()) != 0)
-    return 1; // clang has printed the diagnostics.
-
   mlir::DialectRegistry registry;
   registerGemmOptDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::gemm::buildModule(context, result);
-  if (!module)
-    return 1;
-  if (mlir::failed(mlir::verify(*module)))
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::gemm::FrontendResult result;
+  bool fromMlir = input.ends_with(".mlir");
+  if (fromMlir) {
+    if (emit == Emit::Source)
+      return driverError("a .mlir input has no source to rewrite; use "
+                         "--emit=cuda or --emit=mlir");
+    module = mlir::parseSourceFile<mlir::ModuleOp>(input, &context);
+  } else {
+    clang::tooling::ClangTool tool(parser->getCompilations(), {input.str()});
+    tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
+        "-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
+        clang::tooling::ArgumentInsertPosition::END));
+    if (tool.run(mlir::gemm::newGemmActionFactory(result).get()) != 0)
+      return 1; // clang has printed the diagnostics.
+    module = mlir::gemm::buildModule(context, result);
+  }
+  if (!module || mlir::failed(mlir::verify(*module)))
     return 1;
 
   std::string text;
   raw_string_ostream os(text);
-  switch (emit) {
-  case Emit::Mlir:
+  // --emit=mlir shows what the front end lifted, before any pass.
+  if (emit == Emit::Mlir) {
     module->print(os);
     os << "\n";
-    break;
-  case Emit::Cuda:
+    return writeOutput(outputPath, text);
+  }
+  mlir::PassManager pm(&context);
+  if (mlir::failed(mlir::parsePassPipeline(
+          "gemm-select-schedule{" + scheduleOptions + "}", pm))) {
+    return driverError("bad --schedule options '" + scheduleOptions + "'");
+  }
+  if (mlir::failed(pm.run(*module)))
+    return 1;
+  if (emit == Emit::Cuda) {
     if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
       return 1;
-    break;
-  case Emit::Source: {
+  } else {
     std::string launchers;
     raw_string_ostream los(launchers);
     if (mlir::failed(mlir::gemm::emitLaunchers(*module, los)))
       return 1;
     os << mlir::gemm::rewriteSource(result, launchers);
-    break;
-  }
   }
   return writeOutput(outputPath, text);
 }
@@ -201,6 +222,7 @@ int runCppMode(int argc, const char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  mlir::gemm::registerGemmOptPasses();
   if (isCppInvocation(argc, argv))
     return runCppMode(argc, const_cast<const char **>(argv));
   return runMlirOpt(argc, argv);

@@ -59,8 +59,19 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << thread[1] << ")";
   if (warps < 1)
     return emitError() << "warps must be at least 1, got " << warps;
+  // One thread per register tile, in whole warps.
+  int64_t threads = (block[0] / thread[0]) * (block[1] / thread[1]);
+  if (threads != warps * 32)
+    return emitError() << "warps (" << warps << ") must equal the block's "
+                       << "(BM / TM) * (BN / TN) = " << threads
+                       << " threads divided by 32";
   if (stages < 1)
     return emitError() << "stages must be at least 1, got " << stages;
+  // A shared-memory prefetch needs a second buffer; the others use one.
+  if ((prefetch == Prefetch::Smem) != (stages >= 2))
+    return emitError() << "prefetch = " << stringifyPrefetch(prefetch)
+                       << " needs " << (stages >= 2 ? "1 stage" : "2 stages or more")
+                       << ", got " << stages;
   // 1, 2 and 4 elements are the scalar, 64-bit and 128-bit accesses of f32.
   if (vector != 1 && vector != 2 && vector != 4)
     return emitError() << "vector must be 1, 2 or 4, got " << vector;
