@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/CodeGen/Launcher.h"
+#include "KernelEmitter.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -58,9 +59,16 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os) {
   StringRef scalar = f64 ? "double" : "float";
   bool batched = op.isBatched();
   int row = batched ? 1 : 0;
+  // Without a schedule the runtime's reference kernel computes the nest.
+  std::string kernel = "gemm_rt::launchReference";
   os << "// The nest at " << nestName(op.getLoc()) << ": "
      << (f64 ? "f64" : "f32") << (batched ? " batched" : "")
-     << " C = alpha * A * B + beta * C on the runtime's reference kernel.\n";
+     << " C = alpha * A * B + beta * C.\n";
+  if (op.getScheduleAttr()) {
+    if (failed(emitKernel(op, func.getSymName(), os)))
+      return failure();
+    kernel = (func.getSymName() + "_impl::launch").str();
+  }
   os << "static bool " << func.getSymName() << "(";
   printParams(os, "a", op.getAType(), scalar, true);
   os << ",\n    ";
@@ -80,7 +88,7 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os) {
   os << ", ";
   printOperand(os, "c", batched);
   os << ",\n      alpha, beta};\n"
-     << "  return gemm_rt::run(problem, gemm_rt::launchReference);\n"
+     << "  return gemm_rt::run(problem, " << kernel << ");\n"
      << "}\n\n";
   return success();
 }

@@ -50,6 +50,59 @@ bool run(const Problem &p, LaunchFn launch);
 /// double. It is the launcher's kernel until tuned kernels exist, and an oracle.
 cudaError_t launchReference(const Problem &device, cudaStream_t stream);
 
+// The hand-tuned kernels of the seed papers, in CUDA C for any sm. Each takes
+// any problem: its tile is the fast path, ragged edges are zero-filled and
+// operands are read through their strides, so every layout works. Batches go
+// on grid.z. Each takes one element type and returns cudaErrorInvalidValue,
+// launching nothing, for the other.
+
+/// MAGMA's Fermi DGEMM (seeds/000): a 64x64 tile of C per block of 16x16
+/// threads, K steps of 16 through shared memory, each thread a 4x4 register
+/// block strided by 16, the next K slice prefetched into registers. f64 only.
+cudaError_t launchMagmaDgemm(const Problem &device, cudaStream_t stream);
+
+/// MAGMA's Fermi SGEMM (seeds/000, seeds/003 Table 2): the DGEMM's scheme
+/// with a 96x96x16 tile and a 6x6 register block strided by 16. f32 only.
+cudaError_t launchMagmaSgemm(const Problem &device, cudaStream_t stream);
+
+/// Tan et al.'s DGEMM (seeds/001 Algorithm 3): a 64x64 tile per block of 256
+/// threads, a 4x4 register block per thread, 128-bit shared-memory reads, and
+/// the K slice (bk = 16) split into two 64x8 shared buffers: the next half is
+/// loaded into one while the other is multiplied, one barrier per half-step.
+/// Global loads are 128-bit where an operand is unit-stride along the loaded
+/// direction and 16-byte aligned (checked at launch), scalar otherwise. f64
+/// only.
+cudaError_t launchTanDgemm(const Problem &device, cudaStream_t stream);
+
+/// Volkov and Demmel's SGEMM (seeds/002 Figure 4): a 64x16 tile of C per
+/// block of 64 threads, each thread one row of it in 16 registers; B goes
+/// through shared memory in 16x16 blocks, A streams from global memory
+/// through registers (coalesced when A is column-major). f32 only.
+cudaError_t launchVolkovSgemm(const Problem &device, cudaStream_t stream);
+
+/// Computes, on the CPU with fp64 accumulation, out = alpha*A*B + beta*C0 for
+/// a problem whose operands are host memory. `cInitial` points at element
+/// (0, 0, 0) of C0, laid out with host.c's strides (host.c.ptr is not read);
+/// it may be null when beta == 0, since C0 is then not read. `out` receives
+/// batch*m*n values densely, element (b, i, j) at (b*m + i)*n + j. Costs
+/// O(batch*m*n*k) on one core: meant for tests and small problems.
+void referenceCpu(const Problem &host, const void *cInitial, double *out);
+
+/// Checks a result against referenceCpu under the norm-wise GEMM bound
+///   ||C - Cref||_F <= (K + 2) eps (|alpha| ||A||_F ||B||_F + |beta| ||C0||_F)
+/// (eps: the element type's machine epsilon; the beta term only if beta != 0)
+/// and returns err / bound: the result passes iff the ratio is <= 1. It is
+/// +inf if the result holds Inf or NaN where the reference does not (or the
+/// other way round). cInitial and cResult are C before and after, laid out
+/// like host.c (whose ptr is not read); cInitial may be null when beta == 0.
+///
+/// With the environment variable GEMM_OPT_VERIFY set (to anything but "" or
+/// "0"), run() checks every launch the same way against launchReference on
+/// the GPU and prints "gemm-opt verify: nest <nest>: err/bound = <r> PASS" (or
+/// FAIL) to stderr. A failure is only reported: run() returns as usual and
+/// the result stays in C.
+double verify(const Problem &host, const void *cInitial, const void *cResult);
+
 } // namespace gemm_rt
 
 #endif // GEMM_RUNTIME_H

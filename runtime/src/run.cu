@@ -9,6 +9,7 @@
 #include "check.h"
 #include "device.h"
 #include "layout.h"
+#include "verify.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -114,8 +115,10 @@ bool run(const Problem &p, LaunchFn launch) {
   // intact when the span is copied back.
   device.c = c.place(p.nest);
   const cudaStream_t stream = 0;
+  LaunchCheck launchCheck(device); // GEMM_OPT_VERIFY: saves the initial C.
   checkCuda(launch(device, stream), p.nest, "kernel launch");
   checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");
+  launchCheck.report();
   if (c.staged)
     checkCuda(cudaMemcpy(reinterpret_cast<void *>(c.span.begin), c.staged,
                          c.span.size(), cudaMemcpyDeviceToHost),

@@ -6,7 +6,9 @@
 #   1. builds libgemm_runtime standalone (Release, sm_90) in /tmp/build-rt;
 #   2. builds and runs runtime_check.cu (run() + launchReference against a
 #      CPU fp64 reference);
-#   3. if .gpu/e2e exists (prepared on a dev machine: <name>.cpp programs and
+#   3. builds and runs seeds_check.cu (the seed kernels against cuBLAS, and
+#      GEMM_OPT_VERIFY; seeds.sh runs it alone);
+#   4. if .gpu/e2e exists (prepared on a dev machine: <name>.cpp programs and
 #      their gemm-opt outputs <name>.cu, optional arguments in <name>.args;
 #      test/gpu/prepare.sh makes it), builds each program both ways, runs
 #      them, compares their outputs with test/e2e/compare.py and requires at
@@ -43,6 +45,15 @@ if "$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
   "$WORK/runtime_check" || status=1
 else
   echo "runtime_check.cu does not compile"
+  status=1
+fi
+
+echo "== seeds_check"
+if "$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
+    test/gpu/seeds_check.cu "$LIB" -lcublas -o "$WORK/seeds_check"; then
+  "$WORK/seeds_check" || status=1
+else
+  echo "seeds_check.cu does not compile"
   status=1
 fi
 

@@ -1,0 +1,441 @@
+//===- KernelEmitter.cpp - CUDA kernels from scheduled matmuls ------------===//
+//
+// Prints the two-level tiled kernel of a #gemm.schedule: BM x BN x BK tiles of
+// A and B in shared memory (k-major, rows padded), a TM x TN register tile per
+// thread, the K loop pipelined as the schedule says, predicated zero-filled
+// edges and a BLAS epilogue. Every decision is read off the schedule and the
+// operand types; nothing here chooses.
+//
+// The thread-to-element map groups V consecutive rows (and columns), and
+// strides the groups by the thread count along that dimension, so that the
+// register fragments are vector loads from shared memory and consecutive
+// threads store consecutive columns of C. With V = 1 it is the strided map of
+// the MAGMA Fermi kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// How one input tile moves from global to shared memory. Tiles are stored
+/// k-major, `tile[k][x]`, where x runs over M for A and over N for B.
+struct TileLoad {
+  char name;            ///< 'a' or 'b'.
+  StringRef upper;      ///< "A" or "B", for constant names.
+  StringRef extent;     ///< "BM" or "BN".
+  int64_t x;            ///< Its value.
+  std::string xStride;  ///< Stride between x neighbours, as C++.
+  std::string kStride;  ///< Stride between k neighbours, as C++.
+  int64_t pack;         ///< Elements per global access (1 or V).
+  bool alongK;          ///< Packs run along k (else along x).
+  bool packedSmemStore; ///< Packs can be stored to shared memory whole.
+};
+
+/// C++ for a stride: the literal where the type fixes it to 1, so that the
+/// compiler sees contiguous accesses, else the problem's run-time value.
+std::string strideText(MemRefType type, unsigned dim, StringRef field) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (succeeded(getStridesAndOffset(type, strides, offset)) &&
+      strides[dim] == 1)
+    return "1";
+  return field.str();
+}
+
+/// `index * stride`, or just `index` for a unit stride.
+std::string scaled(StringRef index, StringRef stride) {
+  return stride == "1" ? index.str() : (index + " * " + stride).str();
+}
+
+TileLoad describeLoad(char name, MemRefType type, bool batched, int64_t v,
+                      int64_t x, int64_t bk, int64_t pad) {
+  unsigned row = batched ? 1 : 0;
+  std::string sr = strideText(type, row, llvm::formatv("p.{0}.sr", name).str());
+  std::string sc =
+      strideText(type, row + 1, llvm::formatv("p.{0}.sc", name).str());
+  // A is [M][K]: x is its row; B is [K][N]: x is its column.
+  TileLoad t{name, name == 'a' ? "A" : "B", name == 'a' ? "BM" : "BN", x,
+             name == 'a' ? sr : sc, name == 'a' ? sc : sr, 1, false, false};
+  if (v > 1 && t.xStride == "1" && x % v == 0)
+    t.pack = v;
+  else if (v > 1 && t.kStride == "1" && bk % v == 0)
+    t.pack = v, t.alongK = true;
+  t.packedSmemStore = t.pack > 1 && !t.alongK && (x + pad) % t.pack == 0;
+  return t;
+}
+
+std::string describe(const TileLoad &t) {
+  if (t.pack == 1)
+    return "one element at a time";
+  return llvm::formatv("{0}-element packs along {1}", t.pack,
+                       t.alongK ? "K" : (t.name == 'a' ? "M" : "N"));
+}
+
+void printTileLoad(llvm::raw_ostream &os, const TileLoad &t) {
+  char n = t.name;
+  StringRef u = t.upper;
+  std::string packs = llvm::formatv("{0}_PACKS", u);
+  os << llvm::formatv(
+      "// The {0} tile moves {1}: {2} packs of {0}_PACK elements, {0}_LOADS "
+      "per thread.\n"
+      "constexpr int {0}_PACK = {3};\n"
+      "constexpr int {2} = {4} * BK / {0}_PACK;\n"
+      "constexpr int {0}_LOADS = ({2} + THREADS - 1) / THREADS;\n\n",
+      u, describe(t), packs, t.pack, t.extent);
+
+  std::string kk = t.alongK ? llvm::formatv("(e % (BK / {0}_PACK)) * {0}_PACK", u).str()
+                            : llvm::formatv("e / ({0} / {1}_PACK)", t.extent, u).str();
+  std::string xx = t.alongK ? llvm::formatv("e / (BK / {0}_PACK)", u).str()
+                            : llvm::formatv("(e % ({0} / {1}_PACK)) * {1}_PACK", t.extent, u).str();
+  os << llvm::formatv(
+      "/// Where pack e of the {0} tile sits: tile row kk (along K), column x.\n"
+      "__device__ __forceinline__ void {1}Coords(int e, int &kk, int &x) {{\n"
+      "  kk = {2};\n"
+      "  x = {3};\n"
+      "}\n\n",
+      u, n, kk, xx);
+
+  // The pack's last element decides whether it is whole inside the matrix.
+  std::string packStride = t.alongK ? t.kStride : t.xStride;
+  std::string lastX = t.alongK ? "gx" : llvm::formatv("gx + {0}_PACK - 1", u).str();
+  std::string lastK = t.alongK ? llvm::formatv("gk + {0}_PACK - 1", u).str() : "gk";
+  std::string elemX = t.alongK ? "gx" : "gx + v";
+  std::string elemK = t.alongK ? "gk + v" : "gk";
+  os << llvm::formatv(
+      "/// Loads this thread's packs of the {0} tile at (x0, k0) into registers;\n"
+      "/// elements outside the xs x ks matrix read as zero.\n"
+      "template <bool Vec>\n"
+      "__device__ __forceinline__ void load{0}(Pack<{0}_PACK> (&r)[{0}_LOADS], "
+      "const T *{1}, long long xStride, long long kStride, long long xs, "
+      "long long ks, long long x0, long long k0) {{\n"
+      "#pragma unroll\n"
+      "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
+      "    const int e = threadIdx.x + i * THREADS;\n"
+      "    int kk, x;\n"
+      "    {1}Coords(e, kk, x);\n"
+      "    const long long gx = x0 + x, gk = k0 + kk;\n"
+      "    const T *src = {1} + {2} + {3};\n",
+      u, n, scaled("gx", t.xStride == "1" ? "1" : "xStride"),
+      scaled("gk", t.kStride == "1" ? "1" : "kStride"));
+  if (t.pack > 1)
+    os << llvm::formatv(
+        "    if (Vec && e < {0} && {1} < xs && {2} < ks) {{\n"
+        "      r[i] = *reinterpret_cast<const Pack<{3}_PACK> *>(src);\n"
+        "      continue;\n"
+        "    }\n",
+        packs, lastX, lastK, u);
+  os << llvm::formatv(
+      "#pragma unroll\n"
+      "    for (int v = 0; v < {0}_PACK; ++v)\n"
+      "      r[i].v[v] = e < {1} && {2} < xs && {3} < ks ? src[{4}] : T(0);\n"
+      "  }\n"
+      "}\n\n",
+      u, packs, elemX, elemK,
+      scaled("v", packStride == "1" ? "1"
+                                    : (t.alongK ? "kStride" : "xStride")));
+
+  os << llvm::formatv(
+      "/// Stores the registers of load{0} into a shared-memory tile.\n"
+      "__device__ __forceinline__ void store{0}(T (&tile)[BK][{1} + PAD], "
+      "const Pack<{0}_PACK> (&r)[{0}_LOADS]) {{\n"
+      "#pragma unroll\n"
+      "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
+      "    const int e = threadIdx.x + i * THREADS;\n"
+      "    int kk, x;\n"
+      "    {2}Coords(e, kk, x);\n"
+      "    if (e >= {3})\n"
+      "      continue;\n",
+      u, t.extent, n, packs);
+  if (t.packedSmemStore)
+    os << llvm::formatv(
+        "    *reinterpret_cast<Pack<{0}_PACK> *>(&tile[kk][x]) = r[i];\n", u);
+  else
+    os << llvm::formatv("#pragma unroll\n"
+                        "    for (int v = 0; v < {0}_PACK; ++v)\n"
+                        "      tile[{1}][{2}] = r[i].v[v];\n",
+                        u, t.alongK ? "kk + v" : "kk",
+                        t.alongK ? "x" : "x + v");
+  os << "  }\n}\n\n";
+}
+
+void printLoads(llvm::raw_ostream &os, StringRef k0, StringRef indent) {
+  os << indent << "loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, " << k0 << ");\n"
+     << indent << "loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, " << k0 << ");\n";
+}
+
+void printStores(llvm::raw_ostream &os, StringRef buffer, StringRef indent) {
+  os << indent << "storeA(tileA[" << buffer << "], ra);\n"
+     << indent << "storeB(tileB[" << buffer << "], rb);\n";
+}
+
+/// The K loop for each prefetch kind, with its barriers.
+void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
+  switch (prefetch) {
+  case Prefetch::Smem:
+    os << "    // Two shared buffers: the next K tile travels from global memory\n"
+          "    // to registers while the current one is multiplied, then fills\n"
+          "    // the other buffer.\n";
+    printLoads(os, "0", "    ");
+    printStores(os, "0", "    ");
+    os << "    __syncthreads();\n"
+          "    for (int t = 0; t < kTiles; ++t) {\n"
+          "      const int cur = t % 2;\n"
+          "      const bool more = t + 1 < kTiles;\n"
+          "      if (more) {\n";
+    printLoads(os, "(t + 1) * BK", "        ");
+    os << "      }\n"
+          "      multiplyTile(acc, tileA[cur], tileB[cur], tm, tn);\n"
+          "      if (more) {\n";
+    printStores(os, "cur ^ 1", "        ");
+    os << "      }\n"
+          "      // One barrier per step: the next step reads the buffer just\n"
+          "      // written and overwrites the one just read.\n"
+          "      __syncthreads();\n"
+          "    }\n";
+    return;
+  case Prefetch::Regs:
+    os << "    // One shared buffer and a register prefetch: the next K tile is\n"
+          "    // loaded before the current one is multiplied and stored after.\n";
+    printLoads(os, "0", "    ");
+    printStores(os, "0", "    ");
+    os << "    __syncthreads();\n"
+          "    for (int t = 0; t < kTiles; ++t) {\n"
+          "      const bool more = t + 1 < kTiles;\n"
+          "      if (more) {\n";
+    printLoads(os, "(t + 1) * BK", "        ");
+    os << "      }\n"
+          "      multiplyTile(acc, tileA[0], tileB[0], tm, tn);\n"
+          "      __syncthreads(); // everyone is done reading the buffer\n"
+          "      if (more) {\n";
+    printStores(os, "0", "        ");
+    os << "      }\n"
+          "      __syncthreads(); // the next tile is in place\n"
+          "    }\n";
+    return;
+  case Prefetch::None:
+    os << "    // No prefetch: load, wait, multiply, wait.\n"
+          "    for (int t = 0; t < kTiles; ++t) {\n";
+    printLoads(os, "t * BK", "      ");
+    printStores(os, "0", "      ");
+    os << "      __syncthreads();\n"
+          "      multiplyTile(acc, tileA[0], tileB[0], tm, tn);\n"
+          "      __syncthreads();\n"
+          "    }\n";
+    return;
+  }
+}
+
+void printMultiply(llvm::raw_ostream &os) {
+  os << "/// acc += A tile * B tile over one K step, on this thread's fragments.\n"
+        "__device__ __forceinline__ void multiplyTile(T (&acc)[TM][TN], "
+        "const T (&ta)[BK][BM + PAD], const T (&tb)[BK][BN + PAD], int tm, "
+        "int tn) {\n"
+        "#pragma unroll\n"
+        "  for (int kk = 0; kk < BK; ++kk) {\n"
+        "    Pack<FA> fa[TM / FA];\n"
+        "    Pack<FB> fb[TN / FB];\n"
+        "#pragma unroll\n"
+        "    for (int g = 0; g < TM / FA; ++g)\n"
+        "      fa[g] = *reinterpret_cast<const Pack<FA> *>(\n"
+        "          &ta[kk][g * (BM / TM) * FA + tm * FA]);\n"
+        "#pragma unroll\n"
+        "    for (int g = 0; g < TN / FB; ++g)\n"
+        "      fb[g] = *reinterpret_cast<const Pack<FB> *>(\n"
+        "          &tb[kk][g * (BN / TN) * FB + tn * FB]);\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < TM; ++i)\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < TN; ++j)\n"
+        "        acc[i][j] += fa[i / FA].v[i % FA] * fb[j / FB].v[j % FB];\n"
+        "  }\n"
+        "}\n\n";
+}
+
+void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
+  os << "/// C = alpha * acc + beta * C on this thread's elements. beta == 0 never\n"
+        "/// reads C, so NaN or garbage there cannot reach the result.\n"
+        "template <bool Vec>\n"
+        "__device__ __forceinline__ void storeC(const T (&acc)[TM][TN], T *c, "
+        "long long cm, long long cn, long long m, long long n, long long m0, "
+        "long long n0, int tm, int tn, T alpha, T beta) {\n"
+        "#pragma unroll\n"
+        "  for (int i = 0; i < TM; ++i) {\n"
+        "    const long long row = m0 + (i / FA) * (BM / TM) * FA + tm * FA + i % FA;\n"
+        "#pragma unroll\n"
+        "    for (int j = 0; j < TN; j += C_PACK) {\n"
+        "      const long long col = n0 + (j / FB) * (BN / TN) * FB + tn * FB + j % FB;\n"
+     << "      T *dst = c + row * cm + " << scaled("col", cn) << ";\n";
+  if (cPack > 1)
+    os << "      if (Vec && row < m && col + C_PACK - 1 < n) {\n"
+          "        Pack<C_PACK> out;\n"
+          "        if (beta == T(0)) {\n"
+          "#pragma unroll\n"
+          "          for (int w = 0; w < C_PACK; ++w)\n"
+          "            out.v[w] = alpha * acc[i][j + w];\n"
+          "        } else {\n"
+          "          const Pack<C_PACK> old = *reinterpret_cast<const Pack<C_PACK> *>(dst);\n"
+          "#pragma unroll\n"
+          "          for (int w = 0; w < C_PACK; ++w)\n"
+          "            out.v[w] = alpha * acc[i][j + w] + beta * old.v[w];\n"
+          "        }\n"
+          "        *reinterpret_cast<Pack<C_PACK> *>(dst) = out;\n"
+          "        continue;\n"
+          "      }\n";
+  os << "#pragma unroll\n"
+        "      for (int w = 0; w < C_PACK; ++w)\n"
+        "        if (row < m && col + w < n)\n"
+     << "          dst[" << scaled("w", cn) << "] = beta == T(0) ? alpha * acc[i][j + w]\n"
+     << "                               : alpha * acc[i][j + w] + beta * dst["
+     << scaled("w", cn) << "];\n"
+        "    }\n"
+        "  }\n"
+        "}\n\n";
+}
+
+} // namespace
+
+LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
+                                     llvm::raw_ostream &os) {
+  ScheduleAttr s = op.getScheduleAttr();
+  if (!s)
+    return op.emitError("CodeGen needs a #gemm.schedule on the op");
+  bool f64 = op.getElementType().isF64();
+  int64_t elemBytes = f64 ? 8 : 4;
+  int64_t bm = s.getBlockM(), bn = s.getBlockN(), bk = s.getBlockK();
+  int64_t tm = s.getThreadM(), tn = s.getThreadN();
+  int64_t v = s.getVector(), pad = s.getPad();
+  bool batched = op.isBatched();
+  if (s.getStages() > 2)
+    return op.emitError("schedules with more than 2 stages need the cp.async "
+                        "pipeline, which CodeGen does not print yet");
+  int64_t smemBytes = s.getStages() * bk * (bm + bn + 2 * pad) * elemBytes;
+  if (smemBytes > 48 * 1024)
+    return op.emitError("the schedule's tiles need ")
+           << smemBytes << " bytes of shared memory; at most 49152 fit a "
+           << "block without opt-in";
+
+  TileLoad a = describeLoad('a', op.getAType(), batched, v, bm, bk, pad);
+  TileLoad b = describeLoad('b', op.getBType(), batched, v, bn, bk, pad);
+  int64_t fa = tm % v == 0 && (bm + pad) % v == 0 ? v : 1;
+  int64_t fb = tn % v == 0 && (bn + pad) % v == 0 ? v : 1;
+  unsigned row = batched ? 1 : 0;
+  std::string cm = strideText(op.getCType(), row, "p.c.sr");
+  std::string cn = strideText(op.getCType(), row + 1, "p.c.sc");
+  int64_t cPack = cn == "1" ? fb : 1;
+
+  StringRef prefetchText =
+      s.getPrefetch() == Prefetch::Smem
+          ? "two shared-memory buffers (the next K tile loads\n// while the "
+            "current one is multiplied)"
+          : s.getPrefetch() == Prefetch::Regs
+                ? "one shared-memory buffer and a register prefetch of the "
+                  "next K tile"
+                : "no prefetch";
+  os << llvm::formatv(
+      "// Kernel: {0}x{1}x{2} block tile, {3}x{4} register tile per thread "
+      "({5} threads),\n// {6}-element vector accesses, {7},\n// shared rows "
+      "padded by {8} elements.\n"
+      "namespace {9}_impl {{\n"
+      "using T = {10};\n"
+      "// Block tile: C rows, C columns and the K step.\n"
+      "constexpr int BM = {0}, BN = {1}, BK = {2};\n"
+      "// Register tile of C per thread.\n"
+      "constexpr int TM = {3}, TN = {4};\n"
+      "constexpr int THREADS = (BM / TM) * (BN / TN);\n"
+      "// Shared-memory buffers, and the padding of their rows in elements.\n"
+      "constexpr int STAGES = {11}, PAD = {8};\n"
+      "// Elements per fragment read from shared memory, and per store of C.\n"
+      "constexpr int FA = {12}, FB = {13}, C_PACK = {14};\n\n"
+      "/// N elements moved as one access (128 bits for 4 x f32 or 2 x "
+      "f64).\n"
+      "template <int N> struct alignas(N * sizeof(T)) Pack {{ T v[N]; };\n\n",
+      bm, bn, bk, tm, tn, (bm / tm) * (bn / tn), v, prefetchText, pad, name,
+      f64 ? "double" : "float", s.getStages(), fa, fb, cPack);
+  printTileLoad(os, a);
+  printTileLoad(os, b);
+  printMultiply(os);
+  printEpilogue(os, cn == "1" ? "1" : "cn", cPack);
+
+  os << "template <bool Vec>\n"
+        "__global__ void __launch_bounds__(THREADS) kernel(const "
+        "gemm_rt::Problem p) {\n"
+        "  __shared__ __align__(16) T tileA[STAGES][BK][BM + PAD];\n"
+        "  __shared__ __align__(16) T tileB[STAGES][BK][BN + PAD];\n"
+        "  // Consecutive threads own consecutive column groups of C.\n"
+        "  const int tm = threadIdx.x / (BN / TN), tn = threadIdx.x % (BN / "
+        "TN);\n"
+        "  const long long m0 = (long long)blockIdx.y * BM;\n"
+        "  const long long n0 = (long long)blockIdx.x * BN;\n"
+        "  const int kTiles = int((p.k + BK - 1) / BK);\n"
+        "  const T alpha = T(p.alpha), beta = T(p.beta);\n"
+        "  // A is [M][K] and B is [K][N]: x runs along M for A and along N "
+        "for B.\n"
+     << "  const long long aX = " << a.xStride
+     << ", aK = " << a.kStride << ";\n"
+     << "  const long long bX = " << b.xStride << ", bK = " << b.kStride
+     << ";\n"
+     << "  const long long cm = " << cm << ", cn = " << cn << ";\n"
+     << "  for (long long batch = blockIdx.z; batch < p.batch; batch += "
+        "gridDim.z) {\n"
+        "    const T *a = static_cast<const T *>(p.a.ptr) + batch * p.a.sb;\n"
+        "    const T *b = static_cast<const T *>(p.b.ptr) + batch * p.b.sb;\n"
+        "    T *c = static_cast<T *>(const_cast<void *>(p.c.ptr)) + batch * "
+        "p.c.sb;\n"
+        "    T acc[TM][TN];\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < TM; ++i)\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < TN; ++j)\n"
+        "        acc[i][j] = T(0);\n"
+        "    Pack<A_PACK> ra[A_LOADS];\n"
+        "    Pack<B_PACK> rb[B_LOADS];\n";
+  printPipeline(os, s.getPrefetch());
+  os << "    storeC<Vec>(acc, c, cm, cn, p.m, p.n, m0, n0, tm, tn, alpha, "
+        "beta);\n"
+        "  }\n"
+        "}\n\n";
+
+  os << "/// True if every pack of n elements of x starts at a multiple of "
+        "its size.\n"
+        "inline bool packAligned(const gemm_rt::Operand &x, int n) {\n"
+        "  auto multiple = [n](long long s) { return s == 1 || s % n == 0; "
+        "};\n"
+        "  return reinterpret_cast<unsigned long long>(x.ptr) % (n * "
+        "sizeof(T)) == 0 &&\n"
+        "         x.sb % n == 0 && multiple(x.sr) && multiple(x.sc);\n"
+        "}\n\n"
+        "/// Launches the vector variant when every packed access is "
+        "aligned, the\n/// scalar one otherwise.\n"
+        "cudaError_t launch(const gemm_rt::Problem &p, cudaStream_t stream) "
+        "{\n"
+        "  const long long gridM = (p.m + BM - 1) / BM;\n"
+        "  if (gridM > 65535)\n"
+        "    return cudaErrorInvalidConfiguration;\n"
+        "  const dim3 grid(unsigned((p.n + BN - 1) / BN), unsigned(gridM),\n"
+        "                  unsigned(p.batch < 65535 ? p.batch : 65535));\n"
+        "  const bool aligned = ";
+  SmallVector<std::string> checks;
+  if (a.pack > 1)
+    checks.push_back("packAligned(p.a, A_PACK)");
+  if (b.pack > 1)
+    checks.push_back("packAligned(p.b, B_PACK)");
+  if (cPack > 1)
+    checks.push_back("packAligned(p.c, C_PACK)");
+  os << (checks.empty() ? "true" : llvm::join(checks, " && ")) << ";\n"
+     << "  if (aligned)\n"
+        "    kernel<true><<<grid, THREADS, 0, stream>>>(p);\n"
+        "  else\n"
+        "    kernel<false><<<grid, THREADS, 0, stream>>>(p);\n"
+        "  return cudaGetLastError();\n"
+        "}\n"
+     << "} // namespace " << name << "_impl\n\n";
+  return success();
+}

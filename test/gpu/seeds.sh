@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+#===- test/gpu/seeds.sh - Checks the seed kernels on a GPU ------------------===#
+#
+# Runs on a GPU machine with nvcc, cmake and cuBLAS but no LLVM, from any
+# directory:
+#   1. builds libgemm_runtime standalone (Release, sm_90) in /tmp/build-rt;
+#   2. builds seeds_check.cu against it and cuBLAS, and runs it: every seed
+#      kernel against cuBLAS, gemm_rt::verify, GEMM_OPT_VERIFY through run(),
+#      then timings at 4096^3;
+#   3. runs `seeds_check --quick` under compute-sanitizer's memcheck (bounds,
+#      alignment), racecheck (shared-memory hazards, e.g. of double buffering)
+#      and synccheck (barriers), if compute-sanitizer is there.
+# Arguments go to seeds_check (a random seed). Exits non-zero on any failure.
+# When $OUT is set (the device tool), the log is also written to $OUT.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ARCH=90
+BUILD=/tmp/build-rt
+WORK=/tmp/gemm-opt-gpu
+LIB=$BUILD/libgemm_runtime.a
+
+echo "== device"
+nvidia-smi -L
+"$NVCC" --version | tail -n 2
+
+echo "== libgemm_runtime (standalone)"
+generator=()
+if command -v ninja >/dev/null; then
+  generator=(-G Ninja)
+fi
+cmake "${generator[@]}" -S runtime -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+  -DGEMM_OPT_CUDA_ARCH=$ARCH -DCMAKE_CUDA_COMPILER="$NVCC" >/dev/null
+cmake --build "$BUILD"
+
+echo "== seeds_check"
+mkdir -p "$WORK"
+"$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
+  test/gpu/seeds_check.cu "$LIB" -lcublas -o "$WORK/seeds_check"
+if [[ -n ${OUT:-} ]]; then
+  "$WORK/seeds_check" "$@" 2>&1 | tee "$OUT/seeds_check.log"
+else
+  "$WORK/seeds_check" "$@"
+fi
+
+SANITIZER=$(command -v compute-sanitizer ||
+  echo "$(dirname "$NVCC")/compute-sanitizer")
+if [[ -x $SANITIZER ]]; then
+  for tool in memcheck racecheck synccheck; do
+    echo "== compute-sanitizer --tool $tool: seeds_check --quick"
+    "$SANITIZER" --tool $tool --error-exitcode 1 "$WORK/seeds_check" --quick
+  done
+else
+  echo "== compute-sanitizer not found: sanitizer runs skipped"
+fi
