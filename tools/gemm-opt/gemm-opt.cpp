@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -31,6 +32,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
@@ -171,6 +173,9 @@ int runCppMode(int argc, const char **argv) {
   registerGemmOptDialects(registry);
   mlir::MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics from passes and CodeGen read like clang's: file:line:col.
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::gemm::FrontendResult result;
   bool fromMlir = input.ends_with(".mlir");
@@ -178,7 +183,7 @@ int runCppMode(int argc, const char **argv) {
     if (emit == Emit::Source)
       return driverError("a .mlir input has no source to rewrite; use "
                          "--emit=cuda or --emit=mlir");
-    module = mlir::parseSourceFile<mlir::ModuleOp>(input, &context);
+    module = mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
   } else {
     clang::tooling::ClangTool tool(parser->getCompilations(), {input.str()});
     tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(

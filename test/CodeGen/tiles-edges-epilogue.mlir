@@ -1,0 +1,35 @@
+// Tile declarations with padding, the thread map, zero-filled edges, the
+// batch loop and the BLAS epilogue, for a hand-written schedule.
+// RUN: gemm-opt --emit=cuda %s | FileCheck %s
+
+// CHECK:      // Kernel: 96x96x16 block tile, 6x6 register tile per thread (256 threads),
+// CHECK-NEXT: // 2-element vector accesses, one shared-memory buffer and a register prefetch of the next K tile,
+// CHECK-NEXT: // shared rows padded by 1 elements.
+// CHECK:      constexpr int BM = 96, BN = 96, BK = 16;
+// CHECK:      constexpr int TM = 6, TN = 6;
+// CHECK:      constexpr int STAGES = 1, PAD = 1;
+// A pad of 1 breaks 2-element alignment of the shared rows: fragments and
+// B's shared stores go element by element.
+// CHECK:      constexpr int FA = 1, FB = 1, C_PACK = 1;
+// Out-of-range elements are zero-filled.
+// CHECK:      r[i].v[v] = e < A_PACKS && gx < xs && gk + v < ks ? src[v] : T(0);
+// CHECK:      tile[kk][x + v] = r[i].v[v];
+// CHECK:      const long long row = m0 + (i / FA) * (BM / TM) * FA + tm * FA + i % FA;
+// beta == 0 never reads C.
+// CHECK:      if (row < m && col + w < n)
+// CHECK-NEXT:   dst[w] = beta == T(0) ? alpha * acc[i][j + w]
+// CHECK-NEXT:                        : alpha * acc[i][j + w] + beta * dst[w];
+// CHECK:      __shared__ __align__(16) T tileA[STAGES][BK][BM + PAD];
+// CHECK-NEXT: __shared__ __align__(16) T tileB[STAGES][BK][BN + PAD];
+// The batch runs on the grid's z dimension.
+// CHECK:      for (long long batch = blockIdx.z; batch < p.batch; batch += gridDim.z) {
+// CHECK-NEXT:   const T *a = static_cast<const T *>(p.a.ptr) + batch * p.a.sb;
+// CHECK:      unsigned(p.batch < 65535 ? p.batch : 65535));
+// CHECK:      /*batch=*/c_size0, /*m=*/c_size1, /*n=*/c_size2, /*k=*/a_size2,
+// CHECK-NEXT: {a, a_stride0, a_stride1, a_stride2}, {b, b_stride0, b_stride1, b_stride2}, {c, c_stride0, c_stride1, c_stride2},
+func.func @batched(%a: memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %b: memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>,
+                   %c: memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [96, 96, 16], thread = [6, 6], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1>}
+      : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, f32
+  return
+}

@@ -1,0 +1,60 @@
+// 128-bit packs follow the unit strides of the operand types; a run-time
+// alignment check picks the packed or the scalar variant.
+// RUN: gemm-opt --emit=cuda %s -o - | FileCheck %s
+
+// Row-major f32: A packs run along K, B packs along N and are stored whole
+// into shared memory; C is stored in packs too.
+// CHECK-LABEL: namespace row_major_f32_impl {
+// CHECK:       constexpr int FA = 4, FB = 4, C_PACK = 4;
+// CHECK:       template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };
+// CHECK:       // The A tile moves 4-element packs along K
+// CHECK:       constexpr int A_PACK = 4;
+// CHECK:       const T *src = a + gx * xStride + gk;
+// CHECK-NEXT:  if (Vec && e < A_PACKS && gx < xs && gk + A_PACK - 1 < ks) {
+// CHECK-NEXT:    r[i] = *reinterpret_cast<const Pack<A_PACK> *>(src);
+// CHECK:       tile[kk + v][x] = r[i].v[v];
+// CHECK:       // The B tile moves 4-element packs along N
+// CHECK:       *reinterpret_cast<Pack<B_PACK> *>(&tile[kk][x]) = r[i];
+// CHECK:       fa[g] = *reinterpret_cast<const Pack<FA> *>(
+// CHECK:       *reinterpret_cast<Pack<C_PACK> *>(dst) = out;
+// CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK) && packAligned(p.c, C_PACK);
+// CHECK-NEXT:  if (aligned)
+// CHECK-NEXT:    kernel<true><<<grid, THREADS, 0, stream>>>(p);
+// CHECK-NEXT:  else
+// CHECK-NEXT:    kernel<false><<<grid, THREADS, 0, stream>>>(p);
+// CHECK-NEXT:  return cudaGetLastError();
+// CHECK:       return gemm_rt::run(problem, row_major_f32_impl::launch);
+func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                         %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// Column-major f64 (double2 packs): A along M, B along K, C element-wise.
+// CHECK-LABEL: namespace col_major_f64_impl {
+// CHECK:       using T = double;
+// CHECK:       constexpr int FA = 2, FB = 2, C_PACK = 1;
+// CHECK:       // The A tile moves 2-element packs along M
+// CHECK:       const T *src = a + gx + gk * kStride;
+// CHECK:       // The B tile moves 2-element packs along K
+// CHECK:       const T *src = b + gx * xStride + gk;
+// CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK);
+func.func @col_major_f64(%a: memref<?x?xf64, strided<[1, ?], offset: ?>>, %b: memref<?x?xf64, strided<[1, ?], offset: ?>>,
+                         %c: memref<?x?xf64, strided<[1, ?], offset: ?>>, %alpha: f64, %beta: f64) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[1, ?], offset: ?>>, f64
+  return
+}
+
+// No unit stride known: element-wise loads through the run-time strides,
+// and no alignment check.
+// CHECK-LABEL: namespace generic_impl {
+// CHECK:       // The A tile moves one element at a time
+// CHECK:       constexpr int A_PACK = 1;
+// CHECK:       const T *src = a + gx * xStride + gk * kStride;
+// CHECK-NOT:   reinterpret_cast<const Pack<A_PACK> *>
+// CHECK:       const bool aligned = true;
+func.func @generic(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                   %c: memref<?x?xf32, strided<[?, ?], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32
+  return
+}

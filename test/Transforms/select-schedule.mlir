@@ -1,0 +1,41 @@
+// RUN: gemm-opt %s -gemm-select-schedule -split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: gemm-opt %s -gemm-select-schedule="block=64,32,16 thread=4,2 prefetch=regs vector=2 pad=1" -split-input-file | FileCheck %s --check-prefix=OVERRIDE
+// RUN: gemm-opt %s -gemm-select-schedule="prefetch=smem stages=3" -split-input-file | FileCheck %s --check-prefix=STAGES
+
+// Each element type gets its default; options override any parameter and
+// warps follow from the tiles.
+
+// DEFAULT-LABEL: func.func @f32
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>}
+// OVERRIDE-LABEL: func.func @f32
+// OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1>}
+// STAGES-LABEL: func.func @f32
+// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 3, vector = 4, prefetch = smem, pad = 4>}
+func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+               %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// -----
+
+// DEFAULT-LABEL: func.func @f64
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>}
+func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
+  return
+}
+
+// -----
+
+// A schedule already on the op stays, except where an option overrides it.
+// DEFAULT-LABEL: func.func @kept
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [32, 32, 8], thread = [2, 2], warps = 8, stages = 1, vector = 2, prefetch = none, pad = 0>}
+// STAGES-LABEL: func.func @kept
+// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [32, 32, 8], thread = [2, 2], warps = 8, stages = 3, vector = 2, prefetch = smem, pad = 0>}
+// OVERRIDE-LABEL: func.func @kept
+// OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1>}
+func.func @kept(%a: memref<32x32xf64>, %b: memref<32x32xf64>, %c: memref<32x32xf64>, %alpha: f64, %beta: f64) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [32, 32, 8], thread = [2, 2], warps = 8, stages = 1, vector = 2, prefetch = none, pad = 0>} : memref<32x32xf64>, memref<32x32xf64>, memref<32x32xf64>, f64
+  return
+}
