@@ -11,9 +11,11 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -77,6 +79,7 @@ private:
   FrontendResult &result;
   unsigned passId, missedId;
   unsigned reported = 0;
+  const OMPExecutableDirective *region = nullptr; ///< Enclosing the scan.
 
   void scan(const Stmt *s, const FunctionDecl *function) {
     if (!s)
@@ -84,6 +87,15 @@ private:
     const Stmt *inner = unwrapLoopWrappers(s);
     if (const auto *loop = dyn_cast<ForStmt>(inner); loop && isCandidate(loop))
       return handle(loop, function);
+    // The body of an OpenMP region (`omp parallel`, not a loop directive) is
+    // not among its children(); a launcher placed in it would run on every
+    // thread, so its nests are only reported.
+    if (const auto *directive = dyn_cast<OMPExecutableDirective>(inner);
+        directive && directive->hasAssociatedStmt()) {
+      llvm::SaveAndRestore inRegion(region, directive);
+      return scan(directive->getInnermostCapturedStmt()->getCapturedStmt(),
+                  function);
+    }
     for (const Stmt *child : inner->children())
       scan(child, function);
   }
@@ -98,7 +110,20 @@ private:
     if (function->isTemplated())
       return missed(loop, "it is in a template, whose types are not known "
                           "until instantiation");
-    if (loop->getBeginLoc().isMacroID() || loop->getEndLoc().isMacroID())
+    if (region) {
+      StringRef kind =
+          llvm::omp::getOpenMPDirectiveName(region->getDirectiveKind());
+      return missed(loop, ("it is inside an OpenMP '" + kind +
+                           "' region; only OpenMP pragmas on the nest's own "
+                           "loops are supported")
+                              .str());
+    }
+    // A nest may end in a macro expansion (`C(i, j) += A(i, l) * B(l, j);`
+    // with accessor macros): the splice then ends after the invocation.
+    SourceLocation end = endOfStmt(loop);
+    if (loop->getBeginLoc().isMacroID() ||
+        (end.isMacroID() &&
+         !Lexer::isAtEndOfMacroExpansion(end, sm, ctx.getLangOpts())))
       return missed(loop, "it is written inside a macro expansion");
     Recognition r = recognizeNest(loop, function, ctx);
     if (!r.nest) {
@@ -127,12 +152,12 @@ private:
   /// without braces (it is not part of the statement's source range).
   SourceLocation endOfNest(const ForStmt *loop) {
     const LangOptions &lang = ctx.getLangOpts();
+    SourceLocation end = endOfStmt(loop);
     SourceLocation semi = Lexer::findLocationAfterToken(
-        loop->getEndLoc(), tok::semi, sm, lang,
-        /*SkipTrailingWhitespaceAndNewLine=*/false);
+        end, tok::semi, sm, lang, /*SkipTrailingWhitespaceAndNewLine=*/false);
     if (semi.isValid())
       return semi;
-    return Lexer::getLocForEndOfToken(loop->getEndLoc(), 0, sm, lang);
+    return Lexer::getLocForEndOfToken(end, 0, sm, lang);
   }
 };
 

@@ -26,6 +26,13 @@ const Stmt *mlir::gemm::unwrapLoopWrappers(const Stmt *s) {
   }
 }
 
+SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
+  if (const auto *loop = dyn_cast<ForStmt>(s))
+    return endOfStmt(loop->getBody());
+  const Stmt *inner = unwrapLoopWrappers(s);
+  return inner == s ? s->getEndLoc() : endOfStmt(inner);
+}
+
 namespace {
 
 /// The variable `e` names, if it is a plain reference to one.
@@ -245,6 +252,10 @@ private:
     const Expr *lhs = stripCasts(assign->getLHS());
     if (const auto *ref = dyn_cast<DeclRefExpr>(lhs)) {
       const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+      if (var && var->getType()->isPointerType())
+        return fail("pointer '" + scope.print(lhs) +
+                        "' is written inside the nest",
+                    peelable);
       if (!var || !var->getType()->isArithmeticType())
         return fail("assignment to '" + scope.print(lhs) + "' in the nest",
                     peelable);

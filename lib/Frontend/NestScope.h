@@ -120,6 +120,10 @@ bool isMemoryAccess(const clang::Expr *e);
 /// The statement an OpenMP directive or loop attribute applies to, or `s`.
 const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);
 
+/// Where `s` ends in the source. Unlike getEndLoc(), this sees through the
+/// OpenMP directives on inner loops, whose own range is the pragma line.
+clang::SourceLocation endOfStmt(const clang::Stmt *s);
+
 /// Walks the nest rooted at scope.outer, filling loops, writes and locals.
 /// Returns false (with scope.rejection set) on statements no GEMM contains.
 bool walkNest(NestScope &scope);

@@ -32,6 +32,20 @@ public:
     found |= ref->getDecl() == var && !inside;
     return !found;
   }
+  /// A loop apart from the nest that starts with `var = ...`, like the next
+  /// nest's `for (i = 0; ...)` where `i` is declared once for both, reads
+  /// the variable only after giving it a new value.
+  bool TraverseForStmt(ForStmt *loop) {
+    const auto *init = dyn_cast_or_null<BinaryOperator>(loop->getInit());
+    const auto *lhs = init ? dyn_cast<DeclRefExpr>(init->getLHS()) : nullptr;
+    bool apart = sm.isBeforeInTranslationUnit(nest.getEnd(),
+                                              loop->getBeginLoc()) ||
+                 sm.isBeforeInTranslationUnit(endOfStmt(loop), nest.getBegin());
+    if (init && init->getOpcode() == BO_Assign && lhs &&
+        lhs->getDecl() == var && apart)
+      return TraverseStmt(init->getRHS());
+    return RecursiveASTVisitor::TraverseForStmt(loop);
+  }
   bool found = false;
 
 private:
@@ -157,12 +171,11 @@ bool Recognizer::checkInit(const Contraction &c, const Access &cAccess,
 bool Recognizer::checkLeftovers() {
   if (!function || !function->getBody())
     return true;
+  SourceRange nest(scope.outer->getBeginLoc(), endOfStmt(scope.outer));
   for (const VarDecl *var : scope.written) {
-    if (scope.findLocal(var) ||
-        scope.outer->getSourceRange().fullyContains(var->getSourceRange()))
+    if (scope.findLocal(var) || nest.fullyContains(var->getSourceRange()))
       continue;
-    OutsideUse finder(var, scope.outer->getSourceRange(),
-                      scope.ctx.getSourceManager());
+    OutsideUse finder(var, nest, scope.ctx.getSourceManager());
     finder.TraverseStmt(function->getBody());
     if (finder.found)
       return scope.reject("'" + var->getNameAsString() +
@@ -215,10 +228,10 @@ std::optional<Nest> Recognizer::recognize() {
     return std::nullopt;
 
   // Classify each loop around the multiply-accumulate by the operands it
-  // indexes. A is the factor that shares C's outermost loop.
+  // indexes. A is the product's first factor, as written, so that the loop
+  // order does not turn the problem into its transpose.
   std::vector<std::optional<Dim>> dims(scope.loops.size());
   std::vector<int> byDim[4];
-  const Access *aAccess = nullptr;
   for (int l : c->macLoops) {
     bool inX = !x->index.ivCoeffs[l].isZero();
     bool inY = !y->index.ivCoeffs[l].isZero();
@@ -228,10 +241,7 @@ std::optional<Nest> Recognizer::recognize() {
     } else if (!inC && inX && inY) {
       dims[l] = K;
     } else if (inC && inX != inY) {
-      const Access *holder = inX ? &*x : &*y;
-      if (!aAccess)
-        aAccess = holder;
-      dims[l] = holder == aAccess ? M : N;
+      dims[l] = inX ? M : N;
     } else {
       return scope.reject("loop '" + ivName(l) +
                               "' is not a dimension of a matrix product: "
@@ -244,6 +254,21 @@ std::optional<Nest> Recognizer::recognize() {
       byDim[Batch].size() > 1)
     return scope.reject("index maps are not a contraction: need one loop "
                         "each for M, N and K, and at most one batch loop");
+  // Two dimensions of C with strides s and s (`C[i + j]`) or s and -s put
+  // several elements of the product on one element of C.
+  std::vector<int> cDims = byDim[Batch];
+  cDims.insert(cDims.end(), {byDim[M][0], byDim[N][0]});
+  for (size_t p = 0; p < cDims.size(); ++p)
+    for (size_t q = p + 1; q < cDims.size(); ++q) {
+      const SymExpr &sp = out->index.ivCoeffs[cDims[p]];
+      const SymExpr &sq = out->index.ivCoeffs[cDims[q]];
+      if (sp == sq || (sp + sq).isZero())
+        return scope.reject("index maps are not a contraction: loops '" +
+                            ivName(cDims[p]) + "' and '" + ivName(cDims[q]) +
+                            "' step C by the same distance, so different "
+                            "elements of the product land on one element "
+                            "of C");
+    }
   for (size_t l = 0; l < scope.loops.size(); ++l) {
     bool used = dims[l] || (c->init && llvm::is_contained(c->init->loops, l));
     if (!used)
@@ -266,8 +291,6 @@ std::optional<Nest> Recognizer::recognize() {
   if (!checkLeftovers())
     return std::nullopt;
 
-  const Access &a = *aAccess;
-  const Access &b = aAccess == &*x ? *y : *x;
   std::vector<int> batch = byDim[Batch];
   auto withBatch = [&](int r, int col) {
     std::vector<int> d = batch;
@@ -278,17 +301,19 @@ std::optional<Nest> Recognizer::recognize() {
   Nest nest;
   nest.isDouble = out->elementType->isSpecificBuiltinType(BuiltinType::Double);
   nest.batched = !batch.empty();
-  nest.a = bind(a, c->macLoops, withBatch(byDim[M][0], byDim[K][0]));
-  nest.b = bind(b, c->macLoops, withBatch(byDim[K][0], byDim[N][0]));
+  nest.a = bind(*x, c->macLoops, withBatch(byDim[M][0], byDim[K][0]));
+  nest.b = bind(*y, c->macLoops, withBatch(byDim[K][0], byDim[N][0]));
   nest.c = bind(*out, c->cLoops, withBatch(byDim[M][0], byDim[N][0]));
   nest.alpha = c->alpha;
   nest.beta = c->beta;
 
+  // Parenthesised, so that `hi - lo x n` cannot be misread.
+  auto extent = [&](int l) { return parenthesize(extents[l].str()); };
   summary = std::string("GEMM recognised: ") + (nest.isDouble ? "f64" : "f32") +
-            ", M x N x K = " + extents[byDim[M][0]].str() + " x " +
-            extents[byDim[N][0]].str() + " x " + extents[byDim[K][0]].str();
+            ", M x N x K = " + extent(byDim[M][0]) + " x " +
+            extent(byDim[N][0]) + " x " + extent(byDim[K][0]);
   if (nest.batched)
-    summary += ", batch " + extents[batch[0]].str();
+    summary += ", batch " + extent(batch[0]);
   summary += "; A " + layoutName(nest.a) + ", B " + layoutName(nest.b) +
              ", C " + layoutName(nest.c) + "; " + c->form + ", alpha = " +
              nest.alpha + ", beta = " + nest.beta;

@@ -9,6 +9,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
+
 using namespace mlir::gemm;
 
 std::string mlir::gemm::launcherCall(const Nest &nest) {
@@ -57,6 +59,26 @@ static std::pair<size_t, bool> guardPosition(llvm::StringRef source,
   return {lineStart, true};
 }
 
+/// True if the next token after `offset` is `else`: the nest is the body of
+/// an `if` with an else branch, which the guard's own `if` would capture.
+static bool followedByElse(llvm::StringRef source, size_t offset) {
+  llvm::StringRef rest = source.drop_front(offset);
+  while (true) {
+    rest = rest.ltrim();
+    if (rest.consume_front("//"))
+      rest = rest.drop_until([](char c) { return c == '\n'; });
+    else if (rest.consume_front("/*"))
+      rest = rest.split("*/").second;
+    else
+      break;
+  }
+  auto isIdentifierChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  return rest.starts_with("else") &&
+         (rest.size() == 4 || !isIdentifierChar(rest[4]));
+}
+
 std::string mlir::gemm::rewriteSource(const FrontendResult &result,
                                       llvm::StringRef launchers) {
   llvm::StringRef source = result.source;
@@ -66,7 +88,10 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
   for (const Nest &nest : result.nests) {
     auto [begin, atLineStart] = guardPosition(source, nest.beginOffset);
     out += source.slice(copied, begin).str();
-    std::string guard = "if (!" + launcherCall(nest) + ") {";
+    // Braced where an `else` follows, so that it keeps its own `if`.
+    bool brace = followedByElse(source, nest.endOffset);
+    std::string guard =
+        (brace ? "{ if (!" : "if (!") + launcherCall(nest) + ") {";
     if (atLineStart) {
       // On a line of its own, indented like the nest, then back to the
       // original numbering.
@@ -77,7 +102,8 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
     } else {
       out += guard + " ";
     }
-    out += source.slice(begin, nest.endOffset).str() + " }";
+    out += source.slice(begin, nest.endOffset).str();
+    out += brace ? " } }" : " }";
     copied = nest.endOffset;
   }
   out += source.drop_front(copied).str();

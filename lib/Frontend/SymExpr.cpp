@@ -59,7 +59,22 @@ std::optional<int64_t> SymExpr::getConstant() const {
   return std::nullopt;
 }
 
+/// True if `text` is one parenthesised group, like `(n - 1)`.
+static bool isWrapped(const std::string &text) {
+  if (text.size() < 2 || text.front() != '(')
+    return false;
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth == 0)
+      return i + 1 == text.size();
+  }
+  return false;
+}
+
 std::string mlir::gemm::parenthesize(const std::string &text) {
+  if (isWrapped(text))
+    return text;
   std::string probe = text;
   for (size_t pos; (pos = probe.find("->")) != std::string::npos;)
     probe.replace(pos, 2, ".");

@@ -1,0 +1,80 @@
+// Index maps that are not a matrix product are left as written: every loop
+// must be M (indexes C and A), N (C and B), K (A and B, not C) or one batch
+// loop (all three), and different (i, j) must reach different elements of C.
+//
+// RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
+//
+// OUT-NOT: gemm_opt_nest
+// OUT:     #line 1 "{{.*}}reject-non-contraction.cpp"
+// OUT-NOT: gemm_opt_nest
+
+double A[64][64], B[64][64], C[64][64];
+
+void maps(int n, const double *a, const double *b, double *c) {
+  // B is indexed by C's row: i indexes everything, k only A.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: loop 'k' is not a dimension of a matrix product: its index map is not a contraction [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < 64; ++k)
+        C[i][j] += A[i][k] * B[i][j];
+
+  // A diagonal of B: j indexes only C.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: loop 'j' is not a dimension of a matrix product: its index map is not a contraction [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < 64; ++k)
+        C[i][j] += A[i][k] * B[k][k];
+
+  // The reduction index in C.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: loop 'j' is not a dimension of a matrix product: its index map is not a contraction [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < 64; ++k)
+        C[i][k] += A[i][k] * B[k][j];
+
+  // Two reduction loops.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: index maps are not a contraction: need one loop each for M, N and K, and at most one batch loop [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < 32; ++k)
+        for (int l = 0; l < 32; ++l)
+          C[i][j] += A[i][k + l] * B[k][j + l];
+
+  // A trailing loop that indexes nothing.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: loop 'l' is not a dimension of a matrix product: its index map is not a contraction [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < 64; ++k)
+        for (int l = 0; l < 4; ++l)
+          C[i][j] += A[i][k] * B[k][j];
+
+  // C[i + j]: the anti-diagonal sums collide on one element of C, though
+  // each loop indexes the right operands.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: index maps are not a contraction: loops 'i' and 'j' step C by the same distance, so different elements of the product land on one element of C [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        c[i + j] += a[i * n + k] * b[k * n + j];
+
+  // The same with opposite strides.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: index maps are not a contraction: loops 'i' and 'j' step C by the same distance, so different elements of the product land on one element of C [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        c[n * (i - j) + n * n] += a[i * n + k] * b[k * n + j];
+
+  // A nonlinear index.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: index 'i * j' is not an affine function of the loop indices [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        c[i * j] += a[i * n + k] * b[k * n + j];
+
+  // Indexed by another array.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: index 'A[0][k]' is not an affine function of the loop indices [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        c[i * n + j] += a[i * n + (int)A[0][k]] * b[k * n + j];
+}
