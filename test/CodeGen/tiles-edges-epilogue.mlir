@@ -14,17 +14,30 @@
 // Out-of-range elements are zero-filled.
 // CHECK:      r[i].v[v] = e < A_PACKS && gx < xs && gk + v < ks ? src[v] : T(0);
 // CHECK:      tile[kk][x + v] = r[i].v[v];
+// Edge columns and rows are skipped; beta == 0 never reads C.
+// CHECK:      colIn[j] = col < n;
 // CHECK:      const long long row = m0 + (i / FA) * (BM / TM) * FA + tm * FA + i % FA;
-// beta == 0 never reads C.
-// CHECK:      if (row < m && col + w < n)
-// CHECK-NEXT:   dst[w] = beta == T(0) ? alpha * acc[i][j + w]
-// CHECK-NEXT:                        : alpha * acc[i][j + w] + beta * dst[w];
-// CHECK:      __shared__ __align__(16) T tileA[STAGES][BK][BM + PAD];
-// CHECK-NEXT: __shared__ __align__(16) T tileB[STAGES][BK][BN + PAD];
-// The batch runs on the grid's z dimension.
-// CHECK:      for (long long batch = blockIdx.z; batch < p.batch; batch += gridDim.z) {
+// CHECK-NEXT: if (row >= m)
+// CHECK-NEXT:   continue;
+// CHECK:      if (!colIn[j + w])
+// CHECK-NEXT:   continue;
+// CHECK-NEXT: T *dst = rowPtr + colOffset[j + w];
+// CHECK-NEXT: *dst = beta == T(0) ? alpha * acc[i][j + w]
+// CHECK-NEXT:                     : alpha * acc[i][j + w] + beta * *dst;
+// CHECK:      __global__ void __launch_bounds__(THREADS, 1) kernel(const gemm_rt::Problem p) {
+// CHECK-NEXT: // Aligned for the widest pack (4 x f64).
+// CHECK-NEXT: __shared__ __align__(32) T tileA[STAGES][BK][BM + PAD];
+// CHECK-NEXT: __shared__ __align__(32) T tileB[STAGES][BK][BN + PAD];
+// The batch runs on the grid's z dimension and row tiles on y; both loop
+// past the grid's limits.
+// CHECK:      for (long long batch = blockIdx.z; batch < p.batch; batch += gridDim.z)
+// CHECK-NEXT: for (long long m0 = (long long)blockIdx.y * BM; m0 < p.m;
+// CHECK-NEXT:      m0 += (long long)gridDim.y * BM) {
 // CHECK-NEXT:   const T *a = static_cast<const T *>(p.a.ptr) + batch * p.a.sb;
-// CHECK:      unsigned(p.batch < 65535 ? p.batch : 65535));
+// CHECK:      unsigned(gridM < 65535 ? gridM : 65535),
+// CHECK-NEXT: unsigned(p.batch < 65535 ? p.batch : 65535));
+// Only C's sizes and K are read; the rest are unnamed.
+// CHECK:      static bool batched(const float *a, long long /*a_size0*/, long long /*a_size1*/, long long a_size2,
 // CHECK:      /*batch=*/c_size0, /*m=*/c_size1, /*n=*/c_size2, /*k=*/a_size2,
 // CHECK-NEXT: {a, a_stride0, a_stride1, a_stride2}, {b, b_stride0, b_stride1, b_stride2}, {c, c_stride0, c_stride1, c_stride2},
 func.func @batched(%a: memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>, %b: memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>,

@@ -16,7 +16,8 @@
 // CHECK:       // The B tile moves 4-element packs along N
 // CHECK:       *reinterpret_cast<Pack<B_PACK> *>(&tile[kk][x]) = r[i];
 // CHECK:       fa[g] = *reinterpret_cast<const Pack<FA> *>(
-// CHECK:       *reinterpret_cast<Pack<C_PACK> *>(dst) = out;
+// CHECK:       if (Vec && colIn[j + C_PACK - 1]) {
+// CHECK-NEXT:    Pack<C_PACK> *dst = reinterpret_cast<Pack<C_PACK> *>(rowPtr + colOffset[j]);
 // CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK) && packAligned(p.c, C_PACK);
 // CHECK-NEXT:  if (aligned)
 // CHECK-NEXT:    kernel<true><<<grid, THREADS, 0, stream>>>(p);
