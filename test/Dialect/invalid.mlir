@@ -263,6 +263,19 @@ func.func private @regs_stages() attributes {s = #gemm.schedule<block = [128, 12
 
 // -----
 
+// expected-error @+1 {{compute = dmma needs BM a multiple of 8 * TM, BN of 4 * TN, an even TN and BK a multiple of 4}}
+func.func private @dmma_tile() attributes {s = #gemm.schedule<block = [64, 96, 16], thread = [4, 3], warps = 16, stages = 2, vector = 2, prefetch = smem, pad = 2, compute = dmma>}
+
+// -----
+
+func.func @dmma_f32(%a: memref<?x?xf32>, %s: f32) {
+  // expected-error @+1 {{'gemm.matmul' op compute = dmma multiplies f64 only, got 'f32'}}
+  gemm.matmul %a, %a, %a, %s, %s {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2, compute = dmma>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// -----
+
 // expected-error @+1 {{stages must be at least 1, got 0}}
 func.func private @stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 0, vector = 4, prefetch = smem, pad = 4>}
 

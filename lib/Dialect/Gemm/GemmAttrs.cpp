@@ -46,7 +46,7 @@ LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<int64_t> block, ArrayRef<int64_t> thread,
                      int64_t warps, int64_t stages, int64_t vector,
-                     Prefetch prefetch, int64_t pad) {
+                     Prefetch prefetch, int64_t pad, Compute compute) {
   if (failed(verifyTileList(emitError, "block", "[BM, BN, BK]", block, 3)) ||
       failed(verifyTileList(emitError, "thread", "[TM, TN]", thread, 2)))
     return failure();
@@ -77,5 +77,12 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "vector must be 1, 2 or 4, got " << vector;
   if (pad < 0)
     return emitError() << "pad must be non-negative, got " << pad;
+  // dmma: a warp owns an 8*TM x 4*TN tile of m8n8k4 products, each thread a
+  // pair of adjacent columns per product.
+  if (compute == Compute::Dmma &&
+      (block[0] % (8 * thread[0]) != 0 || block[1] % (4 * thread[1]) != 0 ||
+       thread[1] % 2 != 0 || block[2] % 4 != 0))
+    return emitError() << "compute = dmma needs BM a multiple of 8 * TM, BN "
+                       << "of 4 * TN, an even TN and BK a multiple of 4";
   return success();
 }

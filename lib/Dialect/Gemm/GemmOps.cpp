@@ -55,6 +55,11 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("alpha and beta must have the element type ")
            << elementType << ", got " << getAlpha().getType();
 
+  if (getScheduleAttr() && getScheduleAttr().getCompute() == Compute::Dmma &&
+      !elementType.isF64())
+    return emitOpError("compute = dmma multiplies f64 only, got ")
+           << elementType;
+
   // Matrix dimensions follow the optional batch dimension.
   unsigned first = isBatched() ? 1 : 0;
   auto dim = [&](MemRefType type, unsigned i) {

@@ -27,9 +27,24 @@ def Gemm_Prefetch : I32EnumAttr<"Prefetch",
   let genSpecializedAttr = 0;
 }
 
+def Gemm_Compute : I32EnumAttr<"Compute",
+    "the instruction that multiplies the register tiles", [
+      I32EnumAttrCase<"Fma", 0, "fma">,
+      I32EnumAttrCase<"Dmma", 1, "dmma">
+    ]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Parameters
 //===----------------------------------------------------------------------===//
+
+/// The compute instruction; `fma` when omitted, so schedules written before
+/// tensor-core kernels existed keep their meaning.
+def Gemm_ComputeParameter : EnumParameter<Gemm_Compute> {
+  let defaultValue = "::mlir::gemm::Compute::Fma";
+}
 
 /// A list of integers written in square brackets, e.g. `[128, 128, 8]`. The
 /// default list parser takes no brackets, which is ambiguous inside a
@@ -106,6 +121,10 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
     ///   computed: `none`, `smem` (a second shared-memory buffer) or `regs`
     ///   (a register prefetch, as in the autotuning paper's Algorithm 1).
     /// pad: elements of padding per shared-memory row, against bank conflicts.
+    /// compute: `fma` (one scalar FMA per thread and element, the papers'
+    ///   kernels) or `dmma` (FP64 tensor-core mma.sync m8n8k4, sm_80 and
+    ///   later): each warp then owns an 8*TM x 4*TN tile of C and a thread
+    ///   still holds TM * TN accumulators. Optional; `fma` by default.
 
     Example:
 
@@ -129,8 +148,21 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
     /// Where the next K tile is staged.
     EnumParameter<Gemm_Prefetch>:$prefetch,
     /// Elements of padding per shared-memory row.
-    "int64_t":$pad
+    "int64_t":$pad,
+    /// The instruction that multiplies the register tiles.
+    Gemm_ComputeParameter:$compute
   );
+
+  let builders = [
+    /// A schedule of scalar FMA kernels, the papers' kind.
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$block,
+                     "::llvm::ArrayRef<int64_t>":$thread, "int64_t":$warps,
+                     "int64_t":$stages, "int64_t":$vector,
+                     "Prefetch":$prefetch, "int64_t":$pad), [{
+      return $_get($_ctxt, block, thread, warps, stages, vector, prefetch, pad,
+                   Compute::Fma);
+    }]>
+  ];
 
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
