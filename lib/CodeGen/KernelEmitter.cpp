@@ -192,7 +192,7 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
           "      if (more) {\n";
     printLoads(os, "(t + 1) * BK", "        ");
     os << "      }\n"
-          "      multiplyTile(acc, tileA[cur], tileB[cur], tm, tn);\n"
+          "      multiplyTile(acc, tileA[cur], tileB[cur], ty, tx);\n"
           "      if (more) {\n";
     printStores(os, "cur ^ 1", "        ");
     os << "      }\n"
@@ -212,7 +212,7 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
           "      if (more) {\n";
     printLoads(os, "(t + 1) * BK", "        ");
     os << "      }\n"
-          "      multiplyTile(acc, tileA[0], tileB[0], tm, tn);\n"
+          "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
           "      __syncthreads(); // everyone is done reading the buffer\n"
           "      if (more) {\n";
     printStores(os, "0", "        ");
@@ -226,35 +226,69 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
     printLoads(os, "t * BK", "      ");
     printStores(os, "0", "      ");
     os << "      __syncthreads();\n"
-          "      multiplyTile(acc, tileA[0], tileB[0], tm, tn);\n"
+          "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
           "      __syncthreads();\n"
           "    }\n";
     return;
   }
 }
 
-void printMultiply(llvm::raw_ostream &os) {
+/// acc += A tile * B tile over one K step with scalar FMAs: (ty, tx) is the
+/// thread's place in the (BM / TM) x (BN / TN) grid.
+void printFmaMultiply(llvm::raw_ostream &os) {
   os << "/// acc += A tile * B tile over one K step, on this thread's fragments.\n"
         "__device__ __forceinline__ void multiplyTile(T (&acc)[TM][TN], "
-        "const T (&ta)[BK][BM + PAD], const T (&tb)[BK][BN + PAD], int tm, "
-        "int tn) {\n"
+        "const T (&ta)[BK][BM + PAD], const T (&tb)[BK][BN + PAD], int ty, "
+        "int tx) {\n"
         "#pragma unroll\n"
         "  for (int kk = 0; kk < BK; ++kk) {\n"
-        "    Pack<FA> fa[TM / FA];\n"
-        "    Pack<FB> fb[TN / FB];\n"
+        "    Pack<ROW_GROUP> fa[TM / ROW_GROUP];\n"
+        "    Pack<COL_GROUP> fb[TN / COL_GROUP];\n"
         "#pragma unroll\n"
-        "    for (int g = 0; g < TM / FA; ++g)\n"
-        "      fa[g] = *reinterpret_cast<const Pack<FA> *>(\n"
-        "          &ta[kk][g * (BM / TM) * FA + tm * FA]);\n"
+        "    for (int g = 0; g < TM / ROW_GROUP; ++g)\n"
+        "      fa[g] = *reinterpret_cast<const Pack<ROW_GROUP> *>(\n"
+        "          &ta[kk][g * ROW_STEP + ty * ROW_GROUP]);\n"
         "#pragma unroll\n"
-        "    for (int g = 0; g < TN / FB; ++g)\n"
-        "      fb[g] = *reinterpret_cast<const Pack<FB> *>(\n"
-        "          &tb[kk][g * (BN / TN) * FB + tn * FB]);\n"
+        "    for (int g = 0; g < TN / COL_GROUP; ++g)\n"
+        "      fb[g] = *reinterpret_cast<const Pack<COL_GROUP> *>(\n"
+        "          &tb[kk][g * COL_STEP + tx * COL_GROUP]);\n"
         "#pragma unroll\n"
         "    for (int i = 0; i < TM; ++i)\n"
         "#pragma unroll\n"
         "      for (int j = 0; j < TN; ++j)\n"
-        "        acc[i][j] += fa[i / FA].v[i % FA] * fb[j / FB].v[j % FB];\n"
+        "        acc[i][j] += fa[i / ROW_GROUP].v[i % ROW_GROUP] *\n"
+        "                     fb[j / COL_GROUP].v[j % COL_GROUP];\n"
+        "  }\n"
+        "}\n\n";
+}
+
+/// acc += A tile * B tile with FP64 tensor-core products: (ty, tx) is the
+/// warp and the lane. Lane l holds A[l/4][l%4] and B[l%4][l/4] of each
+/// m8n8k4 product and C[l/4][2*(l%4) + {0, 1}] of its 8 x 8 result.
+void printDmmaMultiply(llvm::raw_ostream &os) {
+  os << "/// acc += A tile * B tile: every 8 x 8 block of the warp's tile takes\n"
+        "/// one mma.sync m8n8k4 per group of 4 k.\n"
+        "__device__ __forceinline__ void multiplyTile(T (&acc)[TM][TN], "
+        "const T (&ta)[BK][BM + PAD], const T (&tb)[BK][BN + PAD], int ty, "
+        "int tx) {\n"
+        "  const int wm0 = (ty / (BN / WN)) * WM, wn0 = (ty % (BN / WN)) * WN;\n"
+        "#pragma unroll\n"
+        "  for (int k4 = 0; k4 < BK; k4 += 4) {\n"
+        "    T fa[TM], fb[TN / 2];\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < TM; ++i)\n"
+        "      fa[i] = ta[k4 + tx % 4][wm0 + i * 8 + tx / 4];\n"
+        "#pragma unroll\n"
+        "    for (int j = 0; j < TN / 2; ++j)\n"
+        "      fb[j] = tb[k4 + tx % 4][wn0 + j * 8 + tx / 4];\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < TM; ++i)\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < TN / 2; ++j)\n"
+        "        asm(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 \"\n"
+        "            \"{%0, %1}, {%2}, {%3}, {%0, %1};\"\n"
+        "            : \"+d\"(acc[i][2 * j]), \"+d\"(acc[i][2 * j + 1])\n"
+        "            : \"d\"(fa[i]), \"d\"(fb[j]));\n"
         "  }\n"
         "}\n\n";
 }
@@ -263,22 +297,26 @@ void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
   os << "/// C = alpha * acc + beta * C on this thread's elements. beta == 0 never\n"
         "/// reads C, so NaN or garbage there cannot reach the result.\n"
         "template <bool Vec>\n"
+        "/// Row i of the thread's tile is rowBase + (i / ROW_GROUP) * ROW_STEP +\n"
+        "/// i % ROW_GROUP, and likewise for columns.\n"
         "__device__ __forceinline__ void storeC(const T (&acc)[TM][TN], T *c, "
-        "long long cm, long long cn, long long m, long long n, long long m0, "
-        "long long n0, int tm, int tn, T alpha, T beta) {\n"
+        "long long cm, long long cn, long long m, long long n, long long "
+        "rowBase, long long colBase, T alpha, T beta) {\n"
         "  // Column offsets and bounds once, so that a row needs one pointer\n"
         "  // (per-element addresses would crowd out the accumulators).\n"
         "  long long colOffset[TN];\n"
         "  bool colIn[TN];\n"
         "#pragma unroll\n"
         "  for (int j = 0; j < TN; ++j) {\n"
-        "    const long long col = n0 + (j / FB) * (BN / TN) * FB + tn * FB + j % FB;\n"
+        "    const long long col = colBase + (j / COL_GROUP) * COL_STEP + j % "
+        "COL_GROUP;\n"
      << "    colOffset[j] = " << scaled("col", cn) << ";\n"
      << "    colIn[j] = col < n;\n"
         "  }\n"
         "#pragma unroll\n"
         "  for (int i = 0; i < TM; ++i) {\n"
-        "    const long long row = m0 + (i / FA) * (BM / TM) * FA + tm * FA + i % FA;\n"
+        "    const long long row = rowBase + (i / ROW_GROUP) * ROW_STEP + i % "
+        "ROW_GROUP;\n"
         "    if (row >= m)\n"
         "      continue;\n"
         "    T *rowPtr = c + row * cm;\n"
@@ -338,12 +376,20 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
 
   TileLoad a = describeLoad('a', op.getAType(), batched, v, bm, bk, pad);
   TileLoad b = describeLoad('b', op.getBType(), batched, v, bn, bk, pad);
-  int64_t fa = tm % v == 0 && (bm + pad) % v == 0 ? v : 1;
-  int64_t fb = tn % v == 0 && (bn + pad) % v == 0 ? v : 1;
+  // Where a thread's rows and columns of C lie: groups of adjacent rows
+  // (columns), a step apart. FMA threads read their groups from shared
+  // memory as packs; a dmma thread holds one row and two adjacent columns of
+  // each 8 x 8 product.
+  bool dmma = s.getCompute() == Compute::Dmma;
+  int64_t rowGroup = tm % v == 0 && (bm + pad) % v == 0 ? v : 1;
+  int64_t colGroup = tn % v == 0 && (bn + pad) % v == 0 ? v : 1;
+  int64_t rowStep = (bm / tm) * rowGroup, colStep = (bn / tn) * colGroup;
+  if (dmma)
+    rowGroup = 1, rowStep = 8, colGroup = 2, colStep = 8;
   unsigned row = batched ? 1 : 0;
   std::string cm = strideText(op.getCType(), row, "p.c.sr");
   std::string cn = strideText(op.getCType(), row + 1, "p.c.sc");
-  int64_t cPack = cn == "1" ? fb : 1;
+  int64_t cPack = cn == "1" ? std::min(colGroup, v) : 1;
 
   StringRef prefetchText =
       s.getPrefetch() == Prefetch::Smem
@@ -355,8 +401,8 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
                 : "no prefetch";
   os << llvm::formatv(
       "// Kernel: {0}x{1}x{2} block tile, {3}x{4} register tile per thread "
-      "({5} threads),\n// {6}-element vector accesses, {7},\n// shared rows "
-      "padded by {8} elements.\n"
+      "({5} threads),\n// {15}, {6}-element vector accesses, {7},\n// "
+      "shared rows padded by {8} elements.\n"
       "namespace {9}_impl {{\n"
       "using T = {10};\n"
       "// Block tile: C rows, C columns and the K step.\n"
@@ -366,16 +412,28 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
       "constexpr int THREADS = (BM / TM) * (BN / TN);\n"
       "// Shared-memory buffers, and the padding of their rows in elements.\n"
       "constexpr int STAGES = {11}, PAD = {8};\n"
-      "// Elements per fragment read from shared memory, and per store of C.\n"
-      "constexpr int FA = {12}, FB = {13}, C_PACK = {14};\n\n"
-      "/// N elements moved as one access (128 bits for 4 x f32 or 2 x "
-      "f64).\n"
-      "template <int N> struct alignas(N * sizeof(T)) Pack {{ T v[N]; };\n\n",
+      "// The thread's rows of C come in groups of ROW_GROUP adjacent rows,\n"
+      "// ROW_STEP apart; likewise its columns.\n"
+      "constexpr int ROW_GROUP = {12}, ROW_STEP = {13};\n"
+      "constexpr int COL_GROUP = {14}, COL_STEP = {16};\n"
+      "// Elements per store of C.\n"
+      "constexpr int C_PACK = {17};\n",
       bm, bn, bk, tm, tn, (bm / tm) * (bn / tn), v, prefetchText, pad, name,
-      f64 ? "double" : "float", s.getStages(), fa, fb, cPack);
+      f64 ? "double" : "float", s.getStages(), rowGroup, rowStep, colGroup,
+      dmma ? "FP64 tensor-core mma.sync m8n8k4" : "scalar FMA", colStep,
+      cPack);
+  if (dmma)
+    os << "// Each warp computes a WM x WN tile of 8 x 8 products.\n"
+          "constexpr int WM = 8 * TM, WN = 4 * TN;\n";
+  os << "\n/// N elements moved as one access (128 bits for 4 x f32 or 2 x "
+        "f64).\n"
+        "template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };\n\n";
   printTileLoad(os, a);
   printTileLoad(os, b);
-  printMultiply(os);
+  if (dmma)
+    printDmmaMultiply(os);
+  else
+    printFmaMultiply(os);
   printEpilogue(os, cn == "1" ? "1" : "cn", cPack);
 
   // One block per SM is enough to launch, so ptxas may spend registers on
@@ -385,11 +443,18 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "gemm_rt::Problem p) {\n"
         "  // Aligned for the widest pack (4 x f64).\n"
         "  __shared__ __align__(32) T tileA[STAGES][BK][BM + PAD];\n"
-        "  __shared__ __align__(32) T tileB[STAGES][BK][BN + PAD];\n"
-        "  // Consecutive threads own consecutive column groups of C.\n"
-        "  const int tm = threadIdx.x / (BN / TN), tn = threadIdx.x % (BN / "
-        "TN);\n"
-        "  const long long n0 = (long long)blockIdx.x * BN;\n"
+        "  __shared__ __align__(32) T tileB[STAGES][BK][BN + PAD];\n";
+  if (dmma)
+    os << "  // The warp and the lane; warps tile the block row by row.\n"
+          "  const int ty = threadIdx.x / 32, tx = threadIdx.x % 32;\n"
+          "  const int rowIn = (ty / (BN / WN)) * WM + tx / 4;\n"
+          "  const int colIn = (ty % (BN / WN)) * WN + (tx % 4) * 2;\n";
+  else
+    os << "  // Consecutive threads own consecutive column groups of C.\n"
+          "  const int ty = threadIdx.x / (BN / TN), tx = threadIdx.x % (BN / "
+          "TN);\n"
+          "  const int rowIn = ty * ROW_GROUP, colIn = tx * COL_GROUP;\n";
+  os << "  const long long n0 = (long long)blockIdx.x * BN;\n"
         "  const int kTiles = int((p.k + BK - 1) / BK);\n"
         "  const T alpha = T(p.alpha), beta = T(p.beta);\n"
         "  // A is [M][K] and B is [K][N]: x runs along M for A and along N "
@@ -417,8 +482,8 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "    Pack<A_PACK> ra[A_LOADS];\n"
         "    Pack<B_PACK> rb[B_LOADS];\n";
   printPipeline(os, s.getPrefetch());
-  os << "    storeC<Vec>(acc, c, cm, cn, p.m, p.n, m0, n0, tm, tn, alpha, "
-        "beta);\n"
+  os << "    storeC<Vec>(acc, c, cm, cn, p.m, p.n, m0 + rowIn, n0 + colIn, "
+        "alpha, beta);\n"
         "  }\n"
         "}\n\n";
 

@@ -19,7 +19,7 @@
 // SMEM-NEXT:     loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, (t + 1) * BK);
 // SMEM-NEXT:     loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, (t + 1) * BK);
 // SMEM-NEXT:   }
-// SMEM-NEXT:   multiplyTile(acc, tileA[cur], tileB[cur], tm, tn);
+// SMEM-NEXT:   multiplyTile(acc, tileA[cur], tileB[cur], ty, tx);
 // SMEM-NEXT:   if (more) {
 // SMEM-NEXT:     storeA(tileA[cur ^ 1], ra);
 // SMEM-NEXT:     storeB(tileB[cur ^ 1], rb);
@@ -35,7 +35,7 @@
 // REGS-NEXT:   const bool more = t + 1 < kTiles;
 // REGS-NEXT:   if (more) {
 // REGS-NEXT:     loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, (t + 1) * BK);
-// REGS:        multiplyTile(acc, tileA[0], tileB[0], tm, tn);
+// REGS:        multiplyTile(acc, tileA[0], tileB[0], ty, tx);
 // REGS-NEXT:   __syncthreads();
 // REGS-NEXT:   if (more) {
 // REGS-NEXT:     storeA(tileA[0], ra);
@@ -51,7 +51,7 @@
 // NONE-NEXT:   storeA(tileA[0], ra);
 // NONE-NEXT:   storeB(tileB[0], rb);
 // NONE-NEXT:   __syncthreads();
-// NONE-NEXT:   multiplyTile(acc, tileA[0], tileB[0], tm, tn);
+// NONE-NEXT:   multiplyTile(acc, tileA[0], tileB[0], ty, tx);
 // NONE-NEXT:   __syncthreads();
 // NONE-NEXT: }
 func.func @nn(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,

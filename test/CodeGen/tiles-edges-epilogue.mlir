@@ -3,20 +3,22 @@
 // RUN: gemm-opt --emit=cuda %s | FileCheck %s
 
 // CHECK:      // Kernel: 96x96x16 block tile, 6x6 register tile per thread (256 threads),
-// CHECK-NEXT: // 2-element vector accesses, one shared-memory buffer and a register prefetch of the next K tile,
+// CHECK-NEXT: // scalar FMA, 2-element vector accesses, one shared-memory buffer and a register prefetch of the next K tile,
 // CHECK-NEXT: // shared rows padded by 1 elements.
 // CHECK:      constexpr int BM = 96, BN = 96, BK = 16;
 // CHECK:      constexpr int TM = 6, TN = 6;
 // CHECK:      constexpr int STAGES = 1, PAD = 1;
 // A pad of 1 breaks 2-element alignment of the shared rows: fragments and
 // B's shared stores go element by element.
-// CHECK:      constexpr int FA = 1, FB = 1, C_PACK = 1;
+// CHECK:      constexpr int ROW_GROUP = 1, ROW_STEP = 16;
+// CHECK-NEXT: constexpr int COL_GROUP = 1, COL_STEP = 16;
+// CHECK:      constexpr int C_PACK = 1;
 // Out-of-range elements are zero-filled.
 // CHECK:      r[i].v[v] = e < A_PACKS && gx < xs && gk + v < ks ? src[v] : T(0);
 // CHECK:      tile[kk][x + v] = r[i].v[v];
 // Edge columns and rows are skipped; beta == 0 never reads C.
 // CHECK:      colIn[j] = col < n;
-// CHECK:      const long long row = m0 + (i / FA) * (BM / TM) * FA + tm * FA + i % FA;
+// CHECK:      const long long row = rowBase + (i / ROW_GROUP) * ROW_STEP + i % ROW_GROUP;
 // CHECK-NEXT: if (row >= m)
 // CHECK-NEXT:   continue;
 // CHECK:      if (!colIn[j + w])
@@ -28,6 +30,9 @@
 // CHECK-NEXT: // Aligned for the widest pack (4 x f64).
 // CHECK-NEXT: __shared__ __align__(32) T tileA[STAGES][BK][BM + PAD];
 // CHECK-NEXT: __shared__ __align__(32) T tileB[STAGES][BK][BN + PAD];
+// CHECK-NEXT: // Consecutive threads own consecutive column groups of C.
+// CHECK-NEXT: const int ty = threadIdx.x / (BN / TN), tx = threadIdx.x % (BN / TN);
+// CHECK-NEXT: const int rowIn = ty * ROW_GROUP, colIn = tx * COL_GROUP;
 // The batch runs on the grid's z dimension and row tiles on y; both loop
 // past the grid's limits.
 // CHECK:      for (long long batch = blockIdx.z; batch < p.batch; batch += gridDim.z)

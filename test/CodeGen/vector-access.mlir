@@ -5,7 +5,9 @@
 // Row-major f32: A packs run along K, B packs along N and are stored whole
 // into shared memory; C is stored in packs too.
 // CHECK-LABEL: namespace row_major_f32_impl {
-// CHECK:       constexpr int FA = 4, FB = 4, C_PACK = 4;
+// CHECK:       constexpr int ROW_GROUP = 4, ROW_STEP = 64;
+// CHECK-NEXT:  constexpr int COL_GROUP = 4, COL_STEP = 64;
+// CHECK:       constexpr int C_PACK = 4;
 // CHECK:       template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };
 // CHECK:       // The A tile moves 4-element packs along K
 // CHECK:       constexpr int A_PACK = 4;
@@ -15,7 +17,7 @@
 // CHECK:       tile[kk + v][x] = r[i].v[v];
 // CHECK:       // The B tile moves 4-element packs along N
 // CHECK:       *reinterpret_cast<Pack<B_PACK> *>(&tile[kk][x]) = r[i];
-// CHECK:       fa[g] = *reinterpret_cast<const Pack<FA> *>(
+// CHECK:       fa[g] = *reinterpret_cast<const Pack<ROW_GROUP> *>(
 // CHECK:       if (Vec && colIn[j + C_PACK - 1]) {
 // CHECK-NEXT:    Pack<C_PACK> *dst = reinterpret_cast<Pack<C_PACK> *>(rowPtr + colOffset[j]);
 // CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK) && packAligned(p.c, C_PACK);
@@ -34,7 +36,9 @@ func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: me
 // Column-major f64 (double2 packs): A along M, B along K, C element-wise.
 // CHECK-LABEL: namespace col_major_f64_impl {
 // CHECK:       using T = double;
-// CHECK:       constexpr int FA = 2, FB = 2, C_PACK = 1;
+// CHECK:       constexpr int ROW_GROUP = 2, ROW_STEP = 32;
+// CHECK-NEXT:  constexpr int COL_GROUP = 2, COL_STEP = 32;
+// CHECK:       constexpr int C_PACK = 1;
 // CHECK:       // The A tile moves 2-element packs along M
 // CHECK:       const T *src = a + gx + gk * kStride;
 // CHECK:       // The B tile moves 2-element packs along K

@@ -36,6 +36,7 @@ class Schedule:
     prefetch: str
     pad: int
     default: bool = False
+    compute: str = "fma"
 
     @property
     def warps(self):
@@ -50,13 +51,13 @@ class Schedule:
     def attr(self):
         return (
             "#gemm.schedule<block = [%d, %d, %d], thread = [%d, %d], warps = %d, "
-            "stages = %d, vector = %d, prefetch = %s, pad = %d>"
+            "stages = %d, vector = %d, prefetch = %s, pad = %d, compute = %s>"
             % (*self.block, *self.thread, self.warps, self.stages, self.vector,
-               self.prefetch, self.pad))
+               self.prefetch, self.pad, self.compute))
 
     def label(self):
-        return "%dx%dx%d/%dx%d/v%d/%s/p%d" % (*self.block, *self.thread, self.vector,
-                                              self.prefetch, self.pad)
+        return "%dx%dx%d/%dx%d/v%d/%s/p%d/%s" % (*self.block, *self.thread, self.vector,
+                                                 self.prefetch, self.pad, self.compute)
 
 
 SCHEDULES = {
@@ -75,6 +76,9 @@ SCHEDULES = {
         Schedule("b32", (32, 32, 8), (2, 2), 2, "smem", 2),
         Schedule("v4", (64, 64, 16), (4, 4), 4, "smem", 4),
         Schedule("v1", (64, 64, 8), (4, 4), 1, "none", 1),
+        Schedule("dm", (128, 128, 8), (8, 8), 2, "smem", 4, compute="dmma"),
+        Schedule("dm64", (64, 64, 16), (4, 4), 2, "smem", 4, compute="dmma"),
+        Schedule("dmr", (64, 128, 16), (4, 8), 2, "regs", 4, compute="dmma"),
     ],
 }
 
