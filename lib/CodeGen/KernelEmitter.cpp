@@ -403,7 +403,8 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
       "// Kernel: {0}x{1}x{2} block tile, {3}x{4} register tile per thread "
       "({5} threads),\n// {15}, {6}-element vector accesses, {7},\n// "
       "shared rows padded by {8} elements.\n"
-      "namespace {9}_impl {{\n"
+      "// Internal linkage: every rewritten file numbers its nests from 0.\n"
+      "namespace {{\nnamespace {9}_impl {{\n"
       "using T = {10};\n"
       "// Block tile: C rows, C columns and the K step.\n"
       "constexpr int BM = {0}, BN = {1}, BK = {2};\n"
@@ -519,6 +520,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "    kernel<false><<<grid, THREADS, 0, stream>>>(p);\n"
         "  return cudaGetLastError();\n"
         "}\n"
-     << "} // namespace " << name << "_impl\n\n";
+     << "} // namespace " << name << "_impl\n"
+     << "} // namespace\n\n";
   return success();
 }

@@ -18,30 +18,18 @@
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source test/gpu/lib.sh
 
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-ARCH=90
-BUILD=/tmp/build-rt
 WORK=/tmp/gemm-opt-gpu
-LIB=$BUILD/libgemm_runtime.a
 status=0
 
-echo "== device"
-nvidia-smi -L
-
-echo "== libgemm_runtime (standalone)"
-generator=()
-if command -v ninja >/dev/null; then
-  generator=(-G Ninja)
-fi
-cmake "${generator[@]}" -S runtime -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-  -DGEMM_OPT_CUDA_ARCH=$ARCH -DCMAKE_CUDA_COMPILER="$NVCC" >/dev/null
-cmake --build "$BUILD"
+printDevice
+buildRuntime
 
 echo "== runtime_check"
 mkdir -p "$WORK"
-if "$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
-    test/gpu/runtime_check.cu "$LIB" -o "$WORK/runtime_check"; then
+if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/runtime_check.cu "$LIB" \
+    -o "$WORK/runtime_check"; then
   "$WORK/runtime_check" || status=1
 else
   echo "runtime_check.cu does not compile"
@@ -49,8 +37,8 @@ else
 fi
 
 echo "== seeds_check"
-if "$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
-    test/gpu/seeds_check.cu "$LIB" -lcublas -o "$WORK/seeds_check"; then
+if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "$LIB" -lcublas \
+    -o "$WORK/seeds_check"; then
   "$WORK/seeds_check" || status=1
 else
   echo "seeds_check.cu does not compile"
@@ -77,7 +65,7 @@ for src in .gpu/e2e/*.cpp; do
   # Optional program arguments, one word each, in <name>.args.
   args=()
   if [[ -f .gpu/e2e/$name.args ]]; then
-    read -r -a args <.gpu/e2e/$name.args
+    read -r -a args <".gpu/e2e/$name.args"
   fi
   nests=0
   ratio=-
@@ -87,9 +75,8 @@ for src in .gpu/e2e/*.cpp; do
       2>"$dir/original.build"; then
     why="g++ failed"
     log=$dir/original.build
-  elif ! "$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
-      -I test/e2e/Inputs -I .gpu/e2e "$cu" "$LIB" -o "$dir/gpu" \
-      2>"$dir/gpu.build"; then
+  elif ! "$NVCC" "${NVCC_FLAGS[@]}" -I test/e2e/Inputs -I .gpu/e2e "$cu" \
+      "$LIB" -o "$dir/gpu" 2>"$dir/gpu.build"; then
     why="nvcc failed"
     log=$dir/gpu.build
   elif ! timeout 600 "$dir/original" "${args[@]}" >"$dir/original.out" 2>"$dir/original.err"; then

@@ -12,7 +12,7 @@
 // Usage: runtime_check [seed]   (the default seed is the time)
 //
 //===----------------------------------------------------------------------===//
-#include "gemm_runtime.h"
+#include "gpu_check.h"
 
 #include <cmath>
 #include <cstdio>
@@ -24,15 +24,6 @@
 #include <vector>
 
 namespace {
-
-void checkCuda(cudaError_t err, const char *call, int line) {
-  if (err == cudaSuccess)
-    return;
-  std::fprintf(stderr, "runtime_check.cu:%d: %s failed: %s\n", line, call,
-               cudaGetErrorString(err));
-  std::exit(1);
-}
-#define CHECK_CUDA(call) checkCuda((call), #call, __LINE__)
 
 std::mt19937_64 rng;
 
@@ -340,14 +331,8 @@ std::vector<Case> makeCases() {
 } // namespace
 
 int main(int argc, char **argv) {
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    std::fprintf(stderr,
-                 "runtime_check: no usable GPU (%s); this check needs one\n",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+  if (!gpu_check::haveGpu("runtime_check"))
     return 2;
-  }
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   unsigned long long seed =

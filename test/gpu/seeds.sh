@@ -16,30 +16,17 @@
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source test/gpu/lib.sh
 
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-ARCH=90
-BUILD=/tmp/build-rt
 WORK=/tmp/gemm-opt-gpu
-LIB=$BUILD/libgemm_runtime.a
 
-echo "== device"
-nvidia-smi -L
-"$NVCC" --version | tail -n 2
-
-echo "== libgemm_runtime (standalone)"
-generator=()
-if command -v ninja >/dev/null; then
-  generator=(-G Ninja)
-fi
-cmake "${generator[@]}" -S runtime -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-  -DGEMM_OPT_CUDA_ARCH=$ARCH -DCMAKE_CUDA_COMPILER="$NVCC" >/dev/null
-cmake --build "$BUILD"
+printDevice
+buildRuntime
 
 echo "== seeds_check"
 mkdir -p "$WORK"
-"$NVCC" -O2 -std=c++17 -arch=sm_$ARCH -I runtime/include \
-  test/gpu/seeds_check.cu "$LIB" -lcublas -o "$WORK/seeds_check"
+"$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "$LIB" -lcublas \
+  -o "$WORK/seeds_check"
 if [[ -n ${OUT:-} ]]; then
   "$WORK/seeds_check" "$@" 2>&1 | tee "$OUT/seeds_check.log"
 else

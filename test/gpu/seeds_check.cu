@@ -23,12 +23,9 @@
 // everything passed.
 //
 //===----------------------------------------------------------------------===//
-#include "gemm_runtime.h"
-
-#include <cublas_v2.h>
+#include "gpu_check.h"
 
 #include <algorithm>
-#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -38,186 +35,18 @@
 #include <ctime>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <unistd.h>
 #include <vector>
 
 namespace {
 
-using gemm_rt::DType;
-using gemm_rt::Operand;
-using gemm_rt::Problem;
+using namespace gpu_check;
 
-/// The case being run, named in fatal errors.
-const char *currentCase = "setup";
-
-void checkCuda(cudaError_t err, const char *call, int line) {
-  if (err == cudaSuccess)
-    return;
-  std::fprintf(stderr, "seeds_check.cu:%d: %s failed: %s (case: %s)\n", line,
-               call, cudaGetErrorString(err), currentCase);
-  std::exit(1);
-}
-#define CHECK_CUDA(call) checkCuda((call), #call, __LINE__)
-
-void checkCublas(cublasStatus_t status, const char *call, int line) {
-  if (status == CUBLAS_STATUS_SUCCESS)
-    return;
-  std::fprintf(stderr,
-               "seeds_check.cu:%d: %s failed: cuBLAS status %d (case: %s)\n",
-               line, call, int(status), currentCase);
-  std::exit(1);
-}
-#define CHECK_CUBLAS(call) checkCublas((call), #call, __LINE__)
-
-/// Checks a launch's own answer and the last error after it.
-#define CHECK_LAUNCH(call)                                                     \
-  do {                                                                         \
-    CHECK_CUDA(call);                                                          \
-    CHECK_CUDA(cudaGetLastError());                                            \
-  } while (0)
-
-struct Seed {
-  const char *name;
-  gemm_rt::LaunchFn launch;
-  DType dtype;
-};
-const Seed seeds[] = {
-    {"magma-dgemm", gemm_rt::launchMagmaDgemm, DType::F64},
-    {"tan-dgemm", gemm_rt::launchTanDgemm, DType::F64},
-    {"magma-sgemm", gemm_rt::launchMagmaSgemm, DType::F32},
-    {"volkov-sgemm", gemm_rt::launchVolkovSgemm, DType::F32},
-};
-constexpr int seedCount = sizeof(seeds) / sizeof(seeds[0]);
+constexpr int seedCount = sizeof(seedKernels) / sizeof(seedKernels[0]);
 
 size_t sizeOf(DType dtype) {
   return dtype == DType::F64 ? sizeof(double) : sizeof(float);
 }
-
-//===----------------------------------------------------------------------===//
-// Device helpers
-//===----------------------------------------------------------------------===//
-
-constexpr unsigned helperBlock = 256;
-constexpr unsigned helperGrid = 1024;
-
-__device__ uint64_t splitMix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-/// Uniform in [-1, 1), or NaN everywhere when `nan`.
-template <class T>
-__global__ void fillKernel(T *out, size_t count, uint64_t seed, bool nan) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
-       i += size_t(gridDim.x) * blockDim.x) {
-    double u =
-        double(splitMix(seed ^ (i * 0xd1342543de82ef95ull)) >> 11) * 0x1.0p-53;
-    out[i] = nan ? T(NAN) : T(2 * u - 1);
-  }
-}
-
-template <class T>
-__global__ void absKernel(const T *in, T *out, size_t count) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
-       i += size_t(gridDim.x) * blockDim.x)
-    out[i] = in[i] < T(0) ? -in[i] : in[i];
-}
-
-/// What the comparison of one case found.
-struct Found {
-  unsigned maxRatioBits; ///< The largest err/bound, as float bits (>= 0).
-  unsigned failures;     ///< Elements over their bound.
-  unsigned long long firstFailure; ///< Linear (b, i, j) index of one, or ~0.
-};
-
-/// Element-wise err/bound of `got` against `ref`; `bound` holds
-/// |alpha| |A||B| + |beta| |C0|, all three laid out like C.
-template <class T>
-__global__ void compareKernel(const T *got, const T *ref, const T *bound,
-                              Operand c, int64_t batch, int64_t m, int64_t n,
-                              double scale, Found *found) {
-  const size_t count = size_t(batch * m * n);
-  unsigned maxBits = 0, failures = 0;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < count;
-       e += size_t(gridDim.x) * blockDim.x) {
-    int64_t b = int64_t(e) / (m * n), i = int64_t(e) / n % m,
-            j = int64_t(e) % n;
-    int64_t off = b * c.sb + i * c.sr + j * c.sc;
-    double diff = fabs(double(got[off]) - double(ref[off]));
-    double limit = scale * double(bound[off]);
-    float ratio;
-    if (diff <= limit)
-      ratio = limit > 0 ? float(diff / limit) : 0.0f;
-    else
-      ratio = limit > 0 && isfinite(diff) ? float(diff / limit) : INFINITY;
-    // Non-negative floats order like their bits.
-    maxBits = max(maxBits, __float_as_uint(ratio));
-    if (!(ratio <= 1.0f)) {
-      ++failures;
-      atomicCAS(&found->firstFailure, ~0ull, (unsigned long long)e);
-    }
-  }
-  // One atomic per warp rather than per element.
-  for (int lane = 16; lane > 0; lane /= 2) {
-    maxBits = max(maxBits, __shfl_xor_sync(~0u, maxBits, lane));
-    failures += __shfl_xor_sync(~0u, failures, lane);
-  }
-  if (threadIdx.x % 32 == 0) {
-    atomicMax(&found->maxRatioBits, maxBits);
-    if (failures)
-      atomicAdd(&found->failures, failures);
-  }
-}
-
-/// Where an operand lies in its buffer (elements): `offset` elements of
-/// guard, then batches `sb` apart, each `outer` lines `ld` apart of `inner`
-/// elements.
-struct Geometry {
-  int64_t offset, sb, ld, inner, outer, batch;
-};
-
-/// Counts elements of the buffer outside the operand that changed.
-template <class T>
-__global__ void guardKernel(const T *now, const T *before, size_t count,
-                            Geometry g, unsigned *changed) {
-  using Bits = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-  unsigned hits = 0;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < count;
-       e += size_t(gridDim.x) * blockDim.x) {
-    bool element = false;
-    if (int64_t(e) >= g.offset) {
-      int64_t x = int64_t(e) - g.offset;
-      int64_t b = x / g.sb, r = x % g.sb;
-      element = b < g.batch && r / g.ld < g.outer && r % g.ld < g.inner;
-    }
-    if (!element && reinterpret_cast<const Bits *>(now)[e] !=
-                        reinterpret_cast<const Bits *>(before)[e])
-      ++hits;
-  }
-  if (hits)
-    atomicAdd(changed, hits);
-}
-
-//===----------------------------------------------------------------------===//
-// Host helpers
-//===----------------------------------------------------------------------===//
-
-/// A device buffer that only grows.
-struct Buffer {
-  void *ptr = nullptr;
-  size_t capacity = 0;
-  void *get(size_t bytes) {
-    if (bytes > capacity) {
-      CHECK_CUDA(cudaFree(ptr));
-      capacity = std::max(bytes, 2 * capacity);
-      CHECK_CUDA(cudaMalloc(&ptr, capacity));
-    }
-    return ptr;
-  }
-};
 
 enum class Align {
   Aligned, ///< Leading dimension a multiple of 4, base 256-byte aligned.
@@ -270,92 +99,14 @@ struct Layout {
     }
   }
 
-  /// Where element (b, i, j) lies, counted from the buffer's start.
-  int64_t index(int64_t b, int64_t i, int64_t j) const {
-    return origin + b * g.sb + i * sr + j * sc;
-  }
-
   Operand operand(const void *buffer, size_t elementSize) const {
     return {static_cast<const char *>(buffer) + origin * elementSize, g.sb, sr,
             sc};
   }
 };
 
-/// Transposes an operand's view: swaps rows and columns.
-Operand transposed(Operand op) {
-  std::swap(op.sr, op.sc);
-  return op;
-}
-
-/// Runs C = alpha*A*B + beta*C of `p` (device pointers, dense strides) with
-/// cuBLAS. cuBLAS is column-major, so a row-major C is computed as
-/// C^T = B^T A^T.
-///
-/// Correctness runs use pedantic math throughout (no TF32, no emulation);
-/// timing runs (`timing`) keep cuBLAS's default for f64, as users get it.
-void blasGemm(cublasHandle_t handle, const Problem &p, bool timing = false) {
-  Problem q = p;
-  if (p.c.sr != 1) {
-    q.m = p.n;
-    q.n = p.m;
-    q.a = transposed(p.b);
-    q.b = transposed(p.a);
-    q.c = transposed(p.c);
-  }
-  auto opOf = [](const Operand &op, int64_t rows, cublasOperation_t &trans,
-                 int &ld) {
-    if (op.sr == 1 && op.sc >= std::max<int64_t>(1, rows)) {
-      trans = CUBLAS_OP_N;
-      ld = int(op.sc);
-    } else {
-      trans = CUBLAS_OP_T;
-      ld = int(op.sr);
-    }
-  };
-  cublasOperation_t ta, tb;
-  int lda, ldb;
-  opOf(q.a, q.m, ta, lda);
-  opOf(q.b, q.k, tb, ldb);
-  const int ldc = int(q.c.sc);
-  void *c = const_cast<void *>(q.c.ptr);
-  if (p.dtype == DType::F64) {
-    CHECK_CUBLAS(cublasSetMathMode(handle, timing ? CUBLAS_DEFAULT_MATH
-                                                  : CUBLAS_PEDANTIC_MATH));
-    CHECK_CUBLAS(cublasDgemmStridedBatched(
-        handle, ta, tb, int(q.m), int(q.n), int(q.k), &q.alpha,
-        static_cast<const double *>(q.a.ptr), lda, q.a.sb,
-        static_cast<const double *>(q.b.ptr), ldb, q.b.sb, &q.beta,
-        static_cast<double *>(c), ldc, q.c.sb, int(q.batch)));
-  } else {
-    // No TF32: cuBLAS must compute in IEEE FP32, as the kernels do.
-    CHECK_CUBLAS(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH));
-    const float alpha = float(q.alpha), beta = float(q.beta);
-    CHECK_CUBLAS(cublasSgemmStridedBatched(
-        handle, ta, tb, int(q.m), int(q.n), int(q.k), &alpha,
-        static_cast<const float *>(q.a.ptr), lda, q.a.sb,
-        static_cast<const float *>(q.b.ptr), ldb, q.b.sb, &beta,
-        static_cast<float *>(c), ldc, q.c.sb, int(q.batch)));
-  }
-  CHECK_CUDA(cudaGetLastError());
-}
-
-template <class T>
-void fill(void *buffer, size_t count, uint64_t seed, bool nan) {
-  fillKernel<T>
-      <<<helperGrid, helperBlock>>>(static_cast<T *>(buffer), count, seed, nan);
-  CHECK_CUDA(cudaGetLastError());
-}
-
-template <class T> void absOf(const void *in, void *out, size_t count) {
-  absKernel<T><<<helperGrid, helperBlock>>>(static_cast<const T *>(in),
-                                            static_cast<T *>(out), count);
-  CHECK_CUDA(cudaGetLastError());
-}
-
 std::mt19937_64 rng;
-Buffer bufA, bufB, bufC, bufC0, bufRef, bufAbsA, bufAbsB, bufBound;
-Found *found = nullptr;      ///< Device; the comparison's results.
-unsigned *changed = nullptr; ///< Device; the guard's count.
+Scratch scratch;
 
 struct Shape {
   int64_t batch, m, n, k;
@@ -378,7 +129,7 @@ struct Tally {
   unsigned guardHits = 0;
 };
 
-std::string describe(const Seed &seed, const Shape &s, const Variant &v) {
+std::string describe(const SeedKernel &seed, const Shape &s, const Variant &v) {
   char text[200];
   std::snprintf(
       text, sizeof text,
@@ -391,19 +142,6 @@ std::string describe(const Seed &seed, const Shape &s, const Variant &v) {
       v.reversed & 2 ? " B-cols-reversed" : "",
       v.reversed & 4 ? " C-rows-reversed" : "");
   return text;
-}
-
-template <class T> T readElement(const void *base, int64_t index) {
-  T x;
-  CHECK_CUDA(cudaMemcpy(&x, static_cast<const T *>(base) + index, sizeof(T),
-                        cudaMemcpyDeviceToHost));
-  return x;
-}
-
-std::vector<unsigned char> toHost(const void *device, size_t bytes) {
-  std::vector<unsigned char> host(bytes);
-  CHECK_CUDA(cudaMemcpy(host.data(), device, bytes, cudaMemcpyDeviceToHost));
-  return host;
 }
 
 int failures = 0;
@@ -419,103 +157,46 @@ void fail(const std::string &what) {
 }
 
 template <class T>
-void runCase(cublasHandle_t handle, const Seed &seed, const Shape &s,
+void runCase(cublasHandle_t handle, const SeedKernel &seed, const Shape &s,
              const Variant &v, Tally &tally) {
   const size_t size = sizeof(T);
   const Layout la(s.batch, s.m, s.k, v.aColMajor, v.align, v.reversed & 1);
   const Layout lb(s.batch, s.k, s.n, v.bColMajor, v.align, false,
                   v.reversed & 2);
   const Layout lc(s.batch, s.m, s.n, v.cColMajor, v.align, v.reversed & 4);
-  void *a = bufA.get(la.elements * size), *b = bufB.get(lb.elements * size);
-  void *c = bufC.get(lc.elements * size), *c0 = bufC0.get(lc.elements * size);
-  void *ref = bufRef.get(lc.elements * size);
-  void *absA = bufAbsA.get(la.elements * size);
-  void *absB = bufAbsB.get(lb.elements * size);
-  void *bound = bufBound.get(lc.elements * size);
-
-  fill<T>(a, la.elements, rng(), false);
-  fill<T>(b, lb.elements, rng(), false);
-  // With beta == 0 the result must not depend on C at all, NaN included.
-  fill<T>(c, lc.elements, rng(), v.beta == 0);
-  CHECK_CUDA(cudaMemcpy(c0, c, lc.elements * size, cudaMemcpyDeviceToDevice));
-  CHECK_CUDA(cudaMemcpy(ref, c, lc.elements * size, cudaMemcpyDeviceToDevice));
-  absOf<T>(a, absA, la.elements);
-  absOf<T>(b, absB, lb.elements);
-  absOf<T>(c, bound, lc.elements);
-
+  const CaseData d = prepareCase<T>(scratch, la.elements, lb.elements,
+                                    lc.elements, v.beta == 0, rng);
   const std::string name = describe(seed, s, v);
-  currentCase = name.c_str();
-  Problem p{name.c_str(),
-            seed.dtype,
-            s.batch,
-            s.m,
-            s.n,
-            s.k,
-            la.operand(a, size),
-            lb.operand(b, size),
-            lc.operand(c, size),
-            v.alpha,
-            v.beta};
+  currentCase = name;
+  const Operand a = la.operand(d.a, size), b = lb.operand(d.b, size),
+                c = lc.operand(d.c, size);
+  const Problem p{name.c_str(), seed.dtype, s.batch, s.m, s.n, s.k, a, b, c,
+                  v.alpha,      v.beta};
   CHECK_LAUNCH(seed.launch(p, 0));
   CHECK_CUDA(cudaDeviceSynchronize());
 
-  Problem oracle = p;
-  oracle.c = lc.operand(ref, size);
-  Problem bounds = p;
-  bounds.a = la.operand(absA, size);
-  bounds.b = lb.operand(absB, size);
-  bounds.c = lc.operand(bound, size);
-  bounds.alpha = std::fabs(v.alpha);
-  bounds.beta = std::fabs(v.beta);
-  if (v.reversed || referenceOracle) {
-    // fp64 accumulation, one rounding: well inside the bound.
-    CHECK_LAUNCH(gemm_rt::launchReference(oracle, 0));
-    CHECK_LAUNCH(gemm_rt::launchReference(bounds, 0));
-  } else {
-    blasGemm(handle, oracle);
-    blasGemm(handle, bounds);
-  }
-
-  const double eps = sizeof(T) == 8 ? DBL_EPSILON : double(FLT_EPSILON);
-  CHECK_CUDA(cudaMemset(found, 0, sizeof(Found)));
-  CHECK_CUDA(
-      cudaMemset(&found->firstFailure, 0xff, sizeof(unsigned long long)));
-  CHECK_CUDA(cudaMemset(changed, 0, sizeof(unsigned)));
-  compareKernel<T><<<helperGrid, helperBlock>>>(
-      static_cast<const T *>(c) + lc.origin,
-      static_cast<const T *>(ref) + lc.origin,
-      static_cast<const T *>(bound) + lc.origin, p.c, s.batch, s.m, s.n,
-      double(s.k + 2) * eps, found);
-  CHECK_CUDA(cudaGetLastError());
-  guardKernel<T><<<helperGrid, helperBlock>>>(static_cast<const T *>(c),
-                                              static_cast<const T *>(c0),
-                                              lc.elements, lc.g, changed);
-  CHECK_CUDA(cudaGetLastError());
-  Found result;
-  unsigned guardHits;
-  CHECK_CUDA(cudaMemcpy(&result, found, sizeof result, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(&guardHits, changed, sizeof guardHits,
-                        cudaMemcpyDeviceToHost));
-  float maxRatio;
-  std::memcpy(&maxRatio, &result.maxRatioBits, sizeof maxRatio);
+  const Operand ref = lc.operand(d.ref, size),
+                bound = lc.operand(d.bound, size);
+  oracleAndBound(handle, p, ref, la.operand(d.absA, size),
+                 lb.operand(d.absB, size), bound,
+                 v.reversed || referenceOracle);
+  const Comparison result = compare<T>(p.c, ref.ptr, bound.ptr, s.batch, s.m,
+                                       s.n, boundScale<T>(s.k));
+  const float maxRatio = result.maxRatio;
+  const unsigned guardHits = countChanged<T>(d.c, d.c0, lc.elements, lc.g);
 
   bool pass = result.failures == 0 && guardHits == 0;
   ++tally.cases;
   tally.maxRatio = std::max(tally.maxRatio, double(maxRatio));
   tally.guardHits += guardHits;
   if (result.failures) {
-    unsigned long long e = result.firstFailure;
-    int64_t bi = e / (s.m * s.n), i = e / s.n % s.m, j = e % s.n;
-    int64_t off = lc.index(bi, i, j);
-    char text[400];
+    char text[200];
     std::snprintf(text, sizeof text,
-                  "%s: %u elements over the bound (max err/bound %.3g); "
-                  "(%lld,%lld,%lld) = %.10g, cuBLAS %.10g, |A||B| term %.4g",
-                  name.c_str(), result.failures, maxRatio, (long long)bi,
-                  (long long)i, (long long)j, double(readElement<T>(c, off)),
-                  double(readElement<T>(ref, off)),
-                  double(readElement<T>(bound, off)));
-    fail(text);
+                  ": %u elements over the bound (max err/bound %.3g); ",
+                  result.failures, maxRatio);
+    fail(name + text +
+         describeFailure<T>(result, p.c, ref.ptr, bound.ptr, s.m, s.n, "cuBLAS",
+                            "|A||B| term"));
   }
   if (guardHits)
     fail(name + ": " + std::to_string(guardHits) +
@@ -523,10 +204,10 @@ void runCase(cublasHandle_t handle, const Seed &seed, const Shape &s,
 
   // gemm_rt::verify, the CPU fp64 reference, on the small cases.
   if (s.batch * s.m * s.n * s.k <= 300000) {
-    auto hostA = toHost(a, la.elements * size);
-    auto hostB = toHost(b, lb.elements * size);
-    auto hostC0 = toHost(c0, lc.elements * size);
-    auto hostC = toHost(c, lc.elements * size);
+    auto hostA = toHost(d.a, la.elements * size);
+    auto hostB = toHost(d.b, lb.elements * size);
+    auto hostC0 = toHost(d.c0, lc.elements * size);
+    auto hostC = toHost(d.c, lc.elements * size);
     Problem host = p;
     host.a = la.operand(hostA.data(), size);
     host.b = lb.operand(hostB.data(), size);
@@ -616,7 +297,7 @@ std::vector<Case> makeCases(bool quick) {
 
 /// Each kernel must refuse the other element type without launching.
 void checkWrongType() {
-  for (const Seed &seed : seeds) {
+  for (const SeedKernel &seed : seedKernels) {
     Problem p{"seeds_check:wrong-type",
               seed.dtype == DType::F64 ? DType::F32 : DType::F64,
               1,
@@ -750,45 +431,21 @@ void checkVerifyHook(const char *name, gemm_rt::LaunchFn launch, bool onDevice,
 // Timing
 //===----------------------------------------------------------------------===//
 
-constexpr int warmups = 3;
-constexpr int timedRuns = 25;
-
-/// Median milliseconds of `timedRuns` runs of f after `warmups`.
-template <class F> double medianMs(F f) {
-  for (int i = 0; i < warmups; ++i)
-    f();
-  CHECK_CUDA(cudaDeviceSynchronize());
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  std::vector<float> ms(timedRuns);
-  for (float &t : ms) {
-    CHECK_CUDA(cudaEventRecord(start));
-    f();
-    CHECK_CUDA(cudaEventRecord(stop));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    CHECK_CUDA(cudaEventElapsedTime(&t, start, stop));
-  }
-  CHECK_CUDA(cudaEventDestroy(start));
-  CHECK_CUDA(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[timedRuns / 2];
-}
-
 void timeSeeds(cublasHandle_t handle) {
   const int64_t s = 4096;
   const double flops = 2.0 * s * s * s;
   std::printf("\n== timings at %lld^3 (median of %d after %d warm-ups, "
               "alpha=1 beta=0, random data)\n",
-              (long long)s, timedRuns, warmups);
+              (long long)s, defaultRuns, defaultWarmups);
   std::printf("%-14s %-9s %12s %14s %8s\n", "kernel", "layout", "TFLOP/s",
               "cuBLAS TFLOP/s", "ratio");
-  for (const Seed &seed : seeds) {
+  for (const SeedKernel &seed : seedKernels) {
     const size_t size = sizeOf(seed.dtype);
     for (bool colMajor : {true, false}) {
       const Layout l(1, s, s, colMajor, Align::Aligned);
-      void *a = bufA.get(l.elements * size), *b = bufB.get(l.elements * size);
-      void *c = bufC.get(l.elements * size);
+      void *a = scratch.a.get(l.elements * size);
+      void *b = scratch.b.get(l.elements * size);
+      void *c = scratch.c.get(l.elements * size);
       if (seed.dtype == DType::F64) {
         fill<double>(a, l.elements, rng(), false);
         fill<double>(b, l.elements, rng(), false);
@@ -808,7 +465,7 @@ void timeSeeds(cublasHandle_t handle) {
                 1.0,
                 0.0};
       double ours = medianMs([&] { CHECK_LAUNCH(seed.launch(p, 0)); });
-      double blas = medianMs([&] { blasGemm(handle, p, true); });
+      double blas = medianMs([&] { blasGemm(handle, p, /*pedantic=*/false); });
       double tOurs = flops / ours / 1e9, tBlas = flops / blas / 1e9;
       std::printf("%-14s %-9s %12.2f %14.2f %7.1f%%\n", seed.name,
                   colMajor ? "NN col" : "NN row", tOurs, tBlas,
@@ -835,16 +492,9 @@ int main(int argc, char **argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Must be set before run() first reads it.
   setenv("GEMM_OPT_VERIFY", "1", 1);
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    std::fprintf(stderr,
-                 "seeds_check: no usable GPU (%s); this check needs one\n",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+  if (!haveGpu("seeds_check"))
     return 2;
-  }
-  cudaDeviceProp prop;
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  currentCase = "setup";
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   if (quick) {
     --argc;
@@ -854,25 +504,20 @@ int main(int argc, char **argv) {
   unsigned long long seed =
       argc > 1 ? std::strtoull(argv[1], nullptr, 0) : std::time(nullptr);
   rng.seed(seed);
-  int cublasVersion = 0;
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
-  CHECK_CUBLAS(cublasGetVersion(handle, &cublasVersion));
-  std::printf("seeds_check on %s (sm_%d%d, %d SMs), cuBLAS %d, seed %llu\n",
-              prop.name, prop.major, prop.minor, prop.multiProcessorCount,
-              cublasVersion, seed);
-  CHECK_CUDA(cudaMalloc(&found, sizeof(Found)));
-  CHECK_CUDA(cudaMalloc(&changed, sizeof(unsigned)));
+  std::printf("seeds_check on %s, seed %llu\n", deviceSummary(handle).c_str(),
+              seed);
 
   const std::vector<Case> cases = makeCases(quick);
   Tally tallies[seedCount];
   for (int i = 0; i < seedCount; ++i) {
     auto start = std::chrono::steady_clock::now();
     for (const Case &c : cases) {
-      if (seeds[i].dtype == DType::F64)
-        runCase<double>(handle, seeds[i], c.shape, c.variant, tallies[i]);
+      if (seedKernels[i].dtype == DType::F64)
+        runCase<double>(handle, seedKernels[i], c.shape, c.variant, tallies[i]);
       else
-        runCase<float>(handle, seeds[i], c.shape, c.variant, tallies[i]);
+        runCase<float>(handle, seedKernels[i], c.shape, c.variant, tallies[i]);
     }
     tallies[i].seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -894,9 +539,10 @@ int main(int argc, char **argv) {
   for (int i = 0; i < seedCount; ++i) {
     const Tally &t = tallies[i];
     std::printf("%-14s %-4s %6d %6d %15.3e %9d %15.3e %6u %6.1f  %s\n",
-                seeds[i].name, seeds[i].dtype == DType::F64 ? "f64" : "f32",
-                t.cases, t.passed, t.maxRatio, t.verified, t.maxVerify,
-                t.guardHits, t.seconds, t.passed == t.cases ? "PASS" : "FAIL");
+                seedKernels[i].name,
+                seedKernels[i].dtype == DType::F64 ? "f64" : "f32", t.cases,
+                t.passed, t.maxRatio, t.verified, t.maxVerify, t.guardHits,
+                t.seconds, t.passed == t.cases ? "PASS" : "FAIL");
   }
 
   if (quick)

@@ -24,13 +24,10 @@
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source test/gpu/lib.sh
 
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-ARCH=90
-BUILD=/tmp/build-rt
 WORK=/tmp/gemm-opt-sweep
 GEN=.gpu/sweep
-LIB=$BUILD/libgemm_runtime.a
 LOGS=${OUT:-$WORK/logs}
 
 if [[ ! -f $GEN/variants.inc ]]; then
@@ -41,23 +38,12 @@ fi
 mkdir -p "$WORK" "$LOGS"
 status=0
 
-echo "== device"
-nvidia-smi -L || echo "(nvidia-smi failed)"
-"$NVCC" --version | tail -n 2
-
-echo "== libgemm_runtime (standalone)"
-generator=()
-if command -v ninja >/dev/null; then
-  generator=(-G Ninja)
-fi
-cmake "${generator[@]}" -S runtime -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-  -DGEMM_OPT_CUDA_ARCH=$ARCH -DCMAKE_CUDA_COMPILER="$NVCC" >/dev/null
-cmake --build "$BUILD" >/dev/null
+printDevice
+buildRuntime
 
 mapfile -t parts <"$GEN/parts.txt"
 echo "== compiling ${#parts[@]} parts of generated kernels and the harness"
-flags=(-O2 -std=c++17 "-arch=sm_$ARCH" -I runtime/include -I test/gpu/sweep
-  -I "$GEN")
+flags=("${NVCC_FLAGS[@]}" -I test/gpu/sweep -I "$GEN")
 pids=() names=() objects=() logs=()
 for part in "${parts[@]}"; do
   # The generated launchers leave some size parameters unused, so the

@@ -37,10 +37,9 @@
 //===----------------------------------------------------------------------===//
 #include "sweep.h"
 
-#include <cublas_v2.h>
+#include "gpu_check.h"
 
 #include <algorithm>
-#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -51,132 +50,19 @@
 #include <limits>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "variants.inc"
 
 namespace {
 
-using gemm_rt::DType;
-using gemm_rt::Operand;
-using gemm_rt::Problem;
-
-/// The case being run, named in fatal errors.
-std::string currentCase = "setup";
-
-void checkCuda(cudaError_t err, const char *call, int line) {
-  if (err == cudaSuccess)
-    return;
-  std::fprintf(stderr, "sweep.cu:%d: %s failed: %s (case: %s)\n", line, call,
-               cudaGetErrorString(err), currentCase.c_str());
-  std::exit(1);
-}
-#define CHECK_CUDA(call) checkCuda((call), #call, __LINE__)
-
-void checkCublas(cublasStatus_t status, const char *call, int line) {
-  if (status == CUBLAS_STATUS_SUCCESS)
-    return;
-  std::fprintf(stderr, "sweep.cu:%d: %s failed: cuBLAS status %d (case: %s)\n",
-               line, call, int(status), currentCase.c_str());
-  std::exit(1);
-}
-#define CHECK_CUBLAS(call) checkCublas((call), #call, __LINE__)
+using namespace gpu_check;
 
 constexpr int variantCount = sizeof(sweepVariants) / sizeof(sweepVariants[0]);
 
 //===----------------------------------------------------------------------===//
 // Device helpers
 //===----------------------------------------------------------------------===//
-
-constexpr unsigned helperBlock = 256;
-constexpr unsigned helperGrid = 1024;
-
-__device__ uint64_t splitMix(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-/// Uniform in [-1, 1), or NaN everywhere when `nan`.
-template <class T>
-__global__ void fillKernel(T *out, size_t count, uint64_t seed, bool nan) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
-       i += size_t(gridDim.x) * blockDim.x) {
-    double u =
-        double(splitMix(seed ^ (i * 0xd1342543de82ef95ull)) >> 11) * 0x1.0p-53;
-    out[i] = nan ? T(NAN) : T(2 * u - 1);
-  }
-}
-
-template <class T>
-__global__ void absKernel(const T *in, T *out, size_t count) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
-       i += size_t(gridDim.x) * blockDim.x)
-    out[i] = in[i] < T(0) ? -in[i] : in[i];
-}
-
-/// What the comparison of one case found.
-struct Found {
-  unsigned maxRatioBits; ///< The largest err/bound, as float bits (>= 0).
-  unsigned failures;     ///< Elements over their bound.
-  unsigned long long firstFailure; ///< Linear (b, i, j) index of one, or ~0.
-  double diff2;                    ///< Sum of squared differences.
-};
-
-__device__ double warpSum(double x) {
-  for (int lane = 16; lane > 0; lane /= 2)
-    x += __shfl_xor_sync(~0u, x, lane);
-  return x;
-}
-
-/// Element-wise err/bound of `got` against `ref`; `bound` holds
-/// |alpha| |A||B| + |beta| |C0|, all three laid out like C (pointers at
-/// element (0, 0, 0)).
-template <class T>
-__global__ void compareKernel(const T *got, const T *ref, const T *bound,
-                              Operand c, int64_t batch, int64_t m, int64_t n,
-                              double scale, double tiny, Found *found) {
-  const size_t count = size_t(batch * m * n);
-  unsigned maxBits = 0, failures = 0;
-  double diff2 = 0;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < count;
-       e += size_t(gridDim.x) * blockDim.x) {
-    int64_t b = int64_t(e) / (m * n), i = int64_t(e) / n % m,
-            j = int64_t(e) % n;
-    int64_t off = b * c.sb + i * c.sr + j * c.sc;
-    double diff = fabs(double(got[off]) - double(ref[off]));
-    double limit = scale * double(bound[off]) + tiny;
-    float ratio;
-    if (diff <= limit)
-      ratio = float(diff / limit);
-    else
-      ratio = isfinite(diff) ? float(diff / limit) : INFINITY;
-    if (isnan(ratio))
-      ratio = INFINITY;
-    diff2 += isfinite(diff) ? diff * diff : INFINITY;
-    // Non-negative floats order like their bits.
-    maxBits = max(maxBits, __float_as_uint(ratio));
-    if (!(ratio <= 1.0f)) {
-      ++failures;
-      atomicCAS(&found->firstFailure, ~0ull, (unsigned long long)e);
-    }
-  }
-  // One atomic per warp rather than per element.
-  for (int lane = 16; lane > 0; lane /= 2) {
-    maxBits = max(maxBits, __shfl_xor_sync(~0u, maxBits, lane));
-    failures += __shfl_xor_sync(~0u, failures, lane);
-  }
-  diff2 = warpSum(diff2);
-  if (threadIdx.x % 32 == 0) {
-    atomicMax(&found->maxRatioBits, maxBits);
-    if (failures)
-      atomicAdd(&found->failures, failures);
-    if (diff2 != 0)
-      atomicAdd(&found->diff2, diff2);
-  }
-}
 
 /// Sum of squares of a batch x rows x cols operand (pointer at (0, 0, 0)).
 template <class T>
@@ -196,53 +82,9 @@ __global__ void sumSquaresKernel(const T *x, Operand op, int64_t batch,
     atomicAdd(sum, s);
 }
 
-/// Where an operand lies in its buffer (elements): `offset` elements of
-/// guard, then batches `sb` apart, each `outer` lines `ld` apart of `inner`
-/// elements, then more guard.
-struct Geometry {
-  int64_t offset, sb, ld, inner, outer, batch;
-};
-
-/// Counts elements of the buffer outside the operand that changed (bit-wise,
-/// so NaN poison must stay the same NaN).
-template <class T>
-__global__ void guardKernel(const T *now, const T *before, size_t count,
-                            Geometry g, unsigned *changed) {
-  using Bits = std::conditional_t<sizeof(T) == 8, unsigned long long, unsigned>;
-  unsigned hits = 0;
-  for (size_t e = blockIdx.x * size_t(blockDim.x) + threadIdx.x; e < count;
-       e += size_t(gridDim.x) * blockDim.x) {
-    bool element = false;
-    if (int64_t(e) >= g.offset) {
-      int64_t x = int64_t(e) - g.offset;
-      int64_t b = x / g.sb, r = x % g.sb;
-      element = b < g.batch && r / g.ld < g.outer && r % g.ld < g.inner;
-    }
-    if (!element && reinterpret_cast<const Bits *>(now)[e] !=
-                        reinterpret_cast<const Bits *>(before)[e])
-      ++hits;
-  }
-  if (hits)
-    atomicAdd(changed, hits);
-}
-
 //===----------------------------------------------------------------------===//
 // Host helpers
 //===----------------------------------------------------------------------===//
-
-/// A device buffer that only grows.
-struct Buffer {
-  void *ptr = nullptr;
-  size_t capacity = 0;
-  void *get(size_t bytes) {
-    if (bytes > capacity) {
-      CHECK_CUDA(cudaFree(ptr));
-      capacity = std::max(bytes, 2 * capacity);
-      CHECK_CUDA(cudaMalloc(&ptr, capacity));
-    }
-    return ptr;
-  }
-};
 
 /// How leading dimensions are chosen.
 enum class Ld {
@@ -300,66 +142,10 @@ struct Layout {
   }
 };
 
-/// C = alpha*A*B + beta*C with cuBLAS (column-major): a column-major C is
-/// op(A) op(B) directly; a row-major C is computed as C^T = B^T A^T, since a
-/// row-major matrix with leading dimension ld is its transpose column-major.
-/// `pedantic`: no TF32 for f32 and no emulation; timings of f64 keep cuBLAS's
-/// default math, as users get it.
-void blasGemm(cublasHandle_t handle, DType dtype, int64_t batch, int64_t m,
-              int64_t n, int64_t k, const Layout &la, const Operand &a,
-              const Layout &lb, const Operand &b, const Layout &lc,
-              const Operand &c, double alpha, double beta,
-              bool pedantic = true) {
-  cublasOperation_t t1, t2;
-  const Operand *o1, *o2;
-  int ld1, ld2, rows, cols;
-  if (lc.colMajor) {
-    rows = int(m), cols = int(n);
-    o1 = &a, t1 = la.colMajor ? CUBLAS_OP_N : CUBLAS_OP_T, ld1 = int(la.ld);
-    o2 = &b, t2 = lb.colMajor ? CUBLAS_OP_N : CUBLAS_OP_T, ld2 = int(lb.ld);
-  } else {
-    rows = int(n), cols = int(m);
-    o1 = &b, t1 = lb.colMajor ? CUBLAS_OP_T : CUBLAS_OP_N, ld1 = int(lb.ld);
-    o2 = &a, t2 = la.colMajor ? CUBLAS_OP_T : CUBLAS_OP_N, ld2 = int(la.ld);
-  }
-  CHECK_CUBLAS(cublasSetMathMode(handle, pedantic || dtype == DType::F32
-                                             ? CUBLAS_PEDANTIC_MATH
-                                             : CUBLAS_DEFAULT_MATH));
-  void *cp = const_cast<void *>(c.ptr);
-  if (dtype == DType::F64) {
-    CHECK_CUBLAS(cublasDgemmStridedBatched(
-        handle, t1, t2, rows, cols, int(k), &alpha,
-        static_cast<const double *>(o1->ptr), ld1, o1->sb,
-        static_cast<const double *>(o2->ptr), ld2, o2->sb, &beta,
-        static_cast<double *>(cp), int(lc.ld), c.sb, int(batch)));
-  } else {
-    const float fa = float(alpha), fb = float(beta);
-    CHECK_CUBLAS(cublasSgemmStridedBatched(
-        handle, t1, t2, rows, cols, int(k), &fa,
-        static_cast<const float *>(o1->ptr), ld1, o1->sb,
-        static_cast<const float *>(o2->ptr), ld2, o2->sb, &fb,
-        static_cast<float *>(cp), int(lc.ld), c.sb, int(batch)));
-  }
-  CHECK_CUDA(cudaGetLastError());
-}
-
-template <class T>
-void fill(void *buffer, size_t count, uint64_t seed, bool nan) {
-  fillKernel<T>
-      <<<helperGrid, helperBlock>>>(static_cast<T *>(buffer), count, seed, nan);
-  CHECK_CUDA(cudaGetLastError());
-}
-
-template <class T> void absOf(const void *in, void *out, size_t count) {
-  absKernel<T><<<helperGrid, helperBlock>>>(static_cast<const T *>(in),
-                                            static_cast<T *>(out), count);
-  CHECK_CUDA(cudaGetLastError());
-}
-
-double *sumDevice = nullptr; ///< Device; sumSquares's result.
-
+/// ||X||_F of an operand, over the whole batch.
 template <class T>
 double frobenius(const Layout &l, const void *buffer, int64_t batch) {
+  double *sumDevice = deviceScratch<double>();
   CHECK_CUDA(cudaMemset(sumDevice, 0, sizeof(double)));
   const Operand op = l.operand(buffer, sizeof(T));
   sumSquaresKernel<T><<<helperGrid, helperBlock>>>(
@@ -370,23 +156,9 @@ double frobenius(const Layout &l, const void *buffer, int64_t batch) {
   return std::sqrt(s);
 }
 
-template <class T> T readElement(const void *base, int64_t index) {
-  T x;
-  CHECK_CUDA(cudaMemcpy(&x, static_cast<const T *>(base) + index, sizeof(T),
-                        cudaMemcpyDeviceToHost));
-  return x;
-}
-
-std::vector<unsigned char> toHost(const void *device, size_t bytes) {
-  std::vector<unsigned char> host(bytes);
-  CHECK_CUDA(cudaMemcpy(host.data(), device, bytes, cudaMemcpyDeviceToHost));
-  return host;
-}
-
 std::mt19937_64 rng;
-Buffer bufA, bufB, bufC, bufC0, bufRef, bufAbsA, bufAbsB, bufBound;
-Found *found = nullptr;      ///< Device; the comparison's results.
-unsigned *changed = nullptr; ///< Device; the guard's count.
+Scratch scratch;
+
 /// Check against launchReference rather than cuBLAS (--quick: keeps cuBLAS's
 /// kernels out of compute-sanitizer's way).
 bool referenceOracle = false;
@@ -473,48 +245,29 @@ void runCase(cublasHandle_t handle, const SweepVariant &v, const Case &cs,
   const Layout la(s.batch, s.m, s.k, aCol, cs.ld, cs.reversed);
   const Layout lb(s.batch, s.k, s.n, bCol, cs.ld, cs.reversed);
   const Layout lc(s.batch, s.m, s.n, cCol, cs.ld, cs.reversed);
-  void *a = bufA.get(la.elements * size), *b = bufB.get(lb.elements * size);
-  void *c = bufC.get(lc.elements * size), *c0 = bufC0.get(lc.elements * size);
-  void *ref = bufRef.get(lc.elements * size);
-  void *absA = bufAbsA.get(la.elements * size);
-  void *absB = bufAbsB.get(lb.elements * size);
-  void *bound = bufBound.get(lc.elements * size);
-
-  fill<T>(a, la.elements, rng(), false);
-  fill<T>(b, lb.elements, rng(), false);
   // With beta == 0 the result must not depend on C at all, NaN included;
   // the padding and guards of C are poisoned the same way.
-  fill<T>(c, lc.elements, rng(), cs.beta == 0);
-  CHECK_CUDA(cudaMemcpy(c0, c, lc.elements * size, cudaMemcpyDeviceToDevice));
-  CHECK_CUDA(cudaMemcpy(ref, c, lc.elements * size, cudaMemcpyDeviceToDevice));
-  absOf<T>(a, absA, la.elements);
-  absOf<T>(b, absB, lb.elements);
-  absOf<T>(c, bound, lc.elements);
+  const CaseData d = prepareCase<T>(scratch, la.elements, lb.elements,
+                                    lc.elements, cs.beta == 0, rng);
 
   const std::string name = describe(v, cs, aCol, bCol, cCol);
   currentCase = name;
-  SweepArgs args{s.batch,
-                 s.m,
-                 s.n,
-                 s.k,
-                 la.operand(a, size),
-                 lb.operand(b, size),
-                 lc.operand(c, size),
-                 cs.alpha,
-                 cs.beta};
+  const Operand a = la.operand(d.a, size), b = lb.operand(d.b, size),
+                c = lc.operand(d.c, size);
+  const SweepArgs args{s.batch, s.m, s.n, s.k, a, b, c, cs.alpha, cs.beta};
   bool ran;
   if (cs.host) {
     // Whole buffers on the host; run() stages the operands' spans.
-    auto hostA = toHost(a, la.elements * size);
-    auto hostB = toHost(b, lb.elements * size);
-    auto hostC = toHost(c, lc.elements * size);
+    auto hostA = toHost(d.a, la.elements * size);
+    auto hostB = toHost(d.b, lb.elements * size);
+    auto hostC = toHost(d.c, lc.elements * size);
     SweepArgs hostArgs = args;
     hostArgs.a = la.operand(hostA.data(), size);
     hostArgs.b = lb.operand(hostB.data(), size);
     hostArgs.c = lc.operand(hostC.data(), size);
     ran = v.call(hostArgs);
     CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(cudaMemcpy(c, hostC.data(), lc.elements * size,
+    CHECK_CUDA(cudaMemcpy(d.c, hostC.data(), lc.elements * size,
                           cudaMemcpyHostToDevice));
   } else {
     ran = v.call(args);
@@ -525,64 +278,24 @@ void runCase(cublasHandle_t handle, const SweepVariant &v, const Case &cs,
   if (!ran)
     fail(name + ": the launcher returned false (the runtime refused)");
 
-  const Operand oracleC = lc.operand(ref, size);
-  const Operand boundA = la.operand(absA, size),
-                boundB = lb.operand(absB, size),
-                boundC = lc.operand(bound, size);
-  if (referenceOracle || cs.reversed) {
-    // fp64 accumulation, one rounding: well inside the bound.
-    Problem oracle{"sweep:oracle", v.dtype, s.batch, s.m,      s.n,    s.k,
-                   args.a,         args.b,  oracleC, cs.alpha, cs.beta};
-    Problem bounds{"sweep:bound",
-                   v.dtype,
-                   s.batch,
-                   s.m,
-                   s.n,
-                   s.k,
-                   boundA,
-                   boundB,
-                   boundC,
-                   std::fabs(cs.alpha),
-                   std::fabs(cs.beta)};
-    CHECK_CUDA(gemm_rt::launchReference(oracle, 0));
-    CHECK_CUDA(cudaGetLastError());
-    CHECK_CUDA(gemm_rt::launchReference(bounds, 0));
-    CHECK_CUDA(cudaGetLastError());
-  } else {
-    blasGemm(handle, v.dtype, s.batch, s.m, s.n, s.k, la, args.a, lb, args.b,
-             lc, oracleC, cs.alpha, cs.beta);
-    blasGemm(handle, v.dtype, s.batch, s.m, s.n, s.k, la, boundA, lb, boundB,
-             lc, boundC, std::fabs(cs.alpha), std::fabs(cs.beta));
-  }
-
-  const double eps = sizeof(T) == 8 ? DBL_EPSILON : double(FLT_EPSILON);
-  const double scale = double(s.k + 2) * eps;
-  CHECK_CUDA(cudaMemset(found, 0, sizeof(Found)));
-  CHECK_CUDA(
-      cudaMemset(&found->firstFailure, 0xff, sizeof(unsigned long long)));
-  CHECK_CUDA(cudaMemset(changed, 0, sizeof(unsigned)));
-  compareKernel<T><<<helperGrid, helperBlock>>>(
-      static_cast<const T *>(c) + lc.origin,
-      static_cast<const T *>(ref) + lc.origin,
-      static_cast<const T *>(bound) + lc.origin, args.c, s.batch, s.m, s.n,
-      scale, double(std::numeric_limits<T>::min()), found);
-  CHECK_CUDA(cudaGetLastError());
-  guardKernel<T><<<helperGrid, helperBlock>>>(static_cast<const T *>(c),
-                                              static_cast<const T *>(c0),
-                                              lc.elements, lc.g, changed);
-  CHECK_CUDA(cudaGetLastError());
-  Found result;
-  unsigned guardHits;
-  CHECK_CUDA(cudaMemcpy(&result, found, sizeof result, cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(&guardHits, changed, sizeof guardHits,
-                        cudaMemcpyDeviceToHost));
-  float maxRatio;
-  std::memcpy(&maxRatio, &result.maxRatioBits, sizeof maxRatio);
+  const Problem p{name.c_str(), v.dtype, s.batch, s.m,      s.n,    s.k,
+                  args.a,       args.b,  args.c,  cs.alpha, cs.beta};
+  const Operand ref = lc.operand(d.ref, size),
+                bound = lc.operand(d.bound, size);
+  oracleAndBound(handle, p, ref, la.operand(d.absA, size),
+                 lb.operand(d.absB, size), bound,
+                 referenceOracle || cs.reversed);
+  const double scale = boundScale<T>(s.k);
+  const Comparison result =
+      compare<T>(args.c, ref.ptr, bound.ptr, s.batch, s.m, s.n, scale,
+                 double(std::numeric_limits<T>::min()));
+  const float maxRatio = result.maxRatio;
+  const unsigned guardHits = countChanged<T>(d.c, d.c0, lc.elements, lc.g);
 
   // Norm-wise: over the whole batch, ||A|| ||B|| bounds the sum over batches.
-  const double normA = frobenius<T>(la, a, s.batch),
-               normB = frobenius<T>(lb, b, s.batch);
-  const double normC0 = cs.beta != 0 ? frobenius<T>(lc, c0, s.batch) : 0;
+  const double normA = frobenius<T>(la, d.a, s.batch),
+               normB = frobenius<T>(lb, d.b, s.batch);
+  const double normC0 = cs.beta != 0 ? frobenius<T>(lc, d.c0, s.batch) : 0;
   const double normBound = scale * (std::fabs(cs.alpha) * normA * normB +
                                     std::fabs(cs.beta) * normC0);
   double normRatio = std::sqrt(result.diff2) / normBound;
@@ -595,20 +308,15 @@ void runCase(cublasHandle_t handle, const SweepVariant &v, const Case &cs,
   tally.maxNorm = std::max(tally.maxNorm, normRatio);
   tally.guardHits += guardHits;
   if (result.failures) {
-    unsigned long long e = result.firstFailure;
-    int64_t bi = e / (s.m * s.n), i = e / s.n % s.m, j = e % s.n;
-    int64_t off = lc.origin + bi * lc.g.sb + i * lc.sr + j * lc.sc;
-    char text[600];
-    std::snprintf(
-        text, sizeof text,
-        "%s: %u of %lld elements over the bound (max err/bound "
-        "%.3g, norm-wise %.3g); first (%lld,%lld,%lld) = %.10g, "
-        "oracle %.10g, bound term %.4g",
-        name.c_str(), result.failures, (long long)(s.batch * s.m * s.n),
-        maxRatio, normRatio, (long long)bi, (long long)i, (long long)j,
-        double(readElement<T>(c, off)), double(readElement<T>(ref, off)),
-        double(readElement<T>(bound, off)));
-    fail(text);
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  ": %u of %lld elements over the bound (max err/bound %.3g, "
+                  "norm-wise %.3g); first ",
+                  result.failures, (long long)(s.batch * s.m * s.n), maxRatio,
+                  normRatio);
+    fail(name + text +
+         describeFailure<T>(result, args.c, ref.ptr, bound.ptr, s.m, s.n,
+                            "oracle", "bound term"));
   } else if (!(normRatio <= 1)) {
     fail(name + ": norm-wise err/bound = " + std::to_string(normRatio));
   }
@@ -630,34 +338,18 @@ template <class T> void checkEmptyK(const SweepVariant &v, Tally &tally) {
   const Layout la(s.batch, s.m, s.k, false, Ld::Exact);
   const Layout lb(s.batch, s.k, s.n, false, Ld::Exact);
   const Layout lc(s.batch, s.m, s.n, false, Ld::Exact);
-  void *a = bufA.get(la.elements * size), *b = bufB.get(lb.elements * size);
-  void *c = bufC.get(lc.elements * size), *c0 = bufC0.get(lc.elements * size);
-  fill<T>(a, la.elements, rng(), false);
-  fill<T>(b, lb.elements, rng(), false);
-  fill<T>(c, lc.elements, rng(), false);
-  CHECK_CUDA(cudaMemcpy(c0, c, lc.elements * size, cudaMemcpyDeviceToDevice));
+  const CaseData d = prepareCase<T>(scratch, la.elements, lb.elements,
+                                    lc.elements, false, rng);
   currentCase = std::string(v.name) + " k=0";
-  SweepArgs args{s.batch,
-                 s.m,
-                 s.n,
-                 s.k,
-                 la.operand(a, size),
-                 lb.operand(b, size),
-                 lc.operand(c, size),
-                 1.5,
-                 -0.75};
+  const Operand a = la.operand(d.a, size), b = lb.operand(d.b, size),
+                c = lc.operand(d.c, size);
+  const SweepArgs args{s.batch, s.m, s.n, s.k, a, b, c, 1.5, -0.75};
   const bool ran = v.call(args);
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaDeviceSynchronize());
   Geometry all = lc.g;
   all.batch = 0; // every element of the buffer must keep its bits
-  CHECK_CUDA(cudaMemset(changed, 0, sizeof(unsigned)));
-  guardKernel<T><<<helperGrid, helperBlock>>>(static_cast<const T *>(c),
-                                              static_cast<const T *>(c0),
-                                              lc.elements, all, changed);
-  CHECK_CUDA(cudaGetLastError());
-  unsigned hits;
-  CHECK_CUDA(cudaMemcpy(&hits, changed, sizeof hits, cudaMemcpyDeviceToHost));
+  const unsigned hits = countChanged<T>(d.c, d.c0, lc.elements, all);
   ++tally.cases;
   if (ran || hits)
     fail(currentCase + ": K = 0 " + (ran ? "was not refused" : "changed C") +
@@ -756,38 +448,13 @@ std::vector<Case> makeCases(const SweepVariant &v, Mode mode) {
 // Timing
 //===----------------------------------------------------------------------===//
 
-constexpr int warmups = 3;
-constexpr int timedRuns = 25;
-
-/// Median milliseconds of `timedRuns` runs of f after `warmups`.
-template <class F> double medianMs(F f) {
-  for (int i = 0; i < warmups; ++i)
-    f();
-  CHECK_CUDA(cudaDeviceSynchronize());
-  cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  std::vector<float> ms(timedRuns);
-  for (float &t : ms) {
-    CHECK_CUDA(cudaEventRecord(start));
-    f();
-    CHECK_CUDA(cudaEventRecord(stop));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    CHECK_CUDA(cudaEventElapsedTime(&t, start, stop));
-  }
-  CHECK_CUDA(cudaEventDestroy(start));
-  CHECK_CUDA(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[timedRuns / 2];
-}
-
 /// Times the NN variants (row-major A, B and C) at 4096^3 against cuBLAS.
 void timeVariants(cublasHandle_t handle, const std::vector<int> &selected) {
   const int64_t s = 4096;
   const double flops = 2.0 * s * s * s;
   std::printf("\n== timings at %lld^3, NN (row-major A, B, C), alpha=1 "
               "beta=0, random data; median of %d after %d warm-ups\n",
-              (long long)s, timedRuns, warmups);
+              (long long)s, defaultRuns, defaultWarmups);
   std::printf("   kernel: launch() alone; launcher: through gemm_rt::run; "
               "cuBLAS: pedantic FP32, default FP64\n");
   std::printf("%-18s %-4s %-26s %8s %9s %8s %7s\n", "variant", "type",
@@ -795,8 +462,9 @@ void timeVariants(cublasHandle_t handle, const std::vector<int> &selected) {
   for (DType dtype : {DType::F32, DType::F64}) {
     const size_t size = dtype == DType::F64 ? 8 : 4;
     const Layout l(1, s, s, false, Ld::Exact);
-    void *a = bufA.get(l.elements * size), *b = bufB.get(l.elements * size);
-    void *c = bufC.get(l.elements * size);
+    void *a = scratch.a.get(l.elements * size);
+    void *b = scratch.b.get(l.elements * size);
+    void *c = scratch.c.get(l.elements * size);
     if (dtype == DType::F64) {
       fill<double>(a, l.elements, rng(), false);
       fill<double>(b, l.elements, rng(), false);
@@ -809,10 +477,10 @@ void timeVariants(cublasHandle_t handle, const std::vector<int> &selected) {
     const Operand oa = l.operand(a, size), ob = l.operand(b, size),
                   oc = l.operand(c, size);
     currentCase = "timing cuBLAS";
-    const double blas = medianMs([&] {
-      blasGemm(handle, dtype, 1, s, s, s, l, oa, l, ob, l, oc, 1.0, 0.0,
-               /*pedantic=*/false);
-    });
+    const Problem blasProblem{
+        "sweep:timing", dtype, 1, s, s, s, oa, ob, oc, 1.0, 0.0};
+    const double blas =
+        medianMs([&] { blasGemm(handle, blasProblem, /*pedantic=*/false); });
     const double tBlas = flops / blas / 1e9;
     for (int i : selected) {
       const SweepVariant &v = sweepVariants[i];
@@ -862,31 +530,18 @@ int main(int argc, char **argv) {
     else
       seed = std::strtoull(argv[i], nullptr, 0);
   }
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    std::fprintf(stderr, "sweep: no GPU (%s); this check needs one\n",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+  if (!haveGpu("sweep"))
     return 2;
-  }
+  currentCase = "setup";
   const bool quick = mode == Mode::Quick;
   referenceOracle = quick;
-  cudaDeviceProp prop;
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   rng.seed(seed);
-  int cublasVersion = 0;
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
-  CHECK_CUBLAS(cublasGetVersion(handle, &cublasVersion));
-  std::printf("sweep on %s (sm_%d%d, %d SMs), cuBLAS %d, seed %llu%s\n",
-              prop.name, prop.major, prop.minor, prop.multiProcessorCount,
-              cublasVersion, seed,
+  std::printf("sweep on %s, seed %llu%s\n", deviceSummary(handle).c_str(), seed,
               quick                ? ", --quick"
               : mode == Mode::Tall ? ", --tall"
                                    : "");
-  CHECK_CUDA(cudaMalloc(&found, sizeof(Found)));
-  CHECK_CUDA(cudaMalloc(&changed, sizeof(unsigned)));
-  CHECK_CUDA(cudaMalloc(&sumDevice, sizeof(double)));
 
   std::vector<int> selected;
   for (int i = 0; i < variantCount; ++i)

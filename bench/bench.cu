@@ -1,0 +1,249 @@
+//===- bench.cu - gemm-opt's GEMMs side by side with cuBLAS ---------------===//
+//
+// The benchmark of docs/performance.md, by the protocol of DESIGN.md. For
+// each shape it fills A, B and C with random numbers in [-1, 1) (never
+// zeros) in device memory, then in one process and on the same buffers:
+//   - times the function that gemm-opt rewrote (bench/inputs, declared in
+//     gemms.h) called with the device pointers. Its time is what a user's
+//     call costs: the launcher's pointer checks, the kernel and the
+//     synchronisation before it returns;
+//   - checks that call's result element by element against cuBLAS in
+//     pedantic math under the sweep's bound
+//       |C - C_cublas|_ij <= (K + 2) eps (|A||B|)_ij + tiny   (beta = 0);
+//   - times cuBLAS: SGEMM in pedantic FP32 (no TF32, as our kernels compute),
+//     DGEMM in its default math, strided-batched for batches.
+// Each time is the median of 25 runs after 3 warm-ups between CUDA events,
+// with alpha = 1 and beta = 0. Last come the runtime's seed kernels at
+// 4096^3, through gemm_rt::run like the rewritten functions, checked and
+// timed the same way.
+//
+// Prints markdown tables (one per element type, with the geometric mean of
+// the ratios to cuBLAS, then the seed kernels) to stdout. Exits 1 if a check
+// failed, 2 without a GPU.
+//
+// Usage: bench [seed]   (the default seed is 1)
+//
+//===----------------------------------------------------------------------===//
+#include "gemms.h"
+
+#include "gpu_check.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace gpu_check;
+
+/// One benchmarked problem: `batch` products of M x N x K. `layout` says
+/// which of A and B are transposed ('t'): stored the other way round.
+struct Shape {
+  const char *layout;
+  int64_t batch, m, n, k;
+};
+
+/// DESIGN.md's shapes. The batch counts give the two batched shapes 0.5 and
+/// 2.1 GFLOP of work per call, well above one small matrix's launch cost.
+const Shape shapes[] = {
+    {"nn", 1, 1024, 1024, 1024}, {"nn", 1, 2048, 2048, 2048},
+    {"nn", 1, 4096, 4096, 4096}, {"nn", 1, 8192, 8192, 8192},
+    {"nn", 1, 1000, 1000, 1000}, {"nn", 1, 3000, 3000, 3000},
+    {"nn", 1, 4096, 4096, 64},   {"nn", 1, 4096, 4096, 256},
+    {"nn", 1, 16384, 64, 16384}, {"nn", 1, 64, 16384, 16384},
+    {"nt", 1, 4096, 4096, 4096}, {"tn", 1, 4096, 4096, 4096},
+    {"tt", 1, 4096, 4096, 4096}, {"nn", 1024, 64, 64, 64},
+    {"nn", 64, 256, 256, 256},
+};
+
+/// The rewritten functions of one element type.
+template <class T> struct Functions {
+  Gemm<T> nn, nt, tn, tt;
+  BatchedGemm<T> batched;
+};
+const Functions<float> sgemm{sgemm_nn, sgemm_nt, sgemm_tn, sgemm_tt,
+                             sgemm_batched};
+const Functions<double> dgemm{dgemm_nn, dgemm_nt, dgemm_tn, dgemm_tt,
+                              dgemm_batched};
+
+std::mt19937_64 rng;
+Scratch scratch;
+int failures = 0;
+
+bool transposesA(const Shape &s) { return s.layout[0] == 't'; }
+bool transposesB(const Shape &s) { return s.layout[1] == 't'; }
+
+/// The problem of `s` on d's buffers: every matrix packed (its leading
+/// dimension is its stored row's length), batches back to back.
+Problem problemOf(const Shape &s, DType dtype, const CaseData &d) {
+  const Operand a = transposesA(s) ? Operand{d.a, s.m * s.k, 1, s.m}
+                                   : Operand{d.a, s.m * s.k, s.k, 1};
+  const Operand b = transposesB(s) ? Operand{d.b, s.k * s.n, 1, s.k}
+                                   : Operand{d.b, s.k * s.n, s.n, 1};
+  const Operand c{d.c, s.m * s.n, s.n, 1};
+  return {"bench", dtype, s.batch, s.m, s.n, s.k, a, b, c, 1.0, 0.0};
+}
+
+/// `op`'s layout in another buffer.
+Operand at(Operand op, const void *ptr) {
+  op.ptr = ptr;
+  return op;
+}
+
+/// Calls the rewritten function of `s` on p's device buffers.
+template <class T>
+void callRewritten(const Functions<T> &f, const Shape &s, const Problem &p) {
+  const T *a = static_cast<const T *>(p.a.ptr);
+  const T *b = static_cast<const T *>(p.b.ptr);
+  T *c = static_cast<T *>(const_cast<void *>(p.c.ptr));
+  const long lda = transposesA(s) ? p.a.sc : p.a.sr;
+  const long ldb = transposesB(s) ? p.b.sc : p.b.sr;
+  const T alpha = T(p.alpha), beta = T(p.beta);
+  if (s.batch > 1)
+    f.batched(s.batch, s.m, s.n, s.k, alpha, a, lda, p.a.sb, b, ldb, p.b.sb,
+              beta, c, p.c.sr, p.c.sb);
+  else
+    (transposesA(s) ? (transposesB(s) ? f.tt : f.tn)
+                    : (transposesB(s) ? f.nt : f.nn))(
+        s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, p.c.sr);
+  // The launcher has synchronised; a fallback to the original loop would
+  // have crashed on the device pointers.
+  CHECK_CUDA(cudaGetLastError());
+}
+
+/// One row of a table: our time, cuBLAS's, and the check of our result.
+struct Row {
+  double oursMs, blasMs;
+  Comparison check;
+};
+
+/// Fills s's operands; times `ours` (which computes p into p.c), checks
+/// its last result against cuBLAS, then times cuBLAS on the same buffers.
+template <class T, class F>
+Row measure(cublasHandle_t handle, const Shape &s, DType dtype, F ours) {
+  const size_t aCount = s.batch * s.m * s.k, bCount = s.batch * s.k * s.n,
+               cCount = s.batch * s.m * s.n;
+  const CaseData d = prepareCase<T>(scratch, aCount, bCount, cCount,
+                                    /*nanC=*/false, rng);
+  const Problem p = problemOf(s, dtype, d);
+  Row row;
+  row.oursMs = medianMs([&] { ours(p); });
+  // With beta = 0 every timed run wrote the same C.
+  oracleAndBound(handle, p, at(p.c, d.ref), at(p.a, d.absA), at(p.b, d.absB),
+                 at(p.c, d.bound), /*useReference=*/false);
+  row.check =
+      compare<T>(p.c, d.ref, d.bound, s.batch, s.m, s.n, boundScale<T>(s.k),
+                 double(std::numeric_limits<T>::min()));
+  if (row.check.failures) {
+    ++failures;
+    std::fprintf(stderr, "FAIL: %s: %u elements over the bound; first %s\n",
+                 currentCase.c_str(), row.check.failures,
+                 describeFailure<T>(row.check, p.c, d.ref, d.bound, s.m, s.n,
+                                    "cuBLAS", "bound term")
+                     .c_str());
+  }
+  row.blasMs = medianMs([&] { blasGemm(handle, p, /*pedantic=*/false); });
+  return row;
+}
+
+double tflops(const Shape &s, double ms) {
+  return 2.0 * s.batch * s.m * s.n * s.k / ms / 1e9;
+}
+
+/// "| ... | TFLOP/s | cuBLAS TFLOP/s | ratio | max err/bound | check |";
+/// returns the ratio.
+double printRow(const char *first, const Shape &s, const Row &row) {
+  const double ours = tflops(s, row.oursMs), blas = tflops(s, row.blasMs);
+  std::printf("| %s | %lld x %lld x %lld | %s | %lld | %.2f | %.2f | %.3f | "
+              "%.2e | %s |\n",
+              first, (long long)s.m, (long long)s.n, (long long)s.k, s.layout,
+              (long long)s.batch, ours, blas, ours / blas,
+              double(row.check.maxRatio), row.check.failures ? "FAIL" : "PASS");
+  return ours / blas;
+}
+
+void printHeader(const char *first) {
+  std::printf("| %s | M x N x K | layout | batch | TFLOP/s | cuBLAS TFLOP/s "
+              "| ratio | max err/bound | check |\n",
+              first);
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
+}
+
+/// The table of the rewritten functions of one element type.
+template <class T>
+void benchRewritten(cublasHandle_t handle, const Functions<T> &f, DType dtype,
+                    const char *name, const char *blas) {
+  std::printf("\n## %s: gemm-opt's kernels vs %s\n\n", name, blas);
+  printHeader("function");
+  const char *prefix = dtype == DType::F64 ? "dgemm" : "sgemm";
+  double logSum = 0;
+  for (const Shape &s : shapes) {
+    currentCase = std::string(prefix) + "_" + s.layout + " " +
+                  std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                  std::to_string(s.k) + " batch " + std::to_string(s.batch);
+    const Row row = measure<T>(
+        handle, s, dtype, [&](const Problem &p) { callRewritten(f, s, p); });
+    const std::string fn =
+        std::string(prefix) + "_" + (s.batch > 1 ? "batched" : s.layout);
+    logSum += std::log(printRow(fn.c_str(), s, row));
+  }
+  const int count = sizeof(shapes) / sizeof(shapes[0]);
+  std::printf("\nGeometric mean of the ratios (%s, %d shapes): %.3f\n", name,
+              count, std::exp(logSum / count));
+}
+
+/// The runtime's seed kernels at 4096^3 NN, through gemm_rt::run.
+void benchSeeds(cublasHandle_t handle) {
+  const Shape s{"nn", 1, 4096, 4096, 4096};
+  std::printf("\n## The runtime's seed kernels (gemm_rt::run)\n\n");
+  printHeader("kernel");
+  for (const SeedKernel &seed : seedKernels) {
+    currentCase = std::string(seed.name) + " 4096^3";
+    auto ours = [&](const Problem &p) {
+      if (!gemm_rt::run(p, seed.launch)) {
+        std::fprintf(stderr, "bench: run() refused %s\n", seed.name);
+        std::exit(1);
+      }
+    };
+    const Row row = seed.dtype == DType::F64
+                        ? measure<double>(handle, s, seed.dtype, ours)
+                        : measure<float>(handle, s, seed.dtype, ours);
+    printRow(seed.name, s, row);
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Keep the tables in order and complete even if the run is cut short.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  // The runtime's own check would be timed with the kernels.
+  unsetenv("GEMM_OPT_VERIFY");
+  if (!haveGpu("bench"))
+    return 2;
+  const unsigned long long seed =
+      argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
+  rng.seed(seed);
+  cublasHandle_t handle;
+  CHECK_CUBLAS(cublasCreate(&handle));
+  std::printf("Device: %s. Each time is the median of %d runs after %d "
+              "warm-ups (CUDA events), alpha = 1, beta = 0, random data in "
+              "device memory (seed %llu). TFLOP/s counts 2 x batch x M x N x "
+              "K. Ratio: ours / cuBLAS.\n",
+              deviceSummary(handle).c_str(), defaultRuns, defaultWarmups, seed);
+  benchRewritten<float>(handle, sgemm, DType::F32, "f32",
+                        "cuBLAS SGEMM (pedantic FP32, no TF32)");
+  benchRewritten<double>(handle, dgemm, DType::F64, "f64",
+                         "cuBLAS DGEMM (default math)");
+  benchSeeds(handle);
+  CHECK_CUBLAS(cublasDestroy(handle));
+  if (failures) {
+    std::printf("\n%d checks FAILED\n", failures);
+    return 1;
+  }
+  return 0;
+}

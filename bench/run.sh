@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+#===- bench/run.sh - The device half of the benchmark ---------------------===#
+#
+#   here:  scripts/build.sh && bench/gen.sh
+#   there: bash bench/run.sh                 (carry .gpu)
+#
+# On the GPU machine (nvcc, cmake, cuBLAS, no LLVM), from any directory:
+#   1. builds libgemm_runtime standalone (test/gpu/lib.sh);
+#   2. compiles the rewritten inputs .gpu/bench/*.cu, one translation unit
+#      each, and bench/bench.cu, in parallel, and links them;
+#   3. runs the benchmark: its markdown, headed by the date, gemm-opt's
+#      version and nvcc's, goes to stdout and to bench.md in $OUT (the device
+#      tool) or /tmp/gemm-opt-bench.
+# Arguments go to bench (a seed). Exits non-zero if anything failed.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source test/gpu/lib.sh
+
+GEN=.gpu/bench
+WORK=/tmp/gemm-opt-bench
+if [[ ! -f $GEN/VERSION ]]; then
+  echo "run.sh: $GEN is missing: run 'bench/gen.sh' on the dev machine and" \
+    "carry .gpu" >&2
+  exit 2
+fi
+mkdir -p "$WORK"
+
+printDevice
+buildRuntime
+
+echo "== compiling"
+sources=("$GEN"/*.cu bench/bench.cu)
+pids=() objects=()
+for src in "${sources[@]}"; do
+  object=$WORK/$(basename "$src" .cu).o
+  "$NVCC" "${NVCC_FLAGS[@]}" -Xcompiler -Wall,-Wextra -c "$src" \
+    -o "$object" >"$object.log" 2>&1 &
+  pids+=($!) objects+=("$object")
+done
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    echo "FAIL: compiling ${sources[$i]}:"
+    head -n 40 "${objects[$i]}.log"
+    exit 1
+  fi
+  if [[ -s ${objects[$i]}.log ]]; then
+    echo "WARNING: compiling ${sources[$i]}:"
+    head -n 40 "${objects[$i]}.log"
+  fi
+done
+"$NVCC" "-arch=sm_$ARCH" "${objects[@]}" "$LIB" -lcublas -o "$WORK/bench"
+
+echo "== bench"
+{
+  echo "# gemm-opt vs cuBLAS, $(date -u +%Y-%m-%d)"
+  echo
+  echo "gemm-opt $(cat "$GEN/VERSION"); nvcc $("$NVCC" --version | grep -o "V[0-9][0-9.]*")."
+  echo
+  # The schedules that gemm-opt chose, as its kernels' comments say.
+  for cu in "$GEN"/*.cu; do
+    grep -h '^// Kernel:' "$cu" | sort -u | sed -e "s|^// Kernel:|- $(basename "$cu"):|" -e "s|,$||"
+  done
+  echo
+  "$WORK/bench" "$@"
+} | tee "${OUT:-$WORK}/bench.md"

@@ -1,0 +1,49 @@
+# shellcheck shell=bash
+#===- test/gpu/lib.sh - What the device-side scripts share -----------------===#
+#
+# Sourced, from the repository root, by test/gpu/{run,seeds,sweep}.sh and
+# bench/run.sh, which run on a GPU machine with nvcc, cmake and cuBLAS but no
+# LLVM. It sets
+#   NVCC        the CUDA compiler (NVCC in the environment wins);
+#   ARCH        the target, sm_$ARCH;
+#   LIB         libgemm_runtime.a, built standalone by buildRuntime;
+#   NVCC_FLAGS  what every device program is compiled with;
+# and defines printDevice and buildRuntime.
+#
+#===------------------------------------------------------------------------===#
+
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ARCH=90
+# Outside the checkout, so the copy that travels to the device stays small
+# and a second script in the same session reuses the build.
+RUNTIME_BUILD=/tmp/build-rt
+# LIB and NVCC_FLAGS are read by the scripts that source this file.
+# shellcheck disable=SC2034
+LIB=$RUNTIME_BUILD/libgemm_runtime.a
+# shellcheck disable=SC2034
+NVCC_FLAGS=(-O2 -std=c++17 "-arch=sm_$ARCH" -I runtime/include -I test/gpu)
+
+# The GPU and the compiler, for the log: H100 and H200 results differ.
+printDevice() {
+  echo "== device"
+  nvidia-smi -L || echo "(nvidia-smi failed)"
+  "$NVCC" --version | tail -n 2
+}
+
+# Builds libgemm_runtime (Release, sm_$ARCH) in $RUNTIME_BUILD; prints the
+# build's log only if it fails.
+buildRuntime() {
+  echo "== libgemm_runtime (standalone)"
+  local generator=() log=$RUNTIME_BUILD.log
+  if command -v ninja >/dev/null; then
+    generator=(-G Ninja)
+  fi
+  if ! { cmake "${generator[@]}" -S runtime -B "$RUNTIME_BUILD" \
+    -DCMAKE_BUILD_TYPE=Release -DGEMM_OPT_CUDA_ARCH=$ARCH \
+    -DCMAKE_CUDA_COMPILER="$NVCC" && cmake --build "$RUNTIME_BUILD"; } \
+    >"$log" 2>&1; then
+    cat "$log"
+    echo "buildRuntime: libgemm_runtime did not build" >&2
+    return 1
+  fi
+}
