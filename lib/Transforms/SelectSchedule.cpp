@@ -1,13 +1,17 @@
 //===- SelectSchedule.cpp - Attach a #gemm.schedule to each matmul --------===//
 //
-// Until the cost model chooses schedules from a target description, every
-// matmul gets a fixed default per element type; pass options override any
-// parameter, so tests and users can ask for each kernel variant.
+// Asks the cost model of lib/Target for the best schedule of each matmul on
+// the module's target, remarks on the choice, and lets pass options fix any
+// parameter, so that tests, users and device scripts can ask for each
+// kernel variant.
 //
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
+#include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Transforms/Passes.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMSELECTSCHEDULE
@@ -19,21 +23,15 @@ using namespace mlir::gemm;
 
 namespace {
 
-/// The default schedules: 128x128x8 with 8x8 per thread for f32 and
-/// 64x64x16 with 4x4 per thread for f64 (MAGMA's Fermi DGEMM tile), both with
-/// 128-bit accesses and two shared-memory buffers.
+/// The parameters of #gemm.schedule before warps are derived; unlike the
+/// model's Schedule they can hold any stage count an option asks for.
 struct ScheduleParams {
   SmallVector<int64_t, 3> block;
   SmallVector<int64_t, 2> thread;
   int64_t stages, vector, pad;
   Prefetch prefetch;
+  Compute compute;
 };
-
-ScheduleParams defaultParams(Type element) {
-  if (element.isF64())
-    return {{64, 64, 16}, {4, 4}, 2, 2, 2, Prefetch::Smem};
-  return {{128, 128, 8}, {8, 8}, 2, 4, 4, Prefetch::Smem};
-}
 
 ScheduleParams fromAttr(ScheduleAttr s) {
   return {SmallVector<int64_t, 3>(s.getBlock()),
@@ -41,12 +39,37 @@ ScheduleParams fromAttr(ScheduleAttr s) {
           s.getStages(),
           s.getVector(),
           s.getPad(),
-          s.getPrefetch()};
+          s.getPrefetch(),
+          s.getCompute()};
+}
+
+ScheduleParams fromSchedule(const Schedule &s) {
+  return {{s.blockM, s.blockN, s.blockK},
+          {s.threadM, s.threadN},
+          s.stages(),
+          s.vector,
+          s.pad,
+          s.prefetch,
+          Compute::Fma};
+}
+
+/// The model's view of a verified schedule.
+Schedule toSchedule(ScheduleAttr s) {
+  return {s.getBlockM(),  s.getBlockN(), s.getBlockK(),   s.getThreadM(),
+          s.getThreadN(), s.getVector(), s.getPrefetch(), s.getPad()};
+}
+
+Precision precisionOf(MatmulOp op) {
+  // The op's verifier admits f32 and f64 only.
+  return op.getElementType().isF64() ? Precision::F64 : Precision::F32;
 }
 
 struct GemmSelectSchedule
     : public mlir::gemm::impl::GemmSelectScheduleBase<GemmSelectSchedule> {
   using GemmSelectScheduleBase::GemmSelectScheduleBase;
+
+  /// The search of each precision in this run, once made.
+  std::optional<CandidateSet> searches[2];
 
   void runOnOperation() override {
     std::optional<Prefetch> prefetchKind;
@@ -56,8 +79,13 @@ struct GemmSelectSchedule
           << prefetch << "'";
       return signalPassFailure();
     }
+    const GpuTarget *gpu = resolveTarget();
+    if (!gpu)
+      return signalPassFailure();
+    for (std::optional<CandidateSet> &search : searches)
+      search.reset();
     WalkResult result = getOperation().walk([&](MatmulOp op) {
-      if (failed(select(op, prefetchKind)))
+      if (failed(select(op, *gpu, prefetchKind)))
         return WalkResult::interrupt();
       return WalkResult::advance();
     });
@@ -65,9 +93,42 @@ struct GemmSelectSchedule
       signalPassFailure();
   }
 
-  LogicalResult select(MatmulOp op, std::optional<Prefetch> prefetchKind) {
-    ScheduleParams p = op.getScheduleAttr() ? fromAttr(op.getScheduleAttr())
-                                            : defaultParams(op.getElementType());
+  /// The `target` option, else the module's #gemm.target, else the default;
+  /// the module carries the answer for later passes.
+  const GpuTarget *resolveTarget() {
+    ModuleOp module = getOperation();
+    StringRef name = target;
+    auto attr =
+        module->getAttrOfType<TargetAttr>(GemmDialect::getTargetAttrName());
+    if (name.empty())
+      name = attr ? attr.getName() : getDefaultTarget().name;
+    const GpuTarget *gpu = lookupTarget(name);
+    if (!gpu) {
+      InFlightDiagnostic diag = module.emitError()
+                                << "gemm-select-schedule: unknown target '"
+                                << name << "'; known targets:";
+      for (const GpuTarget &t : getTargets())
+        diag << " " << t.name;
+      return nullptr;
+    }
+    module->setAttr(GemmDialect::getTargetAttrName(),
+                    TargetAttr::get(module.getContext(), gpu->name));
+    return gpu;
+  }
+
+  /// The searched parameters that options fix.
+  ScheduleConstraints constraints(std::optional<Prefetch> prefetchKind) const {
+    ScheduleConstraints c;
+    c.block.assign(block.begin(), block.end());
+    c.thread.assign(thread.begin(), thread.end());
+    c.vector = vector;
+    c.prefetch = prefetchKind;
+    return c;
+  }
+
+  /// `p` with every parameter that an option gives replaced.
+  ScheduleParams applyOptions(ScheduleParams p,
+                              std::optional<Prefetch> prefetchKind) const {
     if (!block.empty())
       p.block.assign(block.begin(), block.end());
     if (!thread.empty())
@@ -83,6 +144,52 @@ struct GemmSelectSchedule
       p.vector = vector;
     if (pad >= 0)
       p.pad = pad;
+    return p;
+  }
+
+  /// The model's best schedule for `op` among those that match the options,
+  /// else its best overall with the options applied; the search is printed
+  /// when `explain` asks for it.
+  FailureOr<ScheduleParams> search(MatmulOp op, const GpuTarget &gpu,
+                                   std::optional<Prefetch> prefetchKind) {
+    Precision precision = precisionOf(op);
+    // Every op of a precision sees the same search; run it once.
+    std::optional<CandidateSet> &cached = searches[int(precision)];
+    if (!cached)
+      cached = searchSchedules(gpu, precision, constraints(prefetchKind));
+    const CandidateSet &set = *cached;
+    if (explain > 0) {
+      auto symbol = op->getParentOfType<SymbolOpInterface>();
+      StringRef what = symbol ? symbol.getName() : "gemm.matmul";
+      if (explainSchedules)
+        printCandidateSchedules(llvm::outs(), gpu, precision, what, set,
+                                explain);
+      else
+        printCandidateTable(llvm::outs(), gpu, precision, what, set, explain);
+    }
+    if (!set.ranked.empty())
+      return applyOptions(fromSchedule(set.ranked.front().schedule),
+                          prefetchKind);
+    CandidateSet unconstrained = searchSchedules(gpu, precision, {});
+    if (unconstrained.ranked.empty())
+      return op.emitError("gemm-select-schedule: no schedule of CodeGen's "
+                          "kernels fits the registers and shared memory of ")
+             << gpu.name;
+    return applyOptions(fromSchedule(unconstrained.ranked.front().schedule),
+                        prefetchKind);
+  }
+
+  LogicalResult select(MatmulOp op, const GpuTarget &gpu,
+                       std::optional<Prefetch> prefetchKind) {
+    ScheduleParams p;
+    if (ScheduleAttr kept = op.getScheduleAttr()) {
+      p = applyOptions(fromAttr(kept), prefetchKind);
+    } else {
+      FailureOr<ScheduleParams> best = search(op, gpu, prefetchKind);
+      if (failed(best))
+        return failure();
+      p = *best;
+    }
     if (p.block.size() != 3 || p.thread.size() != 2 || p.thread[0] <= 0 ||
         p.thread[1] <= 0)
       return op.emitError("gemm-select-schedule: block needs 3 entries and "
@@ -91,10 +198,21 @@ struct GemmSelectSchedule
     auto schedule = ScheduleAttr::getChecked(
         [&] { return op.emitError("invalid schedule: "); }, op.getContext(),
         ArrayRef<int64_t>(p.block), ArrayRef<int64_t>(p.thread), threads / 32,
-        p.stages, p.vector, p.prefetch, p.pad);
+        p.stages, p.vector, p.prefetch, p.pad, p.compute);
     if (!schedule)
       return failure();
     op.setScheduleAttr(schedule);
+    // The model knows the scalar-FMA kernels of the papers only.
+    if (schedule.getCompute() != Compute::Fma) {
+      op.emitRemark("gemm-select-schedule: ")
+          << gpu.name
+          << ": kept a compute = " << stringifyCompute(schedule.getCompute())
+          << " schedule, which the cost model does not predict";
+      return success();
+    }
+    Schedule chosen = toSchedule(schedule);
+    op.emitRemark("gemm-select-schedule: ") << summarize(
+        gpu, precisionOf(op), chosen, predict(gpu, precisionOf(op), chosen));
     return success();
   }
 };

@@ -1,6 +1,6 @@
 // Schedules CodeGen cannot print get an error at the op, and no output.
 // RUN: not gemm-opt --emit=cuda %s --schedule="prefetch=smem stages=3" -o %t.cu 2>&1 | FileCheck %s --check-prefix=STAGES
-// RUN: not gemm-opt --emit=cuda %s --schedule="block=256,256,16 thread=16,16" -o %t.cu 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: not gemm-opt --emit=cuda %s --schedule="block=256,256,16 thread=16,16 prefetch=smem vector=4 pad=4" -o %t.cu 2>&1 | FileCheck %s --check-prefix=SMEM
 // RUN: not ls %t.cu
 
 // STAGES: errors.mlir:[[@LINE+3]]:3: error: schedules with more than 2 stages need the cp.async pipeline, which CodeGen does not print yet

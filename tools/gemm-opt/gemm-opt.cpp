@@ -45,7 +45,8 @@ void registerGemmOptDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
 }
 
-/// C and C++ sources, --emit and --nvcc-flags select gemm-opt's own mode;
+/// C and C++ sources, --emit, --explain, --target and --nvcc-flags select
+/// gemm-opt's own mode;
 /// everything else, .mlir files and stdin included, goes to MlirOptMain,
 /// which owns its command line.
 bool isCppInvocation(int argc, char **argv) {
@@ -53,8 +54,10 @@ bool isCppInvocation(int argc, char **argv) {
     StringRef arg(argv[i]);
     if (arg == "--")
       break;
-    if (arg == "--nvcc-flags" || arg == "-nvcc-flags" ||
-        arg.starts_with("--emit=") || arg.starts_with("-emit="))
+    if (arg == "--nvcc-flags" || arg == "-nvcc-flags" || arg == "--explain" ||
+        arg == "-explain" || arg.starts_with("--emit=") ||
+        arg.starts_with("-emit=") || arg.starts_with("--target=") ||
+        arg.starts_with("-target="))
       return true;
     StringRef ext = sys::path::extension(arg);
     if (!arg.starts_with("-") &&
@@ -72,7 +75,7 @@ int runMlirOpt(int argc, char **argv) {
       mlir::MlirOptMain(argc, argv, "gemm-opt pass driver\n", registry));
 }
 
-enum class Emit { Source, Mlir, Cuda };
+enum class Emit { Source, Mlir, Cuda, Schedules };
 
 /// A user-facing error without a source location (driver-level problems).
 int driverError(const Twine &message) {
@@ -118,13 +121,36 @@ int runCppMode(int argc, const char **argv) {
                             "the rewritten source (default)"),
                  clEnumValN(Emit::Mlir, "mlir", "the lifted gemm module"),
                  clEnumValN(Emit::Cuda, "cuda",
-                            "the generated launchers and kernels")),
+                            "the generated launchers and kernels"),
+                 clEnumValN(Emit::Schedules, "schedules",
+                            "each nest's best --schedule options, one per "
+                            "line (see --candidates)")),
       cl::cat(category));
   static cl::opt<std::string> scheduleOptions(
       "schedule",
       cl::desc("Options of gemm-select-schedule for every nest, e.g. "
                "'block=64,64,16 thread=4,4 prefetch=regs'"),
       cl::init(""), cl::cat(category));
+  static cl::opt<std::string> target(
+      "target",
+      cl::desc("GPU that the cost model tunes for, e.g. fermi-c2050 or "
+               "hopper-h200 (default: hopper-h100)"),
+      cl::value_desc("name"), cl::init(""), cl::cat(category));
+  static cl::opt<bool> explain(
+      "explain",
+      cl::desc("Print each nest's ranked schedules with every bound of the "
+               "cost model on stdout, instead of the output"),
+      cl::cat(category));
+  static cl::opt<unsigned> candidates(
+      "candidates",
+      cl::desc("Schedules that --explain and --emit=schedules print per "
+               "nest (default: 10)"),
+      cl::init(10), cl::cat(category));
+  static cl::opt<std::string> passAnalysis(
+      "Rpass-analysis",
+      cl::desc("'gemm' reports each nest's schedule and its predicted "
+               "GFLOP/s"),
+      cl::value_desc("gemm"), cl::init(""), cl::cat(category));
   static cl::opt<bool> printNvccFlags(
       "nvcc-flags",
       cl::desc("Print the nvcc flags that compile and link gemm-opt output"),
@@ -176,11 +202,19 @@ int runCppMode(int argc, const char **argv) {
   // Diagnostics from passes and CodeGen read like clang's: file:line:col.
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  context.printOpOnDiagnostic(false);
+  // Like clang's, the passes' remarks are opt-in: the newer handler sees
+  // each diagnostic first and swallows remarks unless asked for.
+  mlir::ScopedDiagnosticHandler remarks(&context, [&](mlir::Diagnostic &d) {
+    return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
+                         passAnalysis != "gemm");
+  });
+  bool listOnly = explain || emit == Emit::Schedules;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::gemm::FrontendResult result;
   bool fromMlir = input.ends_with(".mlir");
   if (fromMlir) {
-    if (emit == Emit::Source)
+    if (emit == Emit::Source && !listOnly)
       return driverError("a .mlir input has no source to rewrite; use "
                          "--emit=cuda or --emit=mlir");
     module = mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
@@ -204,13 +238,22 @@ int runCppMode(int argc, const char **argv) {
     os << "\n";
     return writeOutput(outputPath, text);
   }
+  std::string options = scheduleOptions;
+  if (!target.empty())
+    options += " target=" + target;
+  if (listOnly)
+    options += " explain=" + std::to_string(candidates) +
+               (explain ? "" : " explain-schedules=1");
   mlir::PassManager pm(&context);
   if (mlir::failed(mlir::parsePassPipeline(
-          "gemm-select-schedule{" + scheduleOptions + "}", pm))) {
+          "gemm-select-schedule{" + options + "}", pm))) {
     return driverError("bad --schedule options '" + scheduleOptions + "'");
   }
   if (mlir::failed(pm.run(*module)))
     return 1;
+  // The pass has printed the candidates.
+  if (listOnly)
+    return 0;
   if (emit == Emit::Cuda) {
     if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
       return 1;

@@ -7,35 +7,53 @@ include "mlir/Pass/PassBase.td"
 def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
   let summary = "Attach a #gemm.schedule to every gemm.matmul";
   let description = [{
-    Chooses the tiling of each gemm.matmul that has none: the target's default
-    schedule for its element type (until the cost model lands), with any
-    parameter given as a pass option taking precedence. An op that already
+    Chooses the tiling of each gemm.matmul that has none with the cost model
+    of lib/Target (docs/cost-model.md): it enumerates the schedules CodeGen
+    can print for the target, prunes them with the target's guidelines
+    (seeds/003 Algorithm 3, Table 1), predicts each one's GFLOP/s as the
+    least of its memory, issue and latency bounds, and takes the best. A
+    remark at the op gives the choice, its prediction and its bound.
+
+    The target is the `target` option, else the module's `gemm.target`,
+    else the default (hopper-h100); the module is left carrying it.
+    Parameters given as options restrict the search to schedules that have
+    them; when none does, they are applied to the best schedule instead.
+    `pad` and `stages` are not searched and always apply. An op that already
     carries a schedule keeps it, unless an option overrides a parameter.
 
     Before:
     ```mlir
-    gemm.matmul %a, %b, %c, %alpha, %beta : ..., f32
+    gemm.matmul %a, %b, %c, %alpha, %beta : ..., f64
     ```
-    After (`--gemm-select-schedule="block=64,64,8"`):
+    After (`--gemm-select-schedule="target=fermi-c2050"`):
     ```mlir
     gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<
-        block = [64, 64, 8], thread = [8, 8], warps = 2, stages = 2,
-        vector = 4, prefetch = smem, pad = 4>} : ..., f32
+        block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1,
+        vector = 2, prefetch = none, pad = 2>} : ..., f64
     ```
-    Warps follow from the tiles.
+    Warps follow from the tiles. `explain=N` prints the top N candidates of
+    each search with every bound on stdout (`explain-schedules` prints only
+    their options, one schedule per line, for scripts).
   }];
   let dependentDialects = ["::mlir::gemm::GemmDialect"];
   let options = [
+    Option<"target", "target", "std::string", "\"\"",
+           "Target GPU, e.g. fermi-c2050 or hopper-h200 (empty: the "
+           "module's #gemm.target, else the default)">,
     ListOption<"block", "block", "int64_t", "Block tile BM,BN,BK">,
     ListOption<"thread", "thread", "int64_t", "Register tile TM,TN">,
     Option<"stages", "stages", "int64_t", "0",
-           "Shared-memory stages (0: the default)">,
+           "Shared-memory stages (0: the prefetch kind's)">,
     Option<"vector", "vector", "int64_t", "0",
-           "Elements per vector access (0: the default)">,
+           "Elements per vector access (0: the model's)">,
     Option<"prefetch", "prefetch", "std::string", "\"\"",
-           "none, smem or regs (empty: the default)">,
+           "none, smem or regs (empty: the model's)">,
     Option<"pad", "pad", "int64_t", "-1",
-           "Shared-memory row padding in elements (-1: the default)">,
+           "Shared-memory row padding in elements (-1: the model's)">,
+    Option<"explain", "explain", "unsigned", "0",
+           "Print the top N candidates of each search on stdout">,
+    Option<"explainSchedules", "explain-schedules", "bool", "false",
+           "With explain, print only the candidates' options">,
   ];
 }
 

@@ -1,0 +1,91 @@
+//===- CostModel.h - Analytical performance bounds of a schedule -*- C++
+//-*-===//
+//
+// The three bounds of docs/cost-model.md for one schedule of CodeGen's kernel
+// family on one target: the memory-bandwidth bound (seeds/001 section 3.1,
+// seeds/004 eq. 10), the instruction-issue bound of the inner loop's
+// instruction mix (seeds/001 section 3.2, seeds/004 eq. 11) and the
+// latency/occupancy bound (seeds/002 section 4.2, seeds/004 eq. 1). The
+// prediction is the least of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_OPT_TARGET_COSTMODEL_H
+#define GEMM_OPT_TARGET_COSTMODEL_H
+
+#include "gemm-opt/Dialect/Gemm/GemmAttrs.h"
+#include "gemm-opt/Target/GpuTarget.h"
+
+namespace mlir::gemm {
+
+/// The parameters of #gemm.schedule as plain integers, so that the
+/// enumerator can build millions of them without an MLIRContext.
+struct Schedule {
+  int64_t blockM, blockN, blockK;
+  int64_t threadM, threadN;
+  int64_t vector;
+  Prefetch prefetch;
+  int64_t pad;
+
+  /// One thread per register tile.
+  int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
+  /// Shared-memory buffers: two for a shared-memory prefetch, else one.
+  int64_t stages() const { return prefetch == Prefetch::Smem ? 2 : 1; }
+};
+
+/// What a schedule costs on the SM.
+struct Footprint {
+  /// Registers per thread (seeds/004 eq. 7).
+  int64_t registers;
+  /// Static shared memory per block, as CodeGen declares it.
+  int64_t sharedBytes;
+  /// Resident blocks and threads per SM; 0 when a block does not fit.
+  int64_t blocksPerSM, threadsPerSM;
+};
+
+/// What limits a prediction: one of the three bounds, or none of them
+/// (the FMA pipes run at their peak).
+enum class Bound { Memory, Issue, Latency, Peak };
+
+/// "memory", "issue", "latency" or "peak".
+StringRef stringifyBound(Bound bound);
+
+/// The model's verdict on one schedule. Each bound is the rate that one
+/// resource alone allows, as a fraction of the FMA pipes' peak; above 1 it
+/// is headroom.
+struct Prediction {
+  Footprint footprint;
+  /// FMAs among the FMA, load and store instructions of one K step
+  /// (seeds/001 section 3.2: 64% with 64-bit, 78% with 128-bit loads).
+  double fmaMix;
+  /// DRAM bandwidth over the traffic of the block tile (seeds/001 RB).
+  double memory;
+  /// Issue slots and shared-memory accesses over the FMA pipe's needs
+  /// (seeds/004 eq. 11).
+  double issue;
+  /// Occupancy (seeds/004 eq. 1) times the global latency that resident
+  /// blocks hide from each other (seeds/002 section 4.2).
+  double latency;
+
+  /// The least bound, at most 1 (the FMA pipes' peak).
+  double efficiency() const;
+  /// Which bound that is; Peak when none is below 1.
+  Bound limiter() const;
+};
+
+/// The footprint of `schedule` on `target`.
+Footprint estimateFootprint(const GpuTarget &target, Precision precision,
+                            const Schedule &schedule);
+
+/// Whether `schedule` can run at all: its registers, shared memory and
+/// threads fit one block of `target` and CodeGen's static shared memory.
+bool isFeasible(const GpuTarget &target, const Footprint &footprint,
+                const Schedule &schedule);
+
+/// The bounds of `schedule` on `target`.
+Prediction predict(const GpuTarget &target, Precision precision,
+                   const Schedule &schedule);
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_TARGET_COSTMODEL_H

@@ -1,0 +1,132 @@
+//===- GpuTarget.h - GPU descriptions for the cost model --------*- C++ -*-===//
+//
+// A target is data: the facts about one GPU that the cost model reads, each
+// with its source in lib/Target/Targets.cpp. `#gemm.target<name = "...">`
+// names one of them; nothing in the model tests a target's name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_OPT_TARGET_GPUTARGET_H
+#define GEMM_OPT_TARGET_GPUTARGET_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir::gemm {
+
+/// The arithmetic of a GEMM: it picks the FMA pipe and the element width.
+enum class Precision { F32, F64 };
+
+/// "f32" or "f64".
+StringRef stringifyPrecision(Precision precision);
+
+/// Bytes per element of `precision`.
+int64_t elementBytes(Precision precision);
+
+/// The search-space guidelines of seeds/003 (Algorithm 3, Table 1) for one
+/// precision: kernels that cannot meet them are not enumerated.
+struct SearchGuidelines {
+  /// Minimum resident threads per SM ("minimum occupancy").
+  int64_t minThreadsPerSM;
+  /// Minimum resident thread blocks per SM.
+  int64_t minBlocksPerSM;
+  /// Minimum register reuse TM * TN / (TM + TN) of the register tile.
+  double minRegisterReuse;
+};
+
+/// The FMA pipe of one precision.
+struct FmaPipe {
+  /// FMA thread instructions per clock per SM.
+  int64_t perClock;
+  /// Clocks from the issue of an FMA to the issue of one that reads it.
+  double latency;
+  /// The pruning guidelines for kernels of this precision.
+  SearchGuidelines guidelines;
+};
+
+/// One GPU, as the cost model sees it. Clocks are the clock that the FMA
+/// pipes run at (the shader clock on GT200 and Fermi).
+struct GpuTarget {
+  /// The key of `#gemm.target`, e.g. "hopper-h100".
+  StringRef name;
+  /// The product and architecture, for --explain.
+  StringRef description;
+
+  /// Streaming multiprocessors.
+  int64_t sms;
+  /// Clock of the FMA pipes, in GHz.
+  double clockGHz;
+  /// The single- and double-precision FMA pipes.
+  FmaPipe f32, f64;
+
+  /// Warp schedulers per SM.
+  int64_t schedulersPerSM;
+  /// Warp instructions each scheduler issues per clock.
+  double warpIssuePerClock;
+  /// Whether an FP64 instruction can issue while other instructions do; when
+  /// not, an SM running FP64 code issues at the FP64 rate.
+  bool fp64DualIssue;
+
+  /// 32-bit registers per SM, and the most one thread can address.
+  int64_t registersPerSM, maxRegistersPerThread;
+  /// Shared memory per SM and the most one block can use.
+  int64_t sharedBytesPerSM, sharedBytesPerBlock;
+  /// Residency limits.
+  int64_t maxThreadsPerSM, maxThreadsPerBlock, maxBlocksPerSM, maxWarpsPerSM;
+
+  /// DRAM bandwidth in GB/s.
+  double dramGBs;
+  /// Shared-memory bytes delivered per clock per SM.
+  int64_t sharedBytesPerClock;
+  /// Load/store thread instructions accepted per clock per SM.
+  int64_t lsuPerClock;
+  /// Ways of bank conflict of a warp's 128-bit shared-memory access.
+  int64_t wideAccessConflict;
+  /// Latency in clocks of 32-, 64- and 128-bit shared-memory loads.
+  double sharedLatency[3];
+  /// Latency in clocks of a global load that misses the caches.
+  double globalLatency;
+
+  /// The FMA pipe of `precision`.
+  const FmaPipe &pipe(Precision precision) const {
+    return precision == Precision::F64 ? f64 : f32;
+  }
+  /// Peak GFLOP/s of `precision` (an FMA is two flops).
+  double peakGFlops(Precision precision) const {
+    return double(sms) * double(pipe(precision).perClock) * 2.0 * clockGHz;
+  }
+  /// Thread instructions the SM issues per clock for kernels of `precision`.
+  double issuePerClock(Precision precision) const;
+  /// Clocks the SM's shared memory spends on one warp's access of `bytes`
+  /// (4, 8 or 16) per thread at `addresses` distinct addresses (the others
+  /// are broadcasts): the load/store units take the warp at their rate, the
+  /// banks deliver the distinct bytes, wide accesses with their conflicts.
+  double sharedAccessClocks(int64_t bytes, int64_t addresses) const;
+  /// Shared-memory thread instructions of `bytes` per clock per SM when
+  /// every thread reads its own address.
+  double sharedAccessesPerClock(int64_t bytes) const {
+    return 32.0 / sharedAccessClocks(bytes, 32);
+  }
+  /// Latency of a shared-memory load of `bytes` (4, 8 or 16).
+  double sharedLoadLatency(int64_t bytes) const;
+  /// Shared-memory bandwidth of the whole GPU in GB/s.
+  double sharedGBs() const {
+    return double(sms) * double(sharedBytesPerClock) * clockGHz;
+  }
+};
+
+/// Every known target, in the order --explain lists them.
+ArrayRef<GpuTarget> getTargets();
+
+/// The target called `name`, or null.
+const GpuTarget *lookupTarget(StringRef name);
+
+/// The target used when neither an option nor the module names one.
+const GpuTarget &getDefaultTarget();
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_TARGET_GPUTARGET_H

@@ -1,0 +1,160 @@
+//===- Candidates.cpp - Enumerate, prune and rank schedules ---------------===//
+//
+// seeds/003 Algorithm 2 walks the thread grid (Mdim x Ndim), the block tile
+// (Mblk, Nblk in steps of the grid, Kblk) and, for CodeGen's kernel family,
+// the vector width and the prefetch kind. Algorithm 3 rejects what cannot
+// run or load its tiles without idle threads, and what misses the target's
+// guidelines (Table 1); the cost model ranks the rest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Target/Candidates.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// Loop bounds of Algorithm 2: thread-grid and block sides up to 256 and K
+/// steps up to 64 (seeds/003 section 5.3.3).
+constexpr int64_t kMaxSide = 256;
+constexpr int64_t kMaxBlockK = 64;
+/// The widest access CodeGen packs: 128 bits.
+constexpr int64_t kMaxAccessBytes = 16;
+/// Bounds compare at the precision --explain prints them (0.1% of peak), so
+/// that a difference nobody can see does not outrank a visible one.
+constexpr double kResolution = 1e-3;
+
+/// Algorithm 3, first section, for CodeGen's packs: whole warps, and tiles
+/// of A and B that split into packs evenly over the threads.
+bool loadsEvenly(const Schedule &s) {
+  int64_t threads = s.threads(), v = s.vector;
+  return threads % 32 == 0 && s.blockM % v == 0 && s.blockN % v == 0 &&
+         s.blockK % v == 0 && (s.blockM * s.blockK / v) % threads == 0 &&
+         (s.blockK * s.blockN / v) % threads == 0;
+}
+
+/// Resident blocks as Algorithm 3 counts them from one resource: at most
+/// `perSM / perBlock`, the hardware's block limit and its warp limit.
+int64_t guidelineBlocks(const GpuTarget &target, int64_t perSM,
+                        int64_t perBlock, int64_t warpsPerBlock) {
+  int64_t blocks = std::min(perSM / perBlock, target.maxBlocksPerSM);
+  int64_t warps = std::min(blocks * warpsPerBlock, target.maxWarpsPerSM);
+  return warps / warpsPerBlock;
+}
+
+/// Algorithm 3, sections two to four, with the target's Table 1 values:
+/// minimum blocks and threads per SM by shared memory and by Algorithm 3's
+/// own register estimate (the tiles plus the prefetched stripes of A and B,
+/// as written in the paper), and minimum register reuse.
+bool meetsGuidelines(const GpuTarget &target, Precision precision,
+                     const Schedule &s, const Footprint &f) {
+  const SearchGuidelines &g = target.pipe(precision).guidelines;
+  int64_t threads = s.threads(), warpsPerBlock = threads / 32;
+  auto enough = [&](int64_t blocks) {
+    return blocks >= g.minBlocksPerSM && blocks * threads >= g.minThreadsPerSM;
+  };
+  if (!enough(guidelineBlocks(target, target.sharedBytesPerSM, f.sharedBytes,
+                              warpsPerBlock)))
+    return false;
+  int64_t regsPerBlock =
+      ((s.threadM * s.threadN + s.threadM + s.threadN) * threads +
+       (s.blockM + s.blockN) * s.blockK) *
+      (elementBytes(precision) / 4);
+  if (!enough(guidelineBlocks(target, target.registersPerSM, regsPerBlock,
+                              warpsPerBlock)))
+    return false;
+  double reuse = double(s.threadM * s.threadN) / double(s.threadM + s.threadN);
+  return reuse >= g.minRegisterReuse;
+}
+
+/// The bounds ascending, rounded to kResolution. They keep their headroom
+/// above the peak, so that among schedules that all reach it the one with
+/// the most slack in its tightest resource wins (seeds/001 section 3.1
+/// minimises RB for the same reason).
+std::array<double, 3> sortedBounds(const Prediction &p) {
+  std::array<double, 3> bounds = {p.memory, p.issue, p.latency};
+  for (double &b : bounds)
+    b = std::round(b / kResolution);
+  llvm::sort(bounds);
+  return bounds;
+}
+
+/// Better first: the least bound (the prediction), then the next ones, then
+/// the smaller footprint.
+bool ranksBefore(const Candidate &a, const Candidate &b) {
+  std::array<double, 3> ba = sortedBounds(a.prediction),
+                        bb = sortedBounds(b.prediction);
+  if (ba != bb)
+    return std::lexicographical_compare(bb.begin(), bb.end(), ba.begin(),
+                                        ba.end());
+  const Footprint &fa = a.prediction.footprint, &fb = b.prediction.footprint;
+  if (fa.registers != fb.registers)
+    return fa.registers < fb.registers;
+  return fa.sharedBytes < fb.sharedBytes;
+}
+
+} // namespace
+
+bool ScheduleConstraints::matches(const Schedule &s) const {
+  if (!block.empty() && (block.size() != 3 || block[0] != s.blockM ||
+                         block[1] != s.blockN || block[2] != s.blockK))
+    return false;
+  if (!thread.empty() &&
+      (thread.size() != 2 || thread[0] != s.threadM || thread[1] != s.threadN))
+    return false;
+  if (vector && vector != s.vector)
+    return false;
+  return !prefetch || *prefetch == s.prefetch;
+}
+
+CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
+                                         Precision precision,
+                                         const ScheduleConstraints &c) {
+  CandidateSet set;
+  int64_t words = elementBytes(precision) / 4;
+  // The C tile alone must fit a thread's registers.
+  int64_t maxTileRegisters = target.maxRegistersPerThread / words;
+  for (int64_t ndim = 1; ndim <= kMaxSide; ++ndim) {
+    for (int64_t mdim = 1; mdim <= kMaxSide; ++mdim) {
+      int64_t threads = mdim * ndim;
+      if (threads > target.maxThreadsPerBlock)
+        break;
+      if (threads % 32 != 0)
+        continue;
+      for (int64_t tm = 1; mdim * tm <= kMaxSide; ++tm) {
+        for (int64_t tn = 1; ndim * tn <= kMaxSide; ++tn) {
+          if (tm * tn > maxTileRegisters)
+            break;
+          for (int64_t bk = 1; bk <= kMaxBlockK; ++bk) {
+            for (int64_t v = 1; v * elementBytes(precision) <= kMaxAccessBytes;
+                 v *= 2) {
+              for (Prefetch prefetch :
+                   {Prefetch::None, Prefetch::Regs, Prefetch::Smem}) {
+                // Padding is not searched: rows padded by one pack keep the
+                // packs aligned and shift each row across the banks.
+                Schedule s{mdim * tm, ndim * tn, bk, tm, tn, v, prefetch, v};
+                if (!c.matches(s) || !loadsEvenly(s))
+                  continue;
+                Footprint f = estimateFootprint(target, precision, s);
+                if (!isFeasible(target, f, s))
+                  continue;
+                ++set.feasible;
+                if (meetsGuidelines(target, precision, s, f))
+                  set.ranked.push_back({s, predict(target, precision, s)});
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  llvm::stable_sort(set.ranked, ranksBefore);
+  return set;
+}

@@ -1,0 +1,202 @@
+//===- CostModel.cpp - Analytical performance bounds of a schedule --------===//
+//
+// Counts what one thread of CodeGen's kernel does per K step (BK deep) and
+// turns the counts into three bounds, each a fraction of the target's peak;
+// docs/cost-model.md derives every formula from its seed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Target/CostModel.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// Registers for addresses, indices and the loop bound besides the tiles
+/// (seeds/004 section 4.1, items 4 to 7: 2 + 1 + 2 + 2).
+constexpr int64_t kIndexRegisters = 7;
+/// Integer and branch instructions per K step (seeds/001 Table 3).
+constexpr int64_t kLoopOverhead = 13;
+/// The most static shared memory a block can declare without opt-in, which
+/// is all CodeGen declares.
+constexpr int64_t kStaticSharedBytes = 48 * 1024;
+
+/// Elements per shared-memory read of a register fragment: CodeGen reads a
+/// fragment in packs of the vector width when the packs stay aligned
+/// (KernelEmitter's ROW_GROUP and COL_GROUP).
+int64_t fragmentPack(int64_t tile, int64_t block, const Schedule &s) {
+  return tile % s.vector == 0 && (block + s.pad) % s.vector == 0 ? s.vector : 1;
+}
+
+/// Elements of A and B that one thread moves from global to shared memory
+/// per K step.
+int64_t stagedElements(const Schedule &s) {
+  return llvm::divideCeil((s.blockM + s.blockN) * s.blockK, s.threads());
+}
+
+/// Barriers per K step: one with two shared buffers, two with one (the
+/// pipelines of KernelEmitter).
+int64_t barriersPerStep(const Schedule &s) { return s.stages() >= 2 ? 1 : 2; }
+
+/// What one thread executes in one K step.
+struct InstructionCounts {
+  int64_t depth;         ///< BK: rank-1 updates per step.
+  int64_t packA, packB;  ///< Elements per fragment load of A and of B.
+  double fma;            ///< TM * TN * BK.
+  double loadsA, loadsB; ///< Shared-memory fragment loads.
+  double globalLoads;    ///< Global loads of the next tiles, and as many
+                         ///< shared-memory stores.
+  double other;          ///< Loop overhead and barriers.
+
+  double memoryInstructions() const {
+    return loadsA + loadsB + 2 * globalLoads;
+  }
+  double all() const { return fma + memoryInstructions() + other; }
+  /// The loads and FMAs of one rank-1 update: the independent work a
+  /// thread has while its next fragments load.
+  double perUpdate() const { return (fma + loadsA + loadsB) / double(depth); }
+};
+
+InstructionCounts countInstructions(const Schedule &s) {
+  InstructionCounts c;
+  c.depth = s.blockK;
+  c.packA = fragmentPack(s.threadM, s.blockM, s);
+  c.packB = fragmentPack(s.threadN, s.blockN, s);
+  c.fma = double(s.threadM * s.threadN * s.blockK);
+  c.loadsA = double(s.blockK * (s.threadM / c.packA));
+  c.loadsB = double(s.blockK * (s.threadN / c.packB));
+  c.globalLoads = double(llvm::divideCeil(stagedElements(s), s.vector));
+  c.other = double(kLoopOverhead + barriersPerStep(s));
+  return c;
+}
+
+} // namespace
+
+StringRef mlir::gemm::stringifyBound(Bound bound) {
+  switch (bound) {
+  case Bound::Memory:
+    return "memory";
+  case Bound::Issue:
+    return "issue";
+  case Bound::Latency:
+    return "latency";
+  case Bound::Peak:
+    return "peak";
+  }
+  llvm_unreachable("unknown bound");
+}
+
+double Prediction::efficiency() const {
+  return std::min({1.0, memory, issue, latency});
+}
+
+Bound Prediction::limiter() const {
+  if (efficiency() >= 1.0)
+    return Bound::Peak;
+  if (memory <= issue && memory <= latency)
+    return Bound::Memory;
+  return issue <= latency ? Bound::Issue : Bound::Latency;
+}
+
+Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
+                                        Precision precision,
+                                        const Schedule &s) {
+  int64_t words = elementBytes(precision) / 4;
+  InstructionCounts c = countInstructions(s);
+  // seeds/004 eq. 7: the C tile, one fragment held and the other streamed a
+  // pack at a time, the prefetched tiles while they wait, and the indices.
+  // Without prefetch the staged tiles die before the multiply starts.
+  int64_t fragments = std::min(s.threadM + c.packB, s.threadN + c.packA);
+  int64_t staged = stagedElements(s);
+  int64_t live = s.prefetch == Prefetch::None ? std::max(fragments, staged)
+                                              : fragments + staged;
+  Footprint f;
+  f.registers = words * (s.threadM * s.threadN + live) + kIndexRegisters;
+  f.sharedBytes = s.stages() * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
+                  elementBytes(precision);
+  int64_t threads = s.threads();
+  int64_t warps = llvm::divideCeil(threads, 32);
+  // seeds/004 eq. 3 and the residency limits.
+  f.blocksPerSM = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
+                            target.maxThreadsPerSM / threads,
+                            target.registersPerSM / (f.registers * threads),
+                            target.sharedBytesPerSM / f.sharedBytes});
+  f.threadsPerSM = f.blocksPerSM * threads;
+  return f;
+}
+
+bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
+                            const Schedule &s) {
+  // seeds/004 eq. 2, and a block that fits the SM and CodeGen.
+  return s.threads() <= target.maxThreadsPerBlock &&
+         f.registers <= target.maxRegistersPerThread &&
+         f.sharedBytes <=
+             std::min(target.sharedBytesPerBlock, kStaticSharedBytes) &&
+         f.blocksPerSM >= 1;
+}
+
+Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
+                               const Schedule &s) {
+  Prediction p;
+  p.footprint = estimateFootprint(target, precision, s);
+  int64_t bytes = elementBytes(precision);
+  const FmaPipe &pipe = target.pipe(precision);
+  InstructionCounts c = countInstructions(s);
+
+  // seeds/001 section 3.2: the FMA share of the inner loop.
+  p.fmaMix = c.fma / (c.fma + c.memoryInstructions());
+
+  // seeds/001 section 3.1, RB = DF * WB * (1/bm + 1/bn) / 2 <= BW, solved
+  // for DF (seeds/004 eq. 10).
+  double memoryGFlops =
+      target.dramGBs * 2.0 /
+      (double(bytes) * (1.0 / double(s.blockM) + 1.0 / double(s.blockN)));
+  p.memory = memoryGFlops / target.peakGFlops(precision);
+
+  // seeds/004 eq. 11 with the pipes of Figure 2: per K step a thread needs
+  // issue slots for every instruction, the FMA pipe for its FMAs and the
+  // shared memory for its accesses at their width (seeds/001's
+  // register-level bandwidth condition RB <= BW_sm). A warp's threads share
+  // 32 / (BN / TN) rows of A and BN / TN columns of B (KernelEmitter's
+  // thread map), so its fragment loads hit that many addresses and the rest
+  // are broadcasts. The slowest of the three sets the pace.
+  int64_t threadsN = s.blockN / s.threadN;
+  int64_t addressesA = llvm::divideCeil(32, threadsN);
+  int64_t addressesB = std::min<int64_t>(32, threadsN);
+  double issueClocks = c.all() / target.issuePerClock(precision);
+  double fmaClocks = c.fma / double(pipe.perClock);
+  double lsuClocks =
+      (c.loadsA * target.sharedAccessClocks(c.packA * bytes, addressesA) +
+       c.loadsB * target.sharedAccessClocks(c.packB * bytes, addressesB) +
+       c.globalLoads * target.sharedAccessClocks(s.vector * bytes, 32)) /
+      32.0;
+  p.issue = fmaClocks / std::max(issueClocks, lsuClocks);
+
+  // seeds/004 eq. 1: T_SM >= 32 * latency / issue interval, the interval
+  // being one warp of FMAs (32 / rate), i.e. latency * rate threads; the
+  // same law for the loads that each step's FMAs wait on, which a thread
+  // covers with its own step's instructions. Fewer threads fill that share
+  // of the pipe (seeds/002 section 4.2: rate grows with occupancy, then
+  // saturates).
+  double loadLatency =
+      target.sharedLoadLatency(std::max(c.packA, c.packB) * bytes);
+  double needed =
+      std::max(pipe.latency * double(pipe.perClock),
+               loadLatency * target.issuePerClock(precision) / c.perUpdate());
+  // Threads that wait do not count. A block's step takes `busy` clocks at
+  // the FMA pipe's pace; after each barrier it waits for its first shared
+  // loads, and for the global loads that the prefetch did not cover.
+  double busy = fmaClocks * double(s.threads());
+  double exposed = double(barriersPerStep(s)) * target.sharedLoadLatency(4) +
+                   (s.prefetch == Prefetch::None
+                        ? target.globalLatency
+                        : std::max(0.0, target.globalLatency - busy));
+  double ready = double(p.footprint.threadsPerSM) * busy / (busy + exposed);
+  p.latency = ready / needed;
+  return p;
+}

@@ -1,0 +1,113 @@
+//===- Explain.cpp - Print the cost model's reasoning ---------------------===//
+//
+// The --explain table (the target's facts, the search's counts, the ranked
+// candidates with every bound and the limiting one) and the one-line forms
+// of a schedule used by remarks and device scripts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Target/Explain.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// "72.7%".
+std::string percent(double fraction) {
+  return llvm::formatv("{0:F1}%", 100.0 * fraction).str();
+}
+
+/// "96x96x16".
+std::string blockText(const Schedule &s) {
+  return llvm::formatv("{0}x{1}x{2}", s.blockM, s.blockN, s.blockK).str();
+}
+
+/// "6x6".
+std::string threadText(const Schedule &s) {
+  return llvm::formatv("{0}x{1}", s.threadM, s.threadN).str();
+}
+
+} // namespace
+
+std::string mlir::gemm::formatScheduleOptions(const Schedule &s) {
+  return llvm::formatv("block={0},{1},{2} thread={3},{4} vector={5} "
+                       "prefetch={6} pad={7}",
+                       s.blockM, s.blockN, s.blockK, s.threadM, s.threadN,
+                       s.vector, stringifyPrefetch(s.prefetch), s.pad)
+      .str();
+}
+
+std::string mlir::gemm::summarize(const GpuTarget &target, Precision precision,
+                                  const Schedule &s, const Prediction &p) {
+  double peak = target.peakGFlops(precision);
+  return llvm::formatv(
+             "{0} {1}: block {2}, thread {3} ({4} threads), vector {5}, "
+             "prefetch {6}: predicted {7:F0} GFLOP/s, {8} of the {9:F0} "
+             "GFLOP/s peak, bound: {10} (memory {11}, issue {12}, latency "
+             "{13})",
+             target.name, stringifyPrecision(precision), blockText(s),
+             threadText(s), s.threads(), s.vector,
+             stringifyPrefetch(s.prefetch), p.efficiency() * peak,
+             percent(p.efficiency()), peak, stringifyBound(p.limiter()),
+             percent(p.memory), percent(p.issue), percent(p.latency))
+      .str();
+}
+
+void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
+                                     const GpuTarget &target,
+                                     Precision precision, StringRef what,
+                                     const CandidateSet &set, size_t rows) {
+  const SearchGuidelines &g = target.pipe(precision).guidelines;
+  os << llvm::formatv("gemm-select-schedule: @{0} ({1}) on {2}, {3}\n", what,
+                      stringifyPrecision(precision), target.name,
+                      target.description);
+  os << llvm::formatv(
+      "  peak {0:F1} GFLOP/s, DRAM {1:F1} GB/s, shared memory {2:F1} GB/s; "
+      "per clock and SM: {3:F0} thread instructions issued, LDS/.64/.128 "
+      "{4:F0}/{5:F0}/{6:F0}\n",
+      target.peakGFlops(precision), target.dramGBs, target.sharedGBs(),
+      target.issuePerClock(precision), target.sharedAccessesPerClock(4),
+      target.sharedAccessesPerClock(8), target.sharedAccessesPerClock(16));
+  os << llvm::formatv("  search: {0} feasible schedules, {1} kept by the "
+                      "guidelines (>= {2} threads and {3} blocks per SM, "
+                      "register reuse >= {4:F1})\n",
+                      set.feasible, set.ranked.size(), g.minThreadsPerSM,
+                      g.minBlocksPerSM, g.minRegisterReuse);
+  os << llvm::formatv("{0,4} {1,-10} {2,-6} {3,4} {4,3} {5,-8} {6,4} {7,6} "
+                      "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,9} {15,6} "
+                      "{16,-7} {17}\n",
+                      "rank", "block", "thread", "thr", "vec", "prefetch",
+                      "regs", "smem", "blk/SM", "thr/SM", "mix", "memory",
+                      "issue", "latency", "GFLOP/s", "peak", "bound",
+                      "schedule");
+  double peak = target.peakGFlops(precision);
+  for (auto [index, c] :
+       llvm::enumerate(ArrayRef(set.ranked).take_front(rows))) {
+    const Schedule &s = c.schedule;
+    const Prediction &p = c.prediction;
+    const Footprint &f = p.footprint;
+    os << llvm::formatv("{0,4} {1,-10} {2,-6} {3,4} {4,3} {5,-8} {6,4} {7,6} "
+                        "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,9:F1} "
+                        "{15,6} {16,-7} {17}\n",
+                        index + 1, blockText(s), threadText(s), s.threads(),
+                        s.vector, stringifyPrefetch(s.prefetch), f.registers,
+                        f.sharedBytes, f.blocksPerSM, f.threadsPerSM,
+                        percent(p.fmaMix), percent(p.memory), percent(p.issue),
+                        percent(p.latency), p.efficiency() * peak,
+                        percent(p.efficiency()), stringifyBound(p.limiter()),
+                        formatScheduleOptions(s));
+  }
+}
+
+void mlir::gemm::printCandidateSchedules(llvm::raw_ostream &os,
+                                         const GpuTarget &target,
+                                         Precision precision, StringRef what,
+                                         const CandidateSet &set, size_t rows) {
+  os << llvm::formatv("# @{0} ({1}) on {2}\n", what,
+                      stringifyPrecision(precision), target.name);
+  for (const Candidate &c : ArrayRef(set.ranked).take_front(rows))
+    os << formatScheduleOptions(c.schedule) << "\n";
+}

@@ -1,0 +1,297 @@
+//===- Targets.cpp - The GPU description table ----------------------------===//
+//
+// Every number the cost model reads, with its source. Seeds are the papers in
+// /work/shared/seeds (000 MAGMA, 001 Tan et al., 002 Volkov & Demmel, 003
+// Kurzak et al., 004 Lai & Seznec); "H100 run" is the dependent-chain
+// microbenchmark test/Target/Inputs/latency.cu on the lent H100 SXM
+// (sm_90, 1980 MHz; FFMA 4.3, DFMA 8.3, LDS/.64/.128 + XOR 29/29/34, cold
+// global load 689, L2 hit 288 clocks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Target/GpuTarget.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// The Fermi SM (GF100/GF110, sm_20) that the C2050 and the GTX580 share.
+/// Fields left zero are the product's own.
+GpuTarget fermiSM() {
+  GpuTarget t{};
+  // source: 001 section 2.1 and Table 1 (32 cores per SM).
+  t.f32.perClock = 32;
+  // source: CUDA C Programming Guide 4.2, section 5.2.3: "about 22 clock
+  // cycles for devices of compute capability 2.x".
+  t.f32.latency = 22;
+  // source: 003 Table 1, SGEMM: 512 threads, 2 blocks, reuse 3.0.
+  t.f32.guidelines = {512, 2, 3.0};
+  // source: 001 Table 3, dfma RAW latency.
+  t.f64.latency = 24;
+  // source: 003 Table 1, DGEMM: 512 threads, 2 blocks, reuse 2.0.
+  t.f64.guidelines = {512, 2, 2.0};
+  // source: 001 Table 1 (2 warp schedulers per SM) and section 3.1 ("Fermi
+  // takes 2 cycles to issue an entire warp").
+  t.schedulersPerSM = 2;
+  t.warpIssuePerClock = 0.5;
+  // source: 001 section 2.1: "double precision instructions cannot be
+  // dual-issued with other instructions".
+  t.fp64DualIssue = false;
+  // source: 001 section 3.1 (32768 registers per SM, at most 63 per
+  // thread); 004 section 2.1.
+  t.registersPerSM = 32768;
+  t.maxRegistersPerThread = 63;
+  // source: 001 Table 1 (48 KB shared memory); 003 section 5.3.1 (per SM =
+  // per block).
+  t.sharedBytesPerSM = 48 * 1024;
+  t.sharedBytesPerBlock = 48 * 1024;
+  // source: 003 section 5.3.2 (1536 threads per SM) and 5.3.1 (warps =
+  // threads / 32); CUDA C Programming Guide 4.2, Table F-1 (1024 threads per
+  // block, 8 blocks per SM for compute capability 2.x).
+  t.maxThreadsPerSM = 1536;
+  t.maxThreadsPerBlock = 1024;
+  t.maxBlocksPerSM = 8;
+  t.maxWarpsPerSM = 48;
+  // source: 001 section 3.1: BW_sm = 4 * 32 * 0.5 * clock * SMs, i.e. 64
+  // bytes per clock per SM.
+  t.sharedBytesPerClock = 64;
+  // source: 004 Table 1 (16 LD/ST units; LDS throughput 16 per clock).
+  t.lsuPerClock = 16;
+  // source: 004 section 3.1 and Figure 2 (LDS.128 "normally leads to 2-way
+  // bank conflict", 2 thread instructions per clock); 001 section 3.2.
+  t.wideAccessConflict = 2;
+  // source: 001 Table 2 (ld.32 / ld.64 / ld.128).
+  t.sharedLatency[0] = 26;
+  t.sharedLatency[1] = 38;
+  t.sharedLatency[2] = 46;
+  // source: 001 Table 3 (ld.gm: 332 cached to 1000 uncached).
+  t.globalLatency = 1000;
+  return t;
+}
+
+/// The Hopper SM (GH100, sm_90) that the H100 and the H200 share.
+GpuTarget hopperSM() {
+  GpuTarget t{};
+  // source: NVIDIA H100 Tensor Core GPU Architecture whitepaper (128 FP32
+  // and 64 FP64 cores per SM); H100 run (FFMA 4, DFMA 8 clocks).
+  t.f32.perClock = 128;
+  t.f32.latency = 4;
+  t.f64.perClock = 64;
+  t.f64.latency = 8;
+  // source: no published Table 1 for Hopper. Occupancy: seeds/004 eq. 1's
+  // threads, latency * rate = 4 * 128 = 8 * 64 = 512; blocks and reuse as
+  // in 003 Table 1.
+  t.f32.guidelines = {512, 2, 3.0};
+  t.f64.guidelines = {512, 2, 2.0};
+  // source: H100 whitepaper (four SM partitions, one warp scheduler issuing
+  // one warp instruction per clock each; FP64 has its own pipe).
+  t.schedulersPerSM = 4;
+  t.warpIssuePerClock = 1;
+  t.fp64DualIssue = true;
+  // source: CUDA C++ Programming Guide 12.x, Table 21 (compute capability
+  // 9.0: 64K registers per SM, 255 per thread, 228 KB shared memory per SM,
+  // 227 KB per block, 2048 threads, 1024 per block, 32 blocks, 64 warps).
+  t.registersPerSM = 65536;
+  t.maxRegistersPerThread = 255;
+  t.sharedBytesPerSM = 228 * 1024;
+  t.sharedBytesPerBlock = 227 * 1024;
+  t.maxThreadsPerSM = 2048;
+  t.maxThreadsPerBlock = 1024;
+  t.maxBlocksPerSM = 32;
+  t.maxWarpsPerSM = 64;
+  // source: CUDA C++ Programming Guide 12.x, section 16.x "Shared Memory"
+  // (32 banks of 32 bits, one access per bank per clock): 128 B per clock.
+  t.sharedBytesPerClock = 128;
+  // source: H100 whitepaper SM diagram (8 LD/ST units per partition).
+  t.lsuPerClock = 32;
+  t.wideAccessConflict = 1;
+  // source: H100 run (32/64/128-bit load plus a dependent XOR; cold global
+  // load).
+  t.sharedLatency[0] = 29;
+  t.sharedLatency[1] = 29;
+  t.sharedLatency[2] = 34;
+  t.globalLatency = 689;
+  return t;
+}
+
+GpuTarget makeC2050() {
+  GpuTarget t = fermiSM();
+  t.name = "fermi-c2050";
+  t.description = "NVIDIA Tesla C2050 (Fermi GF100, sm_20)";
+  // source: 000 section 3 and 001 section 2.1: 448 cores (14 SMs) at
+  // 1.15 GHz, 1030 / 515 GFLOP/s.
+  t.sms = 14;
+  t.clockGHz = 1.15;
+  // source: 003 section 5.1 (double precision: "16 operations per
+  // multiprocessor per cycle").
+  t.f64.perClock = 16;
+  // source: 001 Table 1 (GDDR5, 144 GB/s).
+  t.dramGBs = 144;
+  return t;
+}
+
+GpuTarget makeGTX580() {
+  GpuTarget t = fermiSM();
+  t.name = "fermi-gtx580";
+  t.description = "NVIDIA GeForce GTX 580 (Fermi GF110, sm_20)";
+  // source: 004 Table 1: 16 SMs of 32 SPs, 1544 MHz shader clock,
+  // 1581 GFLOP/s, 192.4 GB/s.
+  t.sms = 16;
+  t.clockGHz = 1.544;
+  t.dramGBs = 192.4;
+  // source: CUDA C Programming Guide 4.2, Table 5-1 (64-bit FMA: 16 per
+  // clock per SM for compute capability 2.0, 4 on GeForce GPUs).
+  t.f64.perClock = 4;
+  return t;
+}
+
+GpuTarget makeGTX280() {
+  GpuTarget t{};
+  t.name = "gt200-gtx280";
+  t.description = "NVIDIA GeForce GTX 280 (Tesla GT200, sm_13)";
+  // source: 002 Table 1: 30 cores (SMs) at 1.30 GHz, 624 / 78 GFLOP/s,
+  // 141 GB/s, 64 KB registers and 16 KB shared memory per core.
+  t.sms = 30;
+  t.clockGHz = 1.30;
+  t.dramGBs = 141;
+  // source: 002 section 2.1 (8 SP MAD pipelines and 1 DP pipeline per core)
+  // and section 3.4 (MAD latency 24, DP MAD 52 clocks).
+  t.f32 = {8, 24, {}};
+  t.f64 = {1, 52, {}};
+  // source: no Table 1 for GT200. Occupancy: 002 section 3.4 (6 warps, 192
+  // threads, hide the pipeline); reuse 1 keeps 002's 1 x 16 register tile.
+  t.f32.guidelines = {192, 1, 1.0};
+  t.f64.guidelines = {192, 1, 1.0};
+  // source: 002 section 4.2: every instruction but the MAD takes 4 cycles
+  // per warp, one issue unit (8 thread instructions per clock); 004 section
+  // 2.2: other units take instructions in the free cycles.
+  t.schedulersPerSM = 1;
+  t.warpIssuePerClock = 0.25;
+  t.fp64DualIssue = true;
+  // source: 004 Table 1 (16K registers per SM) and section 2.1 (127 per
+  // thread); 002 Table 1 (16 KB shared memory).
+  t.registersPerSM = 16384;
+  t.maxRegistersPerThread = 127;
+  t.sharedBytesPerSM = 16 * 1024;
+  t.sharedBytesPerBlock = 16 * 1024;
+  // source: CUDA Programming Guide 2.2, Appendix A (compute capability 1.3:
+  // 1024 threads, 32 warps and 8 blocks per SM, 512 threads per block).
+  t.maxThreadsPerSM = 1024;
+  t.maxThreadsPerBlock = 512;
+  t.maxBlocksPerSM = 8;
+  t.maxWarpsPerSM = 32;
+  // source: CUDA Programming Guide 2.2, section 5.1.2.5 (16 banks of 32
+  // bits, each delivering one word per two clocks): 32 B per clock.
+  t.sharedBytesPerClock = 32;
+  // source: 002 section 4.2 (shared-memory moves issue like any other
+  // instruction, 4 cycles per warp).
+  t.lsuPerClock = 8;
+  t.wideAccessConflict = 1;
+  // source: 002 section 3.3 (shared memory "about 36 cycles"; non-cached
+  // global access 470 to 720 cycles).
+  t.sharedLatency[0] = t.sharedLatency[1] = t.sharedLatency[2] = 36;
+  t.globalLatency = 720;
+  return t;
+}
+
+GpuTarget makeA100() {
+  // Ampere keeps Hopper's SM organisation with half the FP32 and FP64 cores.
+  GpuTarget t = hopperSM();
+  t.name = "ampere-a100";
+  t.description = "NVIDIA A100 SXM4 40GB (Ampere GA100, sm_80)";
+  // source: NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs,
+  // 1410 MHz boost, 64 FP32 and 32 FP64 cores per SM (19.5 / 9.7 TFLOP/s),
+  // 1555 GB/s HBM2.
+  t.sms = 108;
+  t.clockGHz = 1.41;
+  t.f32.perClock = 64;
+  t.f64.perClock = 32;
+  t.dramGBs = 1555;
+  // source: seeds/004 eq. 1 at Ampere's rates: 4 * 64 = 8 * 32 = 256
+  // threads.
+  t.f32.guidelines.minThreadsPerSM = 256;
+  t.f64.guidelines.minThreadsPerSM = 256;
+  // source: CUDA C++ Programming Guide 12.x, Table 21 (compute capability
+  // 8.0: 164 KB shared memory per SM, 163 KB per block). Latencies: not
+  // measured on an A100; the H100 run's (FFMA 4 and DFMA 8 clocks match
+  // Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
+  // Microbenchmarking", 2018, for the same SM pipeline since Volta).
+  t.sharedBytesPerSM = 164 * 1024;
+  t.sharedBytesPerBlock = 163 * 1024;
+  return t;
+}
+
+GpuTarget makeH100() {
+  GpuTarget t = hopperSM();
+  t.name = "hopper-h100";
+  t.description = "NVIDIA H100 SXM5 80GB (Hopper GH100, sm_90)";
+  // source: NVIDIA H100 datasheet (SXM5: 67 / 34 TFLOP/s FP32 / FP64,
+  // 3.35 TB/s HBM3); H100 run (132 SMs at 1980 MHz).
+  t.sms = 132;
+  t.clockGHz = 1.98;
+  t.dramGBs = 3350;
+  return t;
+}
+
+GpuTarget makeH200() {
+  GpuTarget t = makeH100();
+  t.name = "hopper-h200";
+  t.description = "NVIDIA H200 SXM 141GB (Hopper GH100, sm_90)";
+  // source: NVIDIA H200 datasheet (the H100's SMs and clocks, 67 TFLOP/s
+  // FP32; 4.8 TB/s HBM3e).
+  t.dramGBs = 4800;
+  return t;
+}
+
+} // namespace
+
+StringRef mlir::gemm::stringifyPrecision(Precision precision) {
+  return precision == Precision::F64 ? "f64" : "f32";
+}
+
+int64_t mlir::gemm::elementBytes(Precision precision) {
+  return precision == Precision::F64 ? 8 : 4;
+}
+
+double GpuTarget::issuePerClock(Precision precision) const {
+  double all = double(schedulersPerSM) * warpIssuePerClock * 32.0;
+  // Without dual issue the SM issues nothing beside an FP64 instruction
+  // (seeds/001 section 2.1), so FP64 code issues at the FP64 rate.
+  if (precision == Precision::F64 && !fp64DualIssue)
+    return std::min(all, double(f64.perClock));
+  return all;
+}
+
+double GpuTarget::sharedAccessClocks(int64_t bytes, int64_t addresses) const {
+  int64_t conflict = bytes >= 16 ? wideAccessConflict : 1;
+  return std::max(32.0 / double(lsuPerClock),
+                  double(addresses * bytes * conflict) /
+                      double(sharedBytesPerClock));
+}
+
+double GpuTarget::sharedLoadLatency(int64_t bytes) const {
+  return sharedLatency[bytes >= 16 ? 2 : bytes >= 8 ? 1 : 0];
+}
+
+ArrayRef<GpuTarget> mlir::gemm::getTargets() {
+  static const GpuTarget targets[] = {makeGTX280(), makeC2050(), makeGTX580(),
+                                      makeA100(),   makeH100(),  makeH200()};
+  return targets;
+}
+
+const GpuTarget *mlir::gemm::lookupTarget(StringRef name) {
+  ArrayRef<GpuTarget> targets = getTargets();
+  const auto *it = llvm::find_if(
+      targets, [&](const GpuTarget &t) { return t.name == name; });
+  return it == targets.end() ? nullptr : it;
+}
+
+const GpuTarget &mlir::gemm::getDefaultTarget() {
+  // The GPU we measure on (DESIGN.md: "the default is a modern one").
+  return *lookupTarget("hopper-h100");
+}
