@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -42,6 +43,13 @@ bool loadsEvenly(const Schedule &s) {
 
 /// Resident blocks as Algorithm 3 counts them from one resource: at most
 /// `perSM / perBlock`, the hardware's block limit and its warp limit.
+/// The warp tiles of KernelEmitter's dmma multiply: 8 * TM x 4 * TN, in
+/// steps of 4 k (the schedule verifier's rule).
+bool fitsDmma(const Schedule &s) {
+  return s.blockM % (8 * s.threadM) == 0 && s.blockN % (4 * s.threadN) == 0 &&
+         s.threadN % 2 == 0 && s.blockK % 4 == 0;
+}
+
 int64_t guidelineBlocks(const GpuTarget &target, int64_t perSM,
                         int64_t perBlock, int64_t warpsPerBlock) {
   int64_t blocks = std::min(perSM / perBlock, target.maxBlocksPerSM);
@@ -89,6 +97,12 @@ std::array<double, 3> sortedBounds(const Prediction &p) {
 /// Better first: the least bound (the prediction), then the next ones, then
 /// the smaller footprint.
 bool ranksBefore(const Candidate &a, const Candidate &b) {
+  // Across pipes (FMA and tensor cores) the predicted rate decides; within
+  // one pipe this is the least bound, compared as below.
+  double ga = std::round(a.prediction.gflops() / (kResolution * 1000.0)),
+         gb = std::round(b.prediction.gflops() / (kResolution * 1000.0));
+  if (a.prediction.peakGFlops != b.prediction.peakGFlops && ga != gb)
+    return ga > gb;
   std::array<double, 3> ba = sortedBounds(a.prediction),
                         bb = sortedBounds(b.prediction);
   if (ba != bb)
@@ -111,6 +125,8 @@ bool ScheduleConstraints::matches(const Schedule &s) const {
     return false;
   if (vector && vector != s.vector)
     return false;
+  if (compute && *compute != s.compute)
+    return false;
   return !prefetch || *prefetch == s.prefetch;
 }
 
@@ -119,6 +135,10 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                                          const ScheduleConstraints &c) {
   CandidateSet set;
   int64_t words = elementBytes(precision) / 4;
+  std::vector<std::pair<Prefetch, Compute>> kinds;
+  for (Compute compute : {Compute::Fma, Compute::Dmma})
+    for (Prefetch prefetch : {Prefetch::None, Prefetch::Regs, Prefetch::Smem})
+      kinds.push_back({prefetch, compute});
   // The C tile alone must fit a thread's registers.
   int64_t maxTileRegisters = target.maxRegistersPerThread / words;
   for (int64_t ndim = 1; ndim <= kMaxSide; ++ndim) {
@@ -135,12 +155,14 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
           for (int64_t bk = 1; bk <= kMaxBlockK; ++bk) {
             for (int64_t v = 1; v * elementBytes(precision) <= kMaxAccessBytes;
                  v *= 2) {
-              for (Prefetch prefetch :
-                   {Prefetch::None, Prefetch::Regs, Prefetch::Smem}) {
+              for (auto [prefetch, compute] : kinds) {
                 // Padding is not searched: rows padded by one pack keep the
                 // packs aligned and shift each row across the banks.
-                Schedule s{mdim * tm, ndim * tn, bk, tm, tn, v, prefetch, v};
-                if (!c.matches(s) || !loadsEvenly(s))
+                Schedule s{mdim * tm, ndim * tn, bk, tm, tn, v, prefetch, v,
+                           compute};
+                if (!c.matches(s) || !loadsEvenly(s) ||
+                    !target.supports(precision, compute) ||
+                    (compute == Compute::Dmma && !fitsDmma(s)))
                   continue;
                 Footprint f = estimateFootprint(target, precision, s);
                 if (!isFeasible(target, f, s))

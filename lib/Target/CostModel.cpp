@@ -47,7 +47,9 @@ int64_t barriersPerStep(const Schedule &s) { return s.stages() >= 2 ? 1 : 2; }
 struct InstructionCounts {
   int64_t depth;         ///< BK: rank-1 updates per step.
   int64_t packA, packB;  ///< Elements per fragment load of A and of B.
-  double fma;            ///< TM * TN * BK.
+  double fma;            ///< TM * TN * BK multiply-adds.
+  double products;       ///< Instructions that do them: one FMA each, or
+                         ///< one mma.sync per 8 of a thread's.
   double loadsA, loadsB; ///< Shared-memory fragment loads.
   double globalLoads;    ///< Global loads of the next tiles, and as many
                          ///< shared-memory stores.
@@ -56,10 +58,12 @@ struct InstructionCounts {
   double memoryInstructions() const {
     return loadsA + loadsB + 2 * globalLoads;
   }
-  double all() const { return fma + memoryInstructions() + other; }
+  double all() const { return products + memoryInstructions() + other; }
   /// The loads and FMAs of one rank-1 update: the independent work a
   /// thread has while its next fragments load.
-  double perUpdate() const { return (fma + loadsA + loadsB) / double(depth); }
+  double perUpdate() const {
+    return (products + loadsA + loadsB) / double(depth);
+  }
 };
 
 InstructionCounts countInstructions(const Schedule &s) {
@@ -68,8 +72,18 @@ InstructionCounts countInstructions(const Schedule &s) {
   c.packA = fragmentPack(s.threadM, s.blockM, s);
   c.packB = fragmentPack(s.threadN, s.blockN, s);
   c.fma = double(s.threadM * s.threadN * s.blockK);
+  c.products = c.fma;
   c.loadsA = double(s.blockK * (s.threadM / c.packA));
   c.loadsB = double(s.blockK * (s.threadN / c.packB));
+  if (s.compute == Compute::Dmma) {
+    // Per 4 k a warp's 8 x 8 x 4 product is 256 multiply-adds, 8 per
+    // thread; a lane reads one element of A per 8 rows and one of B per
+    // 8 columns (KernelEmitter's dmma multiply).
+    c.packA = c.packB = 1;
+    c.products = c.fma / 8.0;
+    c.loadsA = double(s.blockK / 4 * s.threadM);
+    c.loadsB = double(s.blockK / 4 * (s.threadN / 2));
+  }
   c.globalLoads = double(llvm::divideCeil(stagedElements(s), s.vector));
   c.other = double(kLoopOverhead + barriersPerStep(s));
   return c;
@@ -111,7 +125,9 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
   // seeds/004 eq. 7: the C tile, one fragment held and the other streamed a
   // pack at a time, the prefetched tiles while they wait, and the indices.
   // Without prefetch the staged tiles die before the multiply starts.
-  int64_t fragments = std::min(s.threadM + c.packB, s.threadN + c.packA);
+  int64_t fragments = s.compute == Compute::Dmma
+                          ? s.threadM + s.threadN / 2
+                          : std::min(s.threadM + c.packB, s.threadN + c.packA);
   int64_t staged = stagedElements(s);
   int64_t live = s.prefetch == Prefetch::None ? std::max(fragments, staged)
                                               : fragments + staged;
@@ -145,18 +161,19 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   Prediction p;
   p.footprint = estimateFootprint(target, precision, s);
   int64_t bytes = elementBytes(precision);
-  const FmaPipe &pipe = target.pipe(precision);
+  const FmaPipe &pipe = target.pipe(precision, s.compute);
+  p.peakGFlops = target.peakGFlops(precision, s.compute);
   InstructionCounts c = countInstructions(s);
 
   // seeds/001 section 3.2: the FMA share of the inner loop.
-  p.fmaMix = c.fma / (c.fma + c.memoryInstructions());
+  p.fmaMix = c.products / (c.products + c.memoryInstructions());
 
   // seeds/001 section 3.1, RB = DF * WB * (1/bm + 1/bn) / 2 <= BW, solved
   // for DF (seeds/004 eq. 10).
   double memoryGFlops =
       target.dramGBs * 2.0 /
       (double(bytes) * (1.0 / double(s.blockM) + 1.0 / double(s.blockN)));
-  p.memory = memoryGFlops / target.peakGFlops(precision);
+  p.memory = memoryGFlops / p.peakGFlops;
 
   // seeds/004 eq. 11 with the pipes of Figure 2: per K step a thread needs
   // issue slots for every instruction, the FMA pipe for its FMAs and the
@@ -168,6 +185,9 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   int64_t threadsN = s.blockN / s.threadN;
   int64_t addressesA = llvm::divideCeil(32, threadsN);
   int64_t addressesB = std::min<int64_t>(32, threadsN);
+  // A dmma lane reads its own element of each 8 x 4 fragment.
+  if (s.compute == Compute::Dmma)
+    addressesA = addressesB = 32;
   double issueClocks = c.all() / target.issuePerClock(precision);
   double fmaClocks = c.fma / double(pipe.perClock);
   double lsuClocks =
@@ -186,7 +206,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double loadLatency =
       target.sharedLoadLatency(std::max(c.packA, c.packB) * bytes);
   double needed =
-      std::max(pipe.latency * double(pipe.perClock),
+      std::max(pipe.latency * double(pipe.perClock) * c.products / c.fma,
                loadLatency * target.issuePerClock(precision) / c.perUpdate());
   // Threads that wait do not count. A block's step takes `busy` clocks at
   // the FMA pipe's pace; after each barrier it waits for its first shared

@@ -34,25 +34,27 @@ std::string threadText(const Schedule &s) {
 
 std::string mlir::gemm::formatScheduleOptions(const Schedule &s) {
   return llvm::formatv("block={0},{1},{2} thread={3},{4} vector={5} "
-                       "prefetch={6} pad={7}",
+                       "prefetch={6} pad={7} compute={8}",
                        s.blockM, s.blockN, s.blockK, s.threadM, s.threadN,
-                       s.vector, stringifyPrefetch(s.prefetch), s.pad)
+                       s.vector, stringifyPrefetch(s.prefetch), s.pad,
+                       stringifyCompute(s.compute))
       .str();
 }
 
 std::string mlir::gemm::summarize(const GpuTarget &target, Precision precision,
                                   const Schedule &s, const Prediction &p) {
-  double peak = target.peakGFlops(precision);
+  double peak = p.peakGFlops;
   return llvm::formatv(
              "{0} {1}: block {2}, thread {3} ({4} threads), vector {5}, "
-             "prefetch {6}: predicted {7:F0} GFLOP/s, {8} of the {9:F0} "
+             "prefetch {6}, compute {14}: predicted {7:F0} GFLOP/s, {8} of the {9:F0} "
              "GFLOP/s peak, bound: {10} (memory {11}, issue {12}, latency "
              "{13})",
              target.name, stringifyPrecision(precision), blockText(s),
              threadText(s), s.threads(), s.vector,
              stringifyPrefetch(s.prefetch), p.efficiency() * peak,
              percent(p.efficiency()), peak, stringifyBound(p.limiter()),
-             percent(p.memory), percent(p.issue), percent(p.latency))
+             percent(p.memory), percent(p.issue), percent(p.latency),
+             stringifyCompute(s.compute))
       .str();
 }
 
@@ -83,7 +85,6 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
                       "regs", "smem", "blk/SM", "thr/SM", "mix", "memory",
                       "issue", "latency", "GFLOP/s", "peak", "bound",
                       "schedule");
-  double peak = target.peakGFlops(precision);
   for (auto [index, c] :
        llvm::enumerate(ArrayRef(set.ranked).take_front(rows))) {
     const Schedule &s = c.schedule;
@@ -96,7 +97,7 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
                         s.vector, stringifyPrefetch(s.prefetch), f.registers,
                         f.sharedBytes, f.blocksPerSM, f.threadsPerSM,
                         percent(p.fmaMix), percent(p.memory), percent(p.issue),
-                        percent(p.latency), p.efficiency() * peak,
+                        percent(p.latency), p.gflops(),
                         percent(p.efficiency()), stringifyBound(p.limiter()),
                         formatScheduleOptions(s));
   }

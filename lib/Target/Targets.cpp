@@ -216,6 +216,9 @@ GpuTarget makeA100() {
   // threads.
   t.f32.guidelines.minThreadsPerSM = 256;
   t.f64.guidelines.minThreadsPerSM = 256;
+  // source: the A100 whitepaper: 19.5 TFLOP/s FP64 on the tensor cores, twice
+  // the FP64 cores' rate.
+  t.f64Tensor = {64, 8, t.f64.guidelines};
   // source: CUDA C++ Programming Guide 12.x, Table 21 (compute capability
   // 8.0: 164 KB shared memory per SM, 163 KB per block). Latencies: not
   // measured on an A100; the H100 run's (FFMA 4 and DFMA 8 clocks match
@@ -235,6 +238,10 @@ GpuTarget makeH100() {
   t.sms = 132;
   t.clockGHz = 1.98;
   t.dramGBs = 3350;
+  // source: NVIDIA H100 datasheet (SXM5: 67 TFLOP/s FP64 Tensor Core, twice
+  // the FP64 cores' 34): 128 FMAs per clock per SM. The mma.sync latency is
+  // not measured here; taken as DFMA's 8 clocks, and the guidelines as FP64's.
+  t.f64Tensor = {128, 8, t.f64.guidelines};
   return t;
 }
 

@@ -50,13 +50,14 @@ ScheduleParams fromSchedule(const Schedule &s) {
           s.vector,
           s.pad,
           s.prefetch,
-          Compute::Fma};
+          s.compute};
 }
 
 /// The model's view of a verified schedule.
 Schedule toSchedule(ScheduleAttr s) {
-  return {s.getBlockM(),  s.getBlockN(), s.getBlockK(),   s.getThreadM(),
-          s.getThreadN(), s.getVector(), s.getPrefetch(), s.getPad()};
+  return {s.getBlockM(),  s.getBlockN(), s.getBlockK(),
+          s.getThreadM(), s.getThreadN(), s.getVector(),
+          s.getPrefetch(), s.getPad(),    s.getCompute()};
 }
 
 Precision precisionOf(MatmulOp op) {
@@ -68,6 +69,8 @@ struct GemmSelectSchedule
     : public mlir::gemm::impl::GemmSelectScheduleBase<GemmSelectSchedule> {
   using GemmSelectScheduleBase::GemmSelectScheduleBase;
 
+  /// The `compute` option, parsed.
+  std::optional<Compute> computeKind;
   /// The search of each precision in this run, once made.
   std::optional<CandidateSet> searches[2];
 
@@ -77,6 +80,12 @@ struct GemmSelectSchedule
       getOperation().emitError("gemm-select-schedule: prefetch must be none, "
                                "smem or regs, got '")
           << prefetch << "'";
+      return signalPassFailure();
+    }
+    if (!compute.empty() && !(computeKind = symbolizeCompute(compute))) {
+      getOperation().emitError("gemm-select-schedule: compute must be fma "
+                               "or dmma, got '")
+          << compute << "'";
       return signalPassFailure();
     }
     const GpuTarget *gpu = resolveTarget();
@@ -123,6 +132,7 @@ struct GemmSelectSchedule
     c.thread.assign(thread.begin(), thread.end());
     c.vector = vector;
     c.prefetch = prefetchKind;
+    c.compute = computeKind;
     return c;
   }
 
@@ -144,6 +154,8 @@ struct GemmSelectSchedule
       p.vector = vector;
     if (pad >= 0)
       p.pad = pad;
+    if (computeKind)
+      p.compute = *computeKind;
     return p;
   }
 
@@ -202,14 +214,11 @@ struct GemmSelectSchedule
     if (!schedule)
       return failure();
     op.setScheduleAttr(schedule);
-    // The model knows the scalar-FMA kernels of the papers only.
-    if (schedule.getCompute() != Compute::Fma) {
-      op.emitRemark("gemm-select-schedule: ")
-          << gpu.name
-          << ": kept a compute = " << stringifyCompute(schedule.getCompute())
-          << " schedule, which the cost model does not predict";
-      return success();
-    }
+    if (!gpu.supports(precisionOf(op), schedule.getCompute()))
+      return op.emitError("gemm-select-schedule: ")
+             << gpu.name << " has no "
+             << stringifyCompute(schedule.getCompute()) << " for "
+             << stringifyPrecision(precisionOf(op));
     Schedule chosen = toSchedule(schedule);
     op.emitRemark("gemm-select-schedule: ") << summarize(
         gpu, precisionOf(op), chosen, predict(gpu, precisionOf(op), chosen));

@@ -11,7 +11,7 @@
 
 // CHECK: module attributes {gemm.target = #gemm.target<name = "fermi-c2050">}
 
-// REMARK: fermi-c2050.mlir:[[@LINE+4]]:3: remark: gemm-select-schedule: fermi-c2050 f64: block 64x64x16, thread 4x4 (256 threads), vector 2, prefetch none: predicted {{[0-9]+}} GFLOP/s, {{(5[5-9]|6[0-9]|7[0-4])\.[0-9]}}% of the 515 GFLOP/s peak, bound: issue
+// REMARK: fermi-c2050.mlir:[[@LINE+4]]:3: remark: gemm-select-schedule: fermi-c2050 f64: block 64x64x16, thread 4x4 (256 threads), vector 2, prefetch none, compute fma: predicted {{[0-9]+}} GFLOP/s, {{(5[5-9]|6[0-9]|7[0-4])\.[0-9]}}% of the 515 GFLOP/s peak, bound: issue
 // CHECK-LABEL: func.func @dgemm
 // CHECK: schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8,
 func.func @dgemm(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %c: memref<?x?xf64>, %alpha: f64, %beta: f64) {
@@ -19,7 +19,7 @@ func.func @dgemm(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %c: memref<?x?xf64>, 
   return
 }
 
-// REMARK: fermi-c2050.mlir:[[@LINE+4]]:3: remark: gemm-select-schedule: fermi-c2050 f32: block 96x96x16, thread 6x6 (256 threads), vector 2, prefetch regs: predicted {{[0-9]+}} GFLOP/s, {{(6[0-9]|7[0-4])\.[0-9]}}% of the 1030 GFLOP/s peak, bound: latency
+// REMARK: fermi-c2050.mlir:[[@LINE+4]]:3: remark: gemm-select-schedule: fermi-c2050 f32: block 96x96x16, thread 6x6 (256 threads), vector 2, prefetch regs, compute fma: predicted {{[0-9]+}} GFLOP/s, {{(6[0-9]|7[0-4])\.[0-9]}}% of the 1030 GFLOP/s peak, bound: latency
 // CHECK-LABEL: func.func @sgemm
 // CHECK: schedule = #gemm.schedule<block = [96, 96, 16], thread = [6, 6], warps = 8,
 func.func @sgemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {

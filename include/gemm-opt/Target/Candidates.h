@@ -27,6 +27,7 @@ struct ScheduleConstraints {
   /// Elements per access, or 0.
   int64_t vector = 0;
   std::optional<Prefetch> prefetch;
+  std::optional<Compute> compute;
 
   bool matches(const Schedule &schedule) const;
 };

@@ -26,6 +26,8 @@ struct Schedule {
   int64_t vector;
   Prefetch prefetch;
   int64_t pad;
+  /// Scalar FMAs, or FP64 tensor-core products (each warp an 8TM x 4TN tile).
+  Compute compute = Compute::Fma;
 
   /// One thread per register tile.
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
@@ -67,8 +69,13 @@ struct Prediction {
   /// blocks hide from each other (seeds/002 section 4.2).
   double latency;
 
+  /// Peak GFLOP/s of the pipe the schedule multiplies on.
+  double peakGFlops;
+
   /// The least bound, at most 1 (the FMA pipes' peak).
   double efficiency() const;
+  /// The predicted rate: efficiency times the pipe's peak.
+  double gflops() const { return efficiency() * peakGFlops; }
   /// Which bound that is; Peak when none is below 1.
   Bound limiter() const;
 };

@@ -9,6 +9,8 @@
 #ifndef GEMM_OPT_TARGET_GPUTARGET_H
 #define GEMM_OPT_TARGET_GPUTARGET_H
 
+#include "gemm-opt/Dialect/Gemm/GemmAttrs.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -90,13 +92,28 @@ struct GpuTarget {
   /// Latency in clocks of a global load that misses the caches.
   double globalLatency;
 
+  /// FP64 tensor cores (mma.sync m8n8k4), in FMAs per clock per SM; a
+  /// perClock of 0 means the target has none.
+  FmaPipe f64Tensor = {0, 0, {}};
+
   /// The FMA pipe of `precision`.
   const FmaPipe &pipe(Precision precision) const {
     return precision == Precision::F64 ? f64 : f32;
   }
+  /// The pipe that `compute` kernels of `precision` multiply on.
+  const FmaPipe &pipe(Precision precision, Compute compute) const {
+    return compute == Compute::Dmma ? f64Tensor : pipe(precision);
+  }
+  /// Whether `compute` kernels of `precision` can run here.
+  bool supports(Precision precision, Compute compute) const {
+    return compute == Compute::Fma ||
+           (precision == Precision::F64 && f64Tensor.perClock > 0);
+  }
   /// Peak GFLOP/s of `precision` (an FMA is two flops).
-  double peakGFlops(Precision precision) const {
-    return double(sms) * double(pipe(precision).perClock) * 2.0 * clockGHz;
+  double peakGFlops(Precision precision,
+                    Compute compute = Compute::Fma) const {
+    return double(sms) * double(pipe(precision, compute).perClock) * 2.0 *
+           clockGHz;
   }
   /// Thread instructions the SM issues per clock for kernels of `precision`.
   double issuePerClock(Precision precision) const;

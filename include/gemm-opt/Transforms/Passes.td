@@ -48,6 +48,8 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
            "Elements per vector access (0: the model's)">,
     Option<"prefetch", "prefetch", "std::string", "\"\"",
            "none, smem or regs (empty: the model's)">,
+    Option<"compute", "compute", "std::string", "\"\"",
+           "fma or dmma (empty: the model's choice)">,
     Option<"pad", "pad", "int64_t", "-1",
            "Shared-memory row padding in elements (-1: the model's)">,
     Option<"explain", "explain", "unsigned", "0",
