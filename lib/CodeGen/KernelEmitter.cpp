@@ -176,6 +176,20 @@ void printStores(llvm::raw_ostream &os, StringRef buffer, StringRef indent) {
      << indent << "storeB(tileB[" << buffer << "], rb);\n";
 }
 
+/// The first tile into buffer 0, then the head of a prefetching K loop up to
+/// the global loads of the next tile; `step` declares per-step names.
+void printPrefetchHead(llvm::raw_ostream &os, StringRef step) {
+  printLoads(os, "0", "    ");
+  printStores(os, "0", "    ");
+  os << "    __syncthreads();\n"
+        "    for (int t = 0; t < kTiles; ++t) {\n"
+     << step
+     << "      const bool more = t + 1 < kTiles;\n"
+        "      if (more) {\n";
+  printLoads(os, "(t + 1) * BK", "        ");
+  os << "      }\n";
+}
+
 /// The K loop for each prefetch kind, with its barriers.
 void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
   switch (prefetch) {
@@ -183,16 +197,8 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
     os << "    // Two shared buffers: the next K tile travels from global memory\n"
           "    // to registers while the current one is multiplied, then fills\n"
           "    // the other buffer.\n";
-    printLoads(os, "0", "    ");
-    printStores(os, "0", "    ");
-    os << "    __syncthreads();\n"
-          "    for (int t = 0; t < kTiles; ++t) {\n"
-          "      const int cur = t % 2;\n"
-          "      const bool more = t + 1 < kTiles;\n"
-          "      if (more) {\n";
-    printLoads(os, "(t + 1) * BK", "        ");
-    os << "      }\n"
-          "      multiplyTile(acc, tileA[cur], tileB[cur], ty, tx);\n"
+    printPrefetchHead(os, "      const int cur = t % 2;\n");
+    os << "      multiplyTile(acc, tileA[cur], tileB[cur], ty, tx);\n"
           "      if (more) {\n";
     printStores(os, "cur ^ 1", "        ");
     os << "      }\n"
@@ -204,15 +210,8 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
   case Prefetch::Regs:
     os << "    // One shared buffer and a register prefetch: the next K tile is\n"
           "    // loaded before the current one is multiplied and stored after.\n";
-    printLoads(os, "0", "    ");
-    printStores(os, "0", "    ");
-    os << "    __syncthreads();\n"
-          "    for (int t = 0; t < kTiles; ++t) {\n"
-          "      const bool more = t + 1 < kTiles;\n"
-          "      if (more) {\n";
-    printLoads(os, "(t + 1) * BK", "        ");
-    os << "      }\n"
-          "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
+    printPrefetchHead(os, "");
+    os << "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
           "      __syncthreads(); // everyone is done reading the buffer\n"
           "      if (more) {\n";
     printStores(os, "0", "        ");
