@@ -68,6 +68,10 @@ TileLoad describeLoad(char name, MemRefType type, bool batched, int64_t v,
     t.pack = v;
   else if (v > 1 && t.kStride == "1" && bk % v == 0)
     t.pack = v, t.alongK = true;
+  // Single elements still go along the contiguous dimension, so that a
+  // warp's loads share cache lines.
+  else if (t.xStride != "1" && t.kStride == "1")
+    t.alongK = true;
   t.packedSmemStore = t.pack > 1 && !t.alongK && (x + pad) % t.pack == 0;
   return t;
 }
@@ -261,34 +265,81 @@ void printFmaMultiply(llvm::raw_ostream &os) {
         "}\n\n";
 }
 
+/// The mma.sync that adds the 16 x 8 product of row blocks 2r, 2r + 1 and
+/// column block j over DMMA_K k to the accumulators. Its A registers are the
+/// rows' fragments for each 4 k in turn, its B registers the column's: a
+/// m16n8kK product is K / 4 m16n8k4 ones (PTX ISA, "Matrix Fragments for
+/// mma.m16n8k4/8/16 with .f64").
+void printMma16x8(llvm::raw_ostream &os, int64_t k) {
+  int64_t slices = k / 4;
+  SmallVector<std::string> aRegs, bRegs, aArgs, bArgs;
+  for (int64_t s = 0; s < slices; ++s) {
+    for (int64_t h = 0; h < 2; ++h) {
+      aRegs.push_back(llvm::formatv("%{0}", 4 + 2 * s + h));
+      aArgs.push_back(llvm::formatv("\"d\"(fa[{0}][2 * r + {1}])", s, h));
+    }
+    bRegs.push_back(llvm::formatv("%{0}", 4 + 2 * slices + s));
+    bArgs.push_back(llvm::formatv("\"d\"(fb[{0}][j])", s));
+  }
+  os << llvm::formatv(
+      "        asm(\"mma.sync.aligned.m16n8k{0}.row.col.f64.f64.f64.f64 \"\n"
+      "            \"{{%0, %1, %2, %3}, {{{1}}, {{{2}}, {{%0, %1, %2, %3};\"\n"
+      "            : \"+d\"(acc[2 * r][2 * j]), \"+d\"(acc[2 * r][2 * j + 1]),\n"
+      "              \"+d\"(acc[2 * r + 1][2 * j]), \"+d\"(acc[2 * r + 1][2 * j + 1])\n"
+      "            : {3},\n"
+      "              {4});\n",
+      k, llvm::join(aRegs, ", "), llvm::join(bRegs, ", "),
+      llvm::join(aArgs, ", "), llvm::join(bArgs, ", "));
+}
+
 /// acc += A tile * B tile with FP64 tensor-core products: (ty, tx) is the
 /// warp and the lane. Lane l holds A[l/4][l%4] and B[l%4][l/4] of each
-/// m8n8k4 product and C[l/4][2*(l%4) + {0, 1}] of its 8 x 8 result.
-void printDmmaMultiply(llvm::raw_ostream &os) {
-  os << "/// acc += A tile * B tile: every 8 x 8 block of the warp's tile takes\n"
-        "/// one mma.sync m8n8k4 per group of 4 k.\n"
+/// 8 x 4 and 4 x 8 block and C[l/4][2*(l%4) + {0, 1}] of each 8 x 8 result,
+/// which is the m8n8k4 layout and, for row blocks taken in pairs, the
+/// m16n8kK one; sm_90 has the wider products (PTX ISA 7.8), which need an
+/// even TM.
+void printDmmaMultiply(llvm::raw_ostream &os, int64_t k, bool wide) {
+  os << "/// acc += A tile * B tile: per DMMA_K k, one m16n8k{DMMA_K} product\n"
+        "/// per pair of 8-row blocks and 8-column block on sm_90, or one\n"
+        "/// m8n8k4 per 8 x 8 block and 4 k before it.\n"
         "__device__ __forceinline__ void multiplyTile(T (&acc)[TM][TN], "
         "const T (&ta)[BK][BM + PAD], const T (&tb)[BK][BN + PAD], int ty, "
         "int tx) {\n"
         "  const int wm0 = (ty / (BN / WN)) * WM, wn0 = (ty % (BN / WN)) * WN;\n"
         "#pragma unroll\n"
-        "  for (int k4 = 0; k4 < BK; k4 += 4) {\n"
-        "    T fa[TM], fb[TN / 2];\n"
+        "  for (int k0 = 0; k0 < BK; k0 += DMMA_K) {\n"
+        "    T fa[DMMA_K / 4][TM], fb[DMMA_K / 4][TN / 2];\n"
         "#pragma unroll\n"
-        "    for (int i = 0; i < TM; ++i)\n"
-        "      fa[i] = ta[k4 + tx % 4][wm0 + i * 8 + tx / 4];\n"
+        "    for (int s = 0; s < DMMA_K / 4; ++s) {\n"
         "#pragma unroll\n"
-        "    for (int j = 0; j < TN / 2; ++j)\n"
-        "      fb[j] = tb[k4 + tx % 4][wn0 + j * 8 + tx / 4];\n"
-        "#pragma unroll\n"
-        "    for (int i = 0; i < TM; ++i)\n"
+        "      for (int i = 0; i < TM; ++i)\n"
+        "        fa[s][i] = ta[k0 + 4 * s + tx % 4][wm0 + i * 8 + tx / 4];\n"
         "#pragma unroll\n"
         "      for (int j = 0; j < TN / 2; ++j)\n"
-        "        asm(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 \"\n"
-        "            \"{%0, %1}, {%2}, {%3}, {%0, %1};\"\n"
-        "            : \"+d\"(acc[i][2 * j]), \"+d\"(acc[i][2 * j + 1])\n"
-        "            : \"d\"(fa[i]), \"d\"(fb[j]));\n"
-        "  }\n"
+        "        fb[s][j] = tb[k0 + 4 * s + tx % 4][wn0 + j * 8 + tx / 4];\n"
+        "    }\n";
+  if (wide) {
+    os << "#if __CUDA_ARCH__ >= 900\n"
+          "#pragma unroll\n"
+          "    for (int r = 0; r < TM / 2; ++r)\n"
+          "#pragma unroll\n"
+          "      for (int j = 0; j < TN / 2; ++j)\n";
+    printMma16x8(os, k);
+    os << "#else\n";
+  }
+  os << "#pragma unroll\n"
+        "    for (int s = 0; s < DMMA_K / 4; ++s)\n"
+        "#pragma unroll\n"
+        "      for (int i = 0; i < TM; ++i)\n"
+        "#pragma unroll\n"
+        "        for (int j = 0; j < TN / 2; ++j)\n"
+        "          asm(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 \"\n"
+        "              \"{%0, %1}, {%2}, {%3}, {%0, %1};\"\n"
+        "              : \"+d\"(acc[i][2 * j]), \"+d\"(acc[i][2 * j + 1])\n"
+        "              : \"d\"(fa[s][i]), \"d\"(fb[s][j]));\n";
+  if (wide)
+    os << "#endif\n";
+  os << "  }\n"
         "}\n\n";
 }
 
@@ -385,6 +436,10 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
   int64_t rowStep = (bm / tm) * rowGroup, colStep = (bn / tn) * colGroup;
   if (dmma)
     rowGroup = 1, rowStep = 8, colGroup = 2, colStep = 8;
+  // The deepest product that a K step holds whole; without row-block pairs
+  // only m8n8k4 fits.
+  bool wideDmma = dmma && tm % 2 == 0;
+  int64_t dmmaK = dmmaDepth(tm, bk);
   unsigned row = batched ? 1 : 0;
   std::string cm = strideText(op.getCType(), row, "p.c.sr");
   std::string cn = strideText(op.getCType(), row + 1, "p.c.sc");
@@ -420,26 +475,36 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
       "constexpr int C_PACK = {17};\n",
       bm, bn, bk, tm, tn, (bm / tm) * (bn / tn), v, prefetchText, pad, name,
       f64 ? "double" : "float", s.getStages(), rowGroup, rowStep, colGroup,
-      dmma ? "FP64 tensor-core mma.sync m8n8k4" : "scalar FMA", colStep,
+      !dmma       ? "scalar FMA"
+      : wideDmma ? llvm::formatv("FP64 tensor-core mma.sync m16n8k{0} (m8n8k4 "
+                                 "before sm_90)", dmmaK).str()
+                 : "FP64 tensor-core mma.sync m8n8k4", colStep,
       cPack);
   if (dmma)
-    os << "// Each warp computes a WM x WN tile of 8 x 8 products.\n"
-          "constexpr int WM = 8 * TM, WN = 4 * TN;\n";
+    os << "// Each warp computes a WM x WN tile of 8 x 8 products, DMMA_K k at a\n"
+          "// time.\n"
+          "constexpr int WM = 8 * TM, WN = 4 * TN, DMMA_K = "
+       << dmmaK << ";\n";
   os << "\n/// N elements moved as one access (128 bits for 4 x f32 or 2 x "
         "f64).\n"
         "template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };\n\n";
   printTileLoad(os, a);
   printTileLoad(os, b);
   if (dmma)
-    printDmmaMultiply(os);
+    printDmmaMultiply(os, dmmaK, wideDmma);
   else
     printFmaMultiply(os);
   printEpilogue(os, cn == "1" ? "1" : "cn", cPack);
 
-  // One block per SM is enough to launch, so ptxas may spend registers on
-  // the unrolled K step instead of spilling to reach a higher occupancy.
-  os << "template <bool Vec>\n"
-        "__global__ void __launch_bounds__(THREADS, 1) kernel(const "
+  // The schedule's occupancy caps ptxas's registers at what that many
+  // blocks leave each thread, so the kernel keeps the residency that the
+  // cost model counted on.
+  os << "// Blocks per SM whose registers the kernel must fit.\n"
+        "constexpr int OCCUPANCY = "
+     << s.getOccupancy()
+     << ";\n\n"
+        "template <bool Vec>\n"
+        "__global__ void __launch_bounds__(THREADS, OCCUPANCY) kernel(const "
         "gemm_rt::Problem p) {\n"
         "  // Aligned for the widest pack (4 x f64).\n"
         "  __shared__ __align__(32) T tileA[STAGES][BK][BM + PAD];\n"

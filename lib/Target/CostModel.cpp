@@ -11,6 +11,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -20,6 +21,11 @@ namespace {
 /// Registers for addresses, indices and the loop bound besides the tiles
 /// (seeds/004 section 4.1, items 4 to 7: 2 + 1 + 2 + 2).
 constexpr int64_t kIndexRegisters = 7;
+/// Registers added to a RegisterLaw's estimate: its fit undershoots by up to
+/// 30, and a kernel that the launch bounds squeeze below its need spills.
+constexpr int64_t kRegisterMargin = 24;
+/// Registers are allocated to a thread in units of 8.
+constexpr int64_t kRegisterUnit = 8;
 /// Integer and branch instructions per K step (seeds/001 Table 3).
 constexpr int64_t kLoopOverhead = 13;
 /// The most static shared memory a block can declare without opt-in, which
@@ -76,17 +82,51 @@ InstructionCounts countInstructions(const Schedule &s) {
   c.loadsA = double(s.blockK * (s.threadM / c.packA));
   c.loadsB = double(s.blockK * (s.threadN / c.packB));
   if (s.compute == Compute::Dmma) {
-    // Per 4 k a warp's 8 x 8 x 4 product is 256 multiply-adds, 8 per
-    // thread; a lane reads one element of A per 8 rows and one of B per
-    // 8 columns (KernelEmitter's dmma multiply).
+    // A warp's m16n8kK product is 128 K multiply-adds, 4 K per thread
+    // (m8n8k4: 8); a lane reads one element of A per 8 rows and one of B
+    // per 8 columns per 4 k (KernelEmitter's dmma multiply).
+    int64_t depth = dmmaDepth(s.threadM, s.blockK);
     c.packA = c.packB = 1;
-    c.products = c.fma / 8.0;
+    c.products = c.fma / (s.threadM % 2 != 0 ? 8.0 : 4.0 * double(depth));
     c.loadsA = double(s.blockK / 4 * s.threadM);
     c.loadsB = double(s.blockK / 4 * (s.threadN / 2));
   }
   c.globalLoads = double(llvm::divideCeil(stagedElements(s), s.vector));
   c.other = double(kLoopOverhead + barriersPerStep(s));
   return c;
+}
+
+/// Registers per thread: the target's measured law, else seeds/004 eq. 7.
+int64_t estimateRegisters(const GpuTarget &target, Precision precision,
+                          const Schedule &s) {
+  int64_t words = elementBytes(precision) / 4;
+  int64_t accumulators = s.threadM * s.threadN;
+  int64_t staged = stagedElements(s);
+  bool prefetched = s.prefetch != Prefetch::None;
+  if (const std::optional<RegisterLaw> &law = target.registerLaw) {
+    // Every fragment of the unrolled K step: a dmma lane's per 4 k of its
+    // product's depth, an FMA thread's row and column of a rank-1 update.
+    int64_t fragments =
+        s.compute == Compute::Dmma
+            ? dmmaDepth(s.threadM, s.blockK) / 4 * (s.threadM + s.threadN / 2)
+            : s.threadM + s.threadN;
+    double estimate =
+        law->base +
+        double(words) * (double(accumulators) + law->fragment * fragments +
+                         (prefetched ? law->stagedLive : law->stagedDead) *
+                             double(staged)) +
+        double(kRegisterMargin);
+    return llvm::alignTo(int64_t(std::ceil(estimate)), kRegisterUnit);
+  }
+  // seeds/004 eq. 7: the C tile, one fragment held and the other streamed a
+  // pack at a time, the prefetched tiles while they wait, and the indices.
+  // Without prefetch the staged tiles die before the multiply starts.
+  InstructionCounts c = countInstructions(s);
+  int64_t fragments = s.compute == Compute::Dmma
+                          ? s.threadM + s.threadN / 2
+                          : std::min(s.threadM + c.packB, s.threadN + c.packA);
+  int64_t live = prefetched ? fragments + staged : std::max(fragments, staged);
+  return words * (accumulators + live) + kIndexRegisters;
 }
 
 } // namespace
@@ -120,27 +160,22 @@ Bound Prediction::limiter() const {
 Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                                         Precision precision,
                                         const Schedule &s) {
-  int64_t words = elementBytes(precision) / 4;
-  InstructionCounts c = countInstructions(s);
-  // seeds/004 eq. 7: the C tile, one fragment held and the other streamed a
-  // pack at a time, the prefetched tiles while they wait, and the indices.
-  // Without prefetch the staged tiles die before the multiply starts.
-  int64_t fragments = s.compute == Compute::Dmma
-                          ? s.threadM + s.threadN / 2
-                          : std::min(s.threadM + c.packB, s.threadN + c.packA);
-  int64_t staged = stagedElements(s);
-  int64_t live = s.prefetch == Prefetch::None ? std::max(fragments, staged)
-                                              : fragments + staged;
   Footprint f;
-  f.registers = words * (s.threadM * s.threadN + live) + kIndexRegisters;
+  f.registers = estimateRegisters(target, precision, s);
   f.sharedBytes = s.stages() * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
                   elementBytes(precision);
   int64_t threads = s.threads();
   int64_t warps = llvm::divideCeil(threads, 32);
-  // seeds/004 eq. 3 and the residency limits.
+  // seeds/004 eq. 3 and the residency limits; with partitioned register
+  // files the fullest partition's warps must fit its file.
+  int64_t partitions = std::max<int64_t>(target.registerPartitions, 1);
+  int64_t byRegisters = 0;
+  while (llvm::divideCeil((byRegisters + 1) * warps, partitions) * 32 *
+             f.registers <=
+         target.registersPerSM / partitions)
+    ++byRegisters;
   f.blocksPerSM = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
-                            target.maxThreadsPerSM / threads,
-                            target.registersPerSM / (f.registers * threads),
+                            target.maxThreadsPerSM / threads, byRegisters,
                             target.sharedBytesPerSM / f.sharedBytes});
   f.threadsPerSM = f.blocksPerSM * threads;
   return f;
@@ -169,9 +204,11 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
 
   // seeds/001 section 3.1, RB = DF * WB * (1/bm + 1/bn) / 2 <= BW, solved
-  // for DF (seeds/004 eq. 10).
+  // for DF (seeds/004 eq. 10); BW is the L2's where the target gives it,
+  // since a large L2 serves most tile loads of a big GEMM.
+  double tileGBs = target.l2GBs > 0 ? target.l2GBs : target.dramGBs;
   double memoryGFlops =
-      target.dramGBs * 2.0 /
+      tileGBs * 2.0 /
       (double(bytes) * (1.0 / double(s.blockM) + 1.0 / double(s.blockN)));
   p.memory = memoryGFlops / p.peakGFlops;
 
@@ -188,14 +225,24 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // A dmma lane reads its own element of each 8 x 4 fragment.
   if (s.compute == Compute::Dmma)
     addressesA = addressesB = 32;
+  // Tensor-core products run at their shape's rate (sm_90's m8n8k4: half).
+  bool dmma = s.compute == Compute::Dmma;
+  bool narrow = dmma && s.threadM % 2 != 0;
+  double rate = dmma ? target.dmmaPerClock(narrow) : double(pipe.perClock);
   double issueClocks = c.all() / target.issuePerClock(precision);
-  double fmaClocks = c.fma / double(pipe.perClock);
+  double fmaClocks = c.fma / rate;
   double lsuClocks =
       (c.loadsA * target.sharedAccessClocks(c.packA * bytes, addressesA) +
        c.loadsB * target.sharedAccessClocks(c.packB * bytes, addressesB) +
        c.globalLoads * target.sharedAccessClocks(s.vector * bytes, 32)) /
       32.0;
-  p.issue = fmaClocks / std::max(issueClocks, lsuClocks);
+  // Where loads stall the FMAs of their scheduler, the two take turns. The
+  // bounds are shares of the pipe's peak, which a narrower product misses.
+  double peakClocks = c.fma / double(pipe.perClock);
+  p.issue = peakClocks /
+            std::max(issueClocks, target.sharedLoadsStallFma
+                                      ? fmaClocks + lsuClocks
+                                      : lsuClocks);
 
   // seeds/004 eq. 1: T_SM >= 32 * latency / issue interval, the interval
   // being one warp of FMAs (32 / rate), i.e. latency * rate threads; the
@@ -205,9 +252,15 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // saturates).
   double loadLatency =
       target.sharedLoadLatency(std::max(c.packA, c.packB) * bytes);
-  double needed =
-      std::max(pipe.latency * double(pipe.perClock) * c.products / c.fma,
-               loadLatency * target.issuePerClock(precision) / c.perUpdate());
+  // An mma.sync issues once for many FMAs, so its threads cover a load's
+  // latency with the FMAs of one rank-1 update at the tensor pipe's rate.
+  double productLatency =
+      dmma ? target.dmmaLatencyOf(narrow, dmmaDepth(s.threadM, s.blockK))
+           : pipe.latency;
+  double needed = std::max(
+      productLatency * rate * c.products / c.fma,
+      dmma ? loadLatency * rate / (c.fma / double(c.depth))
+           : loadLatency * target.issuePerClock(precision) / c.perUpdate());
   // Threads that wait do not count. A block's step takes `busy` clocks at
   // the FMA pipe's pace; after each barrier it waits for its first shared
   // loads, and for the global loads that the prefetch did not cover.
@@ -217,6 +270,6 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
                         ? target.globalLatency
                         : std::max(0.0, target.globalLatency - busy));
   double ready = double(p.footprint.threadsPerSM) * busy / (busy + exposed);
-  p.latency = ready / needed;
+  p.latency = ready / needed * (peakClocks / fmaClocks);
   return p;
 }

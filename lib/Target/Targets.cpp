@@ -98,6 +98,18 @@ GpuTarget hopperSM() {
   // 227 KB per block, 2048 threads, 1024 per block, 32 blocks, 64 warps).
   t.registersPerSM = 65536;
   t.maxRegistersPerThread = 255;
+  // source: least squares over the fewest registers at which ptxas 13.0
+  // (sm_90) compiles 37 kernels of test/gpu/correlate without spilling
+  // (docs/cost-model-hopper.md); residuals -27 to +30 registers but for two
+  // kernels, hence the margin that CostModel adds.
+  t.registerLaw = RegisterLaw{31, 0.5, 3, 1.5};
+  // source: H100 whitepaper SM diagram (a 16K x 32-bit register file per
+  // partition); ptxas caps 576-thread blocks at 96 registers, not 112.
+  t.registerPartitions = 4;
+  // source: H100 run of test/gpu/correlate (docs/cost-model-hopper.md):
+  // FFMA kernels slow down in step with their shared-memory loads per FMA
+  // (8x8 v4 tiles 37-39 TFLOP/s, 5x8 v2 ones 24-26, v1 ones 17-19).
+  t.sharedLoadsStallFma = true;
   t.sharedBytesPerSM = 228 * 1024;
   t.sharedBytesPerBlock = 227 * 1024;
   t.maxThreadsPerSM = 2048;
@@ -219,6 +231,9 @@ GpuTarget makeA100() {
   // source: the A100 whitepaper: 19.5 TFLOP/s FP64 on the tensor cores, twice
   // the FP64 cores' rate.
   t.f64Tensor = {64, 8, t.f64.guidelines};
+  // source: PTX ISA 7.8 (m16n8kK .f64 needs sm_90): m8n8k4 only, at DFMA's
+  // assumed 8 clocks (not measured on an A100).
+  t.dmmaLatency[0] = 8;
   // source: CUDA C++ Programming Guide 12.x, Table 21 (compute capability
   // 8.0: 164 KB shared memory per SM, 163 KB per block). Latencies: not
   // measured on an A100; the H100 run's (FFMA 4 and DFMA 8 clocks match
@@ -239,9 +254,19 @@ GpuTarget makeH100() {
   t.clockGHz = 1.98;
   t.dramGBs = 3350;
   // source: NVIDIA H100 datasheet (SXM5: 67 TFLOP/s FP64 Tensor Core, twice
-  // the FP64 cores' 34): 128 FMAs per clock per SM. The mma.sync latency is
-  // not measured here; taken as DFMA's 8 clocks, and the guidelines as FP64's.
-  t.f64Tensor = {128, 8, t.f64.guidelines};
+  // the FP64 cores' 34): 128 FMAs per clock per SM; H100 run of
+  // test/Target/Inputs/latency.cu: m16n8k4/8/16 126.4-126.9 FMAs per clock
+  // per SM and 34, 50, 82 clocks; m8n8k4 63.2 (half) and 26 clocks. The
+  // guidelines are FP64's.
+  t.f64Tensor = {128, 82, t.f64.guidelines};
+  t.narrowDmmaShare = 0.5;
+  // source: H100 run of test/Target/Inputs/latency.cu: 128-bit loads of a
+  // 16 MiB buffer at 6852 GB/s.
+  t.l2GBs = 6852;
+  t.dmmaLatency[0] = 26;
+  t.dmmaLatency[1] = 34;
+  t.dmmaLatency[2] = 50;
+  t.dmmaLatency[3] = 82;
   return t;
 }
 
@@ -279,6 +304,10 @@ double GpuTarget::sharedAccessClocks(int64_t bytes, int64_t addresses) const {
   return std::max(32.0 / double(lsuPerClock),
                   double(addresses * bytes * conflict) /
                       double(sharedBytesPerClock));
+}
+
+double GpuTarget::dmmaLatencyOf(bool narrow, int64_t depth) const {
+  return dmmaLatency[narrow ? 0 : depth >= 16 ? 3 : depth >= 8 ? 2 : 1];
 }
 
 double GpuTarget::sharedLoadLatency(int64_t bytes) const {

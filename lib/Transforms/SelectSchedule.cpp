@@ -31,6 +31,8 @@ struct ScheduleParams {
   int64_t stages, vector, pad;
   Prefetch prefetch;
   Compute compute;
+  /// Blocks per SM of the launch bounds; 0 until the model gives it.
+  int64_t occupancy = 0;
 };
 
 ScheduleParams fromAttr(ScheduleAttr s) {
@@ -40,7 +42,8 @@ ScheduleParams fromAttr(ScheduleAttr s) {
           s.getVector(),
           s.getPad(),
           s.getPrefetch(),
-          s.getCompute()};
+          s.getCompute(),
+          s.getOccupancy()};
 }
 
 ScheduleParams fromSchedule(const Schedule &s) {
@@ -156,6 +159,8 @@ struct GemmSelectSchedule
       p.pad = pad;
     if (computeKind)
       p.compute = *computeKind;
+    if (occupancy > 0)
+      p.occupancy = occupancy;
     return p;
   }
 
@@ -207,12 +212,23 @@ struct GemmSelectSchedule
       return op.emitError("gemm-select-schedule: block needs 3 entries and "
                           "thread 2 positive ones");
     int64_t threads = (p.block[0] / p.thread[0]) * (p.block[1] / p.thread[1]);
-    auto schedule = ScheduleAttr::getChecked(
-        [&] { return op.emitError("invalid schedule: "); }, op.getContext(),
-        ArrayRef<int64_t>(p.block), ArrayRef<int64_t>(p.thread), threads / 32,
-        p.stages, p.vector, p.prefetch, p.pad, p.compute);
+    auto build = [&](int64_t occupancy) {
+      return ScheduleAttr::getChecked(
+          [&] { return op.emitError("invalid schedule: "); }, op.getContext(),
+          ArrayRef<int64_t>(p.block), ArrayRef<int64_t>(p.thread),
+          threads / 32, p.stages, p.vector, p.prefetch, p.pad, p.compute,
+          occupancy);
+    };
+    ScheduleAttr schedule = build(std::max<int64_t>(p.occupancy, 1));
     if (!schedule)
       return failure();
+    // The kernel is held to the residency that the model's prediction
+    // assumes, so that ptxas cannot trade it for registers.
+    if (p.occupancy == 0)
+      schedule = build(std::max<int64_t>(
+          estimateFootprint(gpu, precisionOf(op), toSchedule(schedule))
+              .blocksPerSM,
+          1));
     op.setScheduleAttr(schedule);
     if (!gpu.supports(precisionOf(op), schedule.getCompute()))
       return op.emitError("gemm-select-schedule: ")

@@ -44,7 +44,7 @@
 // REGS-NEXT:   __syncthreads();
 // REGS-NEXT: }
 
-// NONE:      constexpr int STAGES = 1, PAD = 4;
+// NONE:      constexpr int STAGES = 1, PAD = {{[0-9]+}};
 // NONE:      for (int t = 0; t < kTiles; ++t) {
 // NONE-NEXT:   loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, t * BK);
 // NONE-NEXT:   loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, t * BK);

@@ -26,7 +26,9 @@
 // CHECK-NEXT: T *dst = rowPtr + colOffset[j + w];
 // CHECK-NEXT: *dst = beta == T(0) ? alpha * acc[i][j + w]
 // CHECK-NEXT:                     : alpha * acc[i][j + w] + beta * *dst;
-// CHECK:      __global__ void __launch_bounds__(THREADS, 1) kernel(const gemm_rt::Problem p) {
+// A hand-written schedule without occupancy asks for one block per SM.
+// CHECK:      constexpr int OCCUPANCY = 1;
+// CHECK:      __global__ void __launch_bounds__(THREADS, OCCUPANCY) kernel(const gemm_rt::Problem p) {
 // CHECK-NEXT: // Aligned for the widest pack (4 x f64).
 // CHECK-NEXT: __shared__ __align__(32) T tileA[STAGES][BK][BM + PAD];
 // CHECK-NEXT: __shared__ __align__(32) T tileB[STAGES][BK][BN + PAD];

@@ -23,6 +23,8 @@ module attributes {gemm.target = #gemm.target<name = "hopper-h200">, gemm.other 
 // CHECK-SAME: c = #gemm.schedule<block = [32, 1, 1], thread = [1, 1], warps = 1, stages = 1, vector = 1, prefetch = none, pad = 0>
 // CHECK-SAME: d = #gemm.schedule<block = [96, 96, 16], thread = [6, 6], warps = 8, stages = 4, vector = 4, prefetch = smem, pad = 1>
 // CHECK-SAME: e = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2, compute = dmma>
+// CHECK-SAME: f = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 0, occupancy = 3>
+// CHECK-SAME: g = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 0>
 func.func @schedules() attributes {
   a = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8,
                      stages = 2, vector = 4, prefetch = smem, pad = 4>,
@@ -32,7 +34,11 @@ func.func @schedules() attributes {
                      stages = 1, vector = 1, prefetch = none, pad = 0>,
   d = #gemm.schedule<block=[96,96,16],thread=[6,6],warps=8,stages=4,vector=4,prefetch=smem,pad=1>,
   e = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2,
-                     vector = 2, prefetch = smem, pad = 2, compute = dmma>
+                     vector = 2, prefetch = smem, pad = 2, compute = dmma>,
+  f = #gemm.schedule<occupancy = 3, block = [64, 64, 16], thread = [4, 4], warps = 8,
+                     stages = 1, vector = 2, prefetch = regs, pad = 0>,
+  g = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1,
+                     vector = 2, prefetch = regs, pad = 0, occupancy = 1>
 } {
   return
 }

@@ -296,6 +296,11 @@ func.func private @pad() attributes {s = #gemm.schedule<block = [128, 128, 8], t
 
 // -----
 
+// expected-error @+1 {{occupancy must be at least 1, got 0}}
+func.func private @occupancy() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 0>}
+
+// -----
+
 // A schedule attached to an op is checked the same way.
 func.func @op_schedule(%a: memref<?x?xf32>, %s: f32) {
   // expected-error @+1 {{BM (128) must be a multiple of TM (3)}}

@@ -1,6 +1,6 @@
 // RUN: not gemm-opt %s -gemm-select-schedule="prefetch=global" 2>&1 | FileCheck %s --check-prefix=KIND
 // RUN: not gemm-opt %s -gemm-select-schedule="block=64,64" 2>&1 | FileCheck %s --check-prefix=BLOCK
-// RUN: not gemm-opt %s -gemm-select-schedule="thread=3,8" 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not gemm-opt %s -gemm-select-schedule="block=128,128,8 thread=3,8" 2>&1 | FileCheck %s --check-prefix=TILE
 
 // KIND: error: gemm-select-schedule: prefetch must be none, smem or regs, got 'global'
 // BLOCK: error: gemm-select-schedule: block needs 3 entries and thread 2 positive ones

@@ -4,18 +4,20 @@
 
 // Without options each element type gets the cost model's best schedule for
 // the default target, hopper-h100 (test/Target checks the model itself):
-// 8 x 8 register tiles with 128-bit accesses and a deep register prefetch
-// for f32, 4 x 6 tiles with two shared buffers for f64. Options restrict the
+// 4 x 12 register tiles with 128-bit accesses and two shared buffers for
+// f32, FP64 tensor-core tiles for f64. The model's residency rides along as
+// `occupancy` (omitted when it is 1), so that the launch bounds hold ptxas
+// to it. Options restrict the
 // search, and pad and stages (not searched) apply to its result; when no
 // candidate has them (the tiles below miss the guidelines) they override the
 // best schedule. Warps follow from the tiles.
 
 // DEFAULT-LABEL: func.func @f32
-// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 40], thread = [8, 8], warps = 8, stages = 1, vector = 4, prefetch = regs, pad = 4>}
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [192, 96, 16], thread = [4, 12], warps = 12, stages = 2, vector = 4, prefetch = smem, pad = 4>}
 // OVERRIDE-LABEL: func.func @f32
-// OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1>}
+// OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2>}
 // STAGES-LABEL: func.func @f32
-// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 96, 24], thread = [8, 8], warps = 6, stages = 3, vector = 4, prefetch = smem, pad = 4>}
+// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [192, 96, 16], thread = [4, 12], warps = 12, stages = 3, vector = 4, prefetch = smem, pad = 4>}
 func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -27,7 +29,7 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // On Hopper the FP64 tensor cores double the peak, so the model's best f64
 // schedule multiplies with mma.sync (compute = dmma).
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [72, 144, 8], thread = [9, 4], warps = 9, stages = 2, vector = 1, prefetch = smem, pad = 1, compute = dmma>}
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 160, 8], thread = [4, 10], warps = 8, stages = 2, vector = 1, prefetch = smem, pad = 1, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return

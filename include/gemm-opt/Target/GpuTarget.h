@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace mlir::gemm {
 
@@ -49,6 +50,14 @@ struct FmaPipe {
   SearchGuidelines guidelines;
 };
 
+/// Registers per thread of CodeGen's kernel as the least-squares law of what
+/// a compiler needs without spilling: base + accumulators + fragment *
+/// fragment registers + staged words times stagedLive (the next tile held
+/// across the multiply) or stagedDead (no prefetch), all in 32-bit words.
+struct RegisterLaw {
+  double base, fragment, stagedLive, stagedDead;
+};
+
 /// One GPU, as the cost model sees it. Clocks are the clock that the FMA
 /// pipes run at (the shader clock on GT200 and Fermi).
 struct GpuTarget {
@@ -74,6 +83,12 @@ struct GpuTarget {
 
   /// 32-bit registers per SM, and the most one thread can address.
   int64_t registersPerSM, maxRegistersPerThread;
+  /// Register files the SM's registers are split into, one per scheduler's
+  /// partition; a warp takes its registers from one (0 or 1: a single file).
+  int64_t registerPartitions = 1;
+  /// Registers per thread by a measured law of the target's compiler;
+  /// without one, seeds/004 eq. 7 (the papers' compilers).
+  std::optional<RegisterLaw> registerLaw;
   /// Shared memory per SM and the most one block can use.
   int64_t sharedBytesPerSM, sharedBytesPerBlock;
   /// Residency limits.
@@ -81,6 +96,9 @@ struct GpuTarget {
 
   /// DRAM bandwidth in GB/s.
   double dramGBs;
+  /// L2 bandwidth in GB/s where measured, else 0: the block tiles' loads
+  /// then count against DRAM, as in the papers.
+  double l2GBs = 0;
   /// Shared-memory bytes delivered per clock per SM.
   int64_t sharedBytesPerClock;
   /// Load/store thread instructions accepted per clock per SM.
@@ -92,9 +110,17 @@ struct GpuTarget {
   /// Latency in clocks of a global load that misses the caches.
   double globalLatency;
 
-  /// FP64 tensor cores (mma.sync m8n8k4), in FMAs per clock per SM; a
-  /// perClock of 0 means the target has none.
+  /// FP64 tensor cores (mma.sync), in FMAs per clock per SM at the widest
+  /// shape; a perClock of 0 means the target has none.
   FmaPipe f64Tensor = {0, 0, {}};
+  /// The share of that rate that m8n8k4 products get (m16n8kK ones get all),
+  /// and the latency in clocks of m8n8k4, m16n8k4, m16n8k8 and m16n8k16; a
+  /// latency of 0 is a shape the target lacks.
+  double narrowDmmaShare = 1;
+  double dmmaLatency[4] = {0, 0, 0, 0};
+  /// Whether shared-memory loads hold up the FMAs of their warp scheduler
+  /// (their times add), rather than overlap with them.
+  bool sharedLoadsStallFma = false;
 
   /// The FMA pipe of `precision`.
   const FmaPipe &pipe(Precision precision) const {
@@ -127,6 +153,12 @@ struct GpuTarget {
   double sharedAccessesPerClock(int64_t bytes) const {
     return 32.0 / sharedAccessClocks(bytes, 32);
   }
+  /// FMAs per clock per SM of dmma products `depth` deep (m16n8kK; an odd
+  /// register tile's m8n8k4 when `narrow`), and their latency.
+  double dmmaPerClock(bool narrow) const {
+    return double(f64Tensor.perClock) * (narrow ? narrowDmmaShare : 1.0);
+  }
+  double dmmaLatencyOf(bool narrow, int64_t depth) const;
   /// Latency of a shared-memory load of `bytes` (4, 8 or 16).
   double sharedLoadLatency(int64_t bytes) const;
   /// Shared-memory bandwidth of the whole GPU in GB/s.

@@ -52,6 +52,8 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
            "fma or dmma (empty: the model's choice)">,
     Option<"pad", "pad", "int64_t", "-1",
            "Shared-memory row padding in elements (-1: the model's)">,
+    Option<"occupancy", "occupancy", "int64_t", "0",
+           "Blocks per SM of the launch bounds (0: the model's residency)">,
     Option<"explain", "explain", "unsigned", "0",
            "Print the top N candidates of each search on stdout">,
     Option<"explainSchedules", "explain-schedules", "bool", "false",

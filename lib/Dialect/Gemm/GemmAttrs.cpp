@@ -46,7 +46,8 @@ LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<int64_t> block, ArrayRef<int64_t> thread,
                      int64_t warps, int64_t stages, int64_t vector,
-                     Prefetch prefetch, int64_t pad, Compute compute) {
+                     Prefetch prefetch, int64_t pad, Compute compute,
+                     int64_t occupancy) {
   if (failed(verifyTileList(emitError, "block", "[BM, BN, BK]", block, 3)) ||
       failed(verifyTileList(emitError, "thread", "[TM, TN]", thread, 2)))
     return failure();
@@ -84,5 +85,7 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
        thread[1] % 2 != 0 || block[2] % 4 != 0))
     return emitError() << "compute = dmma needs BM a multiple of 8 * TM, BN "
                        << "of 4 * TN, an even TN and BK a multiple of 4";
+  if (occupancy < 1)
+    return emitError() << "occupancy must be at least 1, got " << occupancy;
   return success();
 }

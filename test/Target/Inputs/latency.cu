@@ -1,6 +1,9 @@
 // Dependent-chain latencies behind the Hopper rows of lib/Target/Targets.cpp:
-// FFMA, DFMA, 32/64/128-bit shared-memory loads and a global load that
-// misses the caches, in SM clocks, measured by one thread with clock64().
+// FFMA, DFMA, 32/64/128-bit shared-memory loads, a global load that misses
+// the caches and the FP64 mma.sync shapes, in SM clocks, measured by one
+// thread (one warp for mma.sync) with clock64(); then the mma.sync shapes'
+// throughput with every SM busy, and the L2 bandwidth of 128-bit loads from
+// a buffer that the L2 holds.
 // Not a lit test (it needs a GPU): nvcc -arch=sm_90 -O3 latency.cu && ./a.out
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -58,6 +61,103 @@ __global__ void globalChain(const unsigned long long *next, unsigned long long *
   clocks[0] = stop - start;
 }
 
+// One FP64 mma.sync of shape m8n8k4 (M = 8) or m16n8kK (M = 16) on
+// accumulator d; the A and B registers are whatever the lane holds.
+template <int M, int K> __device__ __forceinline__ void dmma(double (&d)[4], double a, double b) {
+  if constexpr (M == 8)
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                 : "+d"(d[0]), "+d"(d[1]) : "d"(a), "d"(b));
+  if constexpr (M == 16 && K == 4)
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3]) : "d"(a), "d"(b), "d"(b));
+  if constexpr (M == 16 && K == 8)
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3]) : "d"(a), "d"(b), "d"(a), "d"(b), "d"(a), "d"(b));
+  if constexpr (M == 16 && K == 16)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};"
+                 : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+                 : "d"(a), "d"(b), "d"(a), "d"(b), "d"(a), "d"(b), "d"(a), "d"(b), "d"(a), "d"(b), "d"(a), "d"(b));
+}
+
+// Chains independent accumulators per warp: with Chains = 1 the clocks per
+// step are the latency, with enough warps and chains the SM's throughput.
+template <int M, int K, int Chains>
+__global__ void dmmaChain(double *out, long long *clocks, int steps) {
+  double d[Chains][4] = {};
+  double a = out[threadIdx.x % 32], b = out[32 + threadIdx.x % 32];
+  long long start = clock64();
+  for (int i = 0; i < steps; ++i)
+#pragma unroll
+    for (int c = 0; c < Chains; ++c)
+      dmma<M, K>(d[c], a, b);
+  long long stop = clock64();
+  double sum = 0;
+  for (int c = 0; c < Chains; ++c)
+    sum += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+  out[64 + blockIdx.x * blockDim.x + threadIdx.x] = sum;
+  if (threadIdx.x == 0 && blockIdx.x == 0)
+    clocks[0] = stop - start;
+}
+
+// mma.sync latency (one warp) and FMAs per clock per SM (8 warps of 8
+// chains on every SM, timed by events at the reported clock).
+template <int M, int K> void dmmaShape(double *buf, long long *clocks, int sms, int kHz) {
+  long long host;
+  const int steps = 4096;
+  dmmaChain<M, K, 1><<<1, 32>>>(buf, clocks, steps);
+  cudaMemcpy(&host, clocks, 8, cudaMemcpyDeviceToHost);
+  double latency = double(host) / steps;
+  cudaEvent_t t0, t1;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  dmmaChain<M, K, 8><<<sms, 256>>>(buf, clocks, steps);
+  cudaEventRecord(t0);
+  dmmaChain<M, K, 8><<<sms, 256>>>(buf, clocks, steps);
+  cudaEventRecord(t1);
+  cudaEventSynchronize(t1);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, t0, t1);
+  double fmas = double(sms) * 8 * 8 * steps * M * 8 * K;
+  double perClockPerSM = fmas / (ms * 1e-3) / (double(kHz) * 1e3) / sms;
+  printf("dmma m%dn8k%d latency %.2f, %.1f FMA/clock/SM, %.1f TFLOP/s\n", M, K, latency,
+         perClockPerSM, 2 * fmas / (ms * 1e-3) / 1e12);
+}
+
+// Every thread sums `rounds` passes of 128-bit loads over `words` 16-byte
+// words, so that the loads stay in flight and the L2 serves them all.
+__global__ void l2Read(const uint4 *buf, size_t words, int rounds, unsigned *out) {
+  unsigned x = 0;
+  size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (int r = 0; r < rounds; ++r)
+    for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride) {
+      uint4 v = __ldcg(buf + i);
+      x ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+  if (x == 0x12345678u)
+    out[0] = x;
+}
+
+void l2Bandwidth(int sms) {
+  const size_t bytes = 16u << 20, words = bytes / 16;
+  const int rounds = 50;
+  uint4 *buf;
+  unsigned *out;
+  cudaMalloc(&buf, bytes);
+  cudaMalloc(&out, 4);
+  cudaMemset(buf, 1, bytes);
+  l2Read<<<sms * 4, 512>>>(buf, words, 1, out);
+  cudaEvent_t t0, t1;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  cudaEventRecord(t0);
+  l2Read<<<sms * 4, 512>>>(buf, words, rounds, out);
+  cudaEventRecord(t1);
+  cudaEventSynchronize(t1);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, t0, t1);
+  printf("l2 read %.0f GB/s (16 MiB buffer)\n", double(bytes) * rounds / (ms * 1e-3) / 1e9);
+}
+
 int main() {
   long long *clocks, host;
   cudaMalloc(&clocks, sizeof(long long));
@@ -101,5 +201,13 @@ int main() {
   int kHz = 0;
   cudaDeviceGetAttribute(&kHz, cudaDevAttrClockRate, 0);
   printf("device %s, %d SMs, clock %d kHz\n", prop.name, prop.multiProcessorCount, kHz);
+  double *buf;
+  cudaMalloc(&buf, (64 + 256 * prop.multiProcessorCount) * sizeof(double));
+  cudaMemset(buf, 0, 64 * sizeof(double));
+  dmmaShape<8, 4>(buf, clocks, prop.multiProcessorCount, kHz);
+  dmmaShape<16, 4>(buf, clocks, prop.multiProcessorCount, kHz);
+  dmmaShape<16, 8>(buf, clocks, prop.multiProcessorCount, kHz);
+  dmmaShape<16, 16>(buf, clocks, prop.multiProcessorCount, kHz);
+  l2Bandwidth(prop.multiProcessorCount);
   return cudaGetLastError() != cudaSuccess;
 }

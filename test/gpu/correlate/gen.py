@@ -54,6 +54,10 @@ HAND = {
         "block=128,128,8 thread=8,8 vector=2 prefetch=smem pad=2 compute=dmma",
         "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=dmma",
         "block=64,128,16 thread=4,8 vector=2 prefetch=regs pad=2 compute=dmma",
+        # m16n8k16 and m16n8k8 warp tiles of 64 x 32 and 32 x 32.
+        "block=128,128,16 thread=8,8 vector=2 prefetch=regs pad=4 compute=dmma",
+        "block=128,64,16 thread=8,4 vector=2 prefetch=regs pad=4 compute=dmma",
+        "block=128,64,8 thread=4,8 vector=2 prefetch=smem pad=4 compute=dmma",
     ],
 }
 

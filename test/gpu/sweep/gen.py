@@ -79,6 +79,10 @@ SCHEDULES = {
         Schedule("dm", (128, 128, 8), (8, 8), 2, "smem", 4, compute="dmma"),
         Schedule("dm64", (64, 64, 16), (4, 4), 2, "smem", 4, compute="dmma"),
         Schedule("dmr", (64, 128, 16), (4, 8), 2, "regs", 4, compute="dmma"),
+        # m16n8k4 (BK = 12), m16n8k16 and, with an odd TM, m8n8k4 on sm_90.
+        Schedule("dm12", (96, 96, 12), (6, 4), 2, "regs", 4, compute="dmma"),
+        Schedule("dm16", (128, 128, 16), (8, 8), 2, "regs", 4, compute="dmma"),
+        Schedule("dm9", (72, 144, 8), (9, 4), 1, "smem", 1, compute="dmma"),
     ],
 }
 

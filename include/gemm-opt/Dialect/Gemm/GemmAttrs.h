@@ -18,4 +18,18 @@
 #define GET_ATTRDEF_CLASSES
 #include "gemm-opt/Dialect/Gemm/GemmAttrs.h.inc"
 
+namespace mlir::gemm {
+
+/// The k depth of one FP64 mma.sync of a dmma kernel with a TM x TN
+/// register tile and a BK-deep K step on sm_90: m16n8kK pairs 8-row blocks,
+/// so an even TM takes the deepest of 16, 8 and 4 that divides BK; an odd TM
+/// keeps m8n8k4. CodeGen prints it and the cost model counts it.
+inline int64_t dmmaDepth(int64_t threadM, int64_t blockK) {
+  if (threadM % 2 != 0)
+    return 4;
+  return blockK % 16 == 0 ? 16 : blockK % 8 == 0 ? 8 : 4;
+}
+
+} // namespace mlir::gemm
+
 #endif // GEMM_OPT_DIALECT_GEMM_GEMMATTRS_H

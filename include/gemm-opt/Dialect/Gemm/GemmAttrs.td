@@ -125,6 +125,11 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
     ///   kernels) or `dmma` (FP64 tensor-core mma.sync m8n8k4, sm_80 and
     ///   later): each warp then owns an 8*TM x 4*TN tile of C and a thread
     ///   still holds TM * TN accumulators. Optional; `fma` by default.
+    /// occupancy: the blocks per SM that the kernel must fit, register-wise:
+    ///   CodeGen prints `__launch_bounds__(threads, occupancy)`, so ptxas
+    ///   keeps each thread within the registers of that many blocks. The
+    ///   cost model writes the residency it predicts. Optional; 1 by
+    ///   default (ptxas may use up to the per-thread cap).
 
     Example:
 
@@ -150,7 +155,9 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
     /// Elements of padding per shared-memory row.
     "int64_t":$pad,
     /// The instruction that multiplies the register tiles.
-    Gemm_ComputeParameter:$compute
+    Gemm_ComputeParameter:$compute,
+    /// Resident blocks per SM that the launch bounds ask for.
+    DefaultValuedParameter<"int64_t", "1">:$occupancy
   );
 
   let builders = [
@@ -160,7 +167,7 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
                      "int64_t":$stages, "int64_t":$vector,
                      "Prefetch":$prefetch, "int64_t":$pad), [{
       return $_get($_ctxt, block, thread, warps, stages, vector, prefetch, pad,
-                   Compute::Fma);
+                   Compute::Fma, 1);
     }]>
   ];
 
