@@ -29,7 +29,7 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // On Hopper the FP64 tensor cores double the peak, so the model's best f64
 // schedule multiplies with mma.sync (compute = dmma).
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 160, 8], thread = [4, 10], warps = 8, stages = 2, vector = 1, prefetch = smem, pad = 1, compute = dmma>}
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [96, 160, 8], thread = [6, 10], warps = 8, stages = 2, vector = 1, prefetch = smem, pad = 1, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return
