@@ -438,7 +438,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
     rowGroup = 1, rowStep = 8, colGroup = 2, colStep = 8;
   // The deepest product that a K step holds whole; without row-block pairs
   // only m8n8k4 fits.
-  bool wideDmma = dmma && tm % 2 == 0;
+  bool wideDmma = dmma && dmmaPairsRows(tm);
   int64_t dmmaK = dmmaDepth(tm, bk);
   unsigned row = batched ? 1 : 0;
   std::string cm = strideText(op.getCType(), row, "p.c.sr");

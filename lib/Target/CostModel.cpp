@@ -87,7 +87,7 @@ InstructionCounts countInstructions(const Schedule &s) {
     // per 8 columns per 4 k (KernelEmitter's dmma multiply).
     int64_t depth = dmmaDepth(s.threadM, s.blockK);
     c.packA = c.packB = 1;
-    c.products = c.fma / (s.threadM % 2 != 0 ? 8.0 : 4.0 * double(depth));
+    c.products = c.fma / (dmmaPairsRows(s.threadM) ? 4.0 * double(depth) : 8.0);
     c.loadsA = double(s.blockK / 4 * s.threadM);
     c.loadsB = double(s.blockK / 4 * (s.threadN / 2));
   }
@@ -227,7 +227,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
     addressesA = addressesB = 32;
   // Tensor-core products run at their shape's rate (sm_90's m8n8k4: half).
   bool dmma = s.compute == Compute::Dmma;
-  bool narrow = dmma && s.threadM % 2 != 0;
+  bool narrow = dmma && !dmmaPairsRows(s.threadM);
   double rate = dmma ? target.dmmaPerClock(narrow) : double(pipe.perClock);
   double issueClocks = c.all() / target.issuePerClock(precision);
   double fmaClocks = c.fma / rate;
