@@ -25,6 +25,11 @@ using namespace mlir::gemm;
 
 namespace {
 
+/// The most shared memory one block can have on any GPU CodeGen targets
+/// (sm_90: 227 KB, CUDA C++ Programming Guide, Table 21); a GPU with less
+/// reports the launch's error.
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
 /// How one input tile moves from global to shared memory. Tiles are stored
 /// k-major, `tile[k][x]`, where x runs over M for A and over N for B.
 struct TileLoad {
@@ -83,7 +88,8 @@ std::string describe(const TileLoad &t) {
                        t.alongK ? "K" : (t.name == 'a' ? "M" : "N"));
 }
 
-void printTileLoad(llvm::raw_ostream &os, const TileLoad &t) {
+/// The tile's pack constants and where each pack sits in it.
+void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
   std::string packs = llvm::formatv("{0}_PACKS", u);
@@ -106,7 +112,14 @@ void printTileLoad(llvm::raw_ostream &os, const TileLoad &t) {
       "  x = {3};\n"
       "}\n\n",
       u, n, kk, xx);
+}
 
+/// loadA/loadB: a thread's packs of a tile into registers; storeA/storeB:
+/// those registers into a shared-memory tile.
+void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
+  char n = t.name;
+  StringRef u = t.upper;
+  std::string packs = llvm::formatv("{0}_PACKS", u);
   // The pack's last element decides whether it is whole inside the matrix.
   std::string packStride = t.alongK ? t.kStride : t.xStride;
   std::string lastX = t.alongK ? "gx" : llvm::formatv("gx + {0}_PACK - 1", u).str();
@@ -170,6 +183,103 @@ void printTileLoad(llvm::raw_ostream &os, const TileLoad &t) {
   os << "  }\n}\n\n";
 }
 
+/// The cp.async twin of load/store: this thread's packs of the tile go
+/// straight from global to shared memory. A pack that is contiguous on both
+/// sides and wholly inside the matrix is one copy; the others go element by
+/// element, those outside the matrix as zero fills.
+void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
+  char n = t.name;
+  StringRef u = t.upper;
+  std::string packStride = t.alongK ? t.kStride : t.xStride;
+  os << llvm::formatv(
+      "/// Copies this thread's packs of the {0} tile at (x0, k0) into a "
+      "shared-memory\n/// tile with cp.async; elements outside the xs x ks "
+      "matrix are zero-filled.\n"
+      "template <bool Vec>\n"
+      "__device__ __forceinline__ void copy{0}(T (&tile)[BK][{2} + PAD], "
+      "const T *{1}, long long xStride, long long kStride, long long xs, "
+      "long long ks, long long x0, long long k0) {{\n"
+      "#pragma unroll\n"
+      "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
+      "    const int e = threadIdx.x + i * THREADS;\n"
+      "    if (e >= {0}_PACKS)\n"
+      "      continue;\n"
+      "    int kk, x;\n"
+      "    {1}Coords(e, kk, x);\n"
+      "    const long long gx = x0 + x, gk = k0 + kk;\n"
+      "    const T *src = {1} + {3} + {4};\n",
+      u, n, t.extent, scaled("gx", t.xStride == "1" ? "1" : "xStride"),
+      scaled("gk", t.kStride == "1" ? "1" : "kStride"));
+  if (t.packedSmemStore)
+    os << llvm::formatv(
+        "    if (Vec && gx + {0}_PACK - 1 < xs && gk < ks) {{\n"
+        "      copyAsync<{0}_PACK>(&tile[kk][x], src, true);\n"
+        "      continue;\n"
+        "    }\n",
+        u);
+  os << llvm::formatv(
+      "#pragma unroll\n"
+      "    for (int v = 0; v < {0}_PACK; ++v) {{\n"
+      "      const bool in = {1} < xs && {2} < ks;\n"
+      "      copyAsync<1>(&tile[{3}][{4}], in ? src + {5} : {6}, in);\n"
+      "    }\n"
+      "  }\n"
+      "}\n\n",
+      u, t.alongK ? "gx" : "gx + v", t.alongK ? "gk + v" : "gk",
+      t.alongK ? "kk + v" : "kk", t.alongK ? "x" : "x + v",
+      scaled("v", packStride == "1" ? "1" : (t.alongK ? "kStride" : "xStride")),
+      n);
+}
+
+/// The cp.async primitives (PTX ISA, "cp.async"; sm_80 and later). Before
+/// sm_80 they degrade to plain copies, so a schedule stays portable.
+void printAsyncPrimitives(llvm::raw_ostream &os) {
+  os << "/// Copies N elements from global to shared memory without registers;\n"
+        "/// `in` false writes zeros (a source size of 0 reads nothing).\n"
+        "template <int N>\n"
+        "__device__ __forceinline__ void copyAsync(T *dst, const T *src, bool "
+        "in) {\n"
+        "  constexpr int BYTES = N * sizeof(T);\n"
+        "#if __CUDA_ARCH__ >= 800\n"
+        "  const unsigned s = unsigned(__cvta_generic_to_shared(dst));\n"
+        "  // 16-byte copies bypass L1 (.cg): the tile is read once per block.\n"
+        "  if constexpr (BYTES == 16)\n"
+        "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\"\n"
+        "                 :: \"r\"(s), \"l\"(src), \"r\"(in ? 16 : 0));\n"
+        "  else\n"
+        "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2, %3;\\n\"\n"
+        "                 :: \"r\"(s), \"l\"(src), \"n\"(BYTES), \"r\"(in ? BYTES : 0));\n"
+        "#else\n"
+        "  *reinterpret_cast<Pack<N> *>(dst) =\n"
+        "      in ? *reinterpret_cast<const Pack<N> *>(src) : Pack<N>{};\n"
+        "#endif\n"
+        "}\n\n"
+        "/// Closes the group of copies issued since the last call.\n"
+        "__device__ __forceinline__ void commitCopies() {\n"
+        "#if __CUDA_ARCH__ >= 800\n"
+        "  asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\");\n"
+        "#endif\n"
+        "}\n\n"
+        "/// Waits until at most PENDING groups of this thread's copies are in "
+        "flight.\n"
+        "template <int PENDING>\n"
+        "__device__ __forceinline__ void waitCopies() {\n"
+        "#if __CUDA_ARCH__ >= 800\n"
+        "  asm volatile(\"cp.async.wait_group %0;\\n\" :: \"n\"(PENDING) : "
+        "\"memory\");\n"
+        "#endif\n"
+        "}\n\n";
+}
+
+/// copyA and copyB of the tiles at k0 into buffer `buffer`.
+void printCopies(llvm::raw_ostream &os, StringRef buffer, StringRef k0,
+                 StringRef indent) {
+  os << indent << "copyA<Vec>(tileA[" << buffer << "], a, aX, aK, p.m, p.k, m0, "
+     << k0 << ");\n"
+     << indent << "copyB<Vec>(tileB[" << buffer << "], b, bX, bK, p.n, p.k, n0, "
+     << k0 << ");\n";
+}
+
 void printLoads(llvm::raw_ostream &os, StringRef k0, StringRef indent) {
   os << indent << "loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, " << k0 << ");\n"
      << indent << "loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, " << k0 << ");\n";
@@ -222,6 +332,32 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
     os << "      }\n"
           "      __syncthreads(); // the next tile is in place\n"
           "    }\n";
+    return;
+  case Prefetch::Async:
+    os << "    // STAGES shared buffers filled by cp.async: the copies of the next\n"
+          "    // STAGES - 1 K tiles are in flight while the current one is\n"
+          "    // multiplied, and no register holds them.\n"
+          "#pragma unroll\n"
+          "    for (int s = 0; s < STAGES - 1; ++s) {\n"
+          "      if (s < kTiles) {\n";
+    printCopies(os, "s", "s * BK", "        ");
+    os << "      }\n"
+          "      commitCopies();\n"
+          "    }\n"
+          "    for (int t = 0; t < kTiles; ++t) {\n"
+          "      // Tile t has landed (this thread's copies, then everyone's),\n"
+          "      // and nobody still reads the buffer that the next copy refills.\n"
+          "      waitCopies<STAGES - 2>();\n"
+          "      __syncthreads();\n"
+          "      const int next = t + STAGES - 1;\n"
+          "      if (next < kTiles) {\n";
+    printCopies(os, "next % STAGES", "(long long)next * BK", "        ");
+    os << "      }\n"
+          "      commitCopies();\n"
+          "      multiplyTile(acc, tileA[t % STAGES], tileB[t % STAGES], ty, tx);\n"
+          "    }\n"
+          "    // The next row tile's first copies refill buffers still read here.\n"
+          "    __syncthreads();\n";
     return;
   case Prefetch::None:
     os << "    // No prefetch: load, wait, multiply, wait.\n"
@@ -415,14 +551,15 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
   int64_t tm = s.getThreadM(), tn = s.getThreadN();
   int64_t v = s.getVector(), pad = s.getPad();
   bool batched = op.isBatched();
-  if (s.getStages() > 2)
-    return op.emitError("schedules with more than 2 stages need the cp.async "
-                        "pipeline, which CodeGen does not print yet");
-  int64_t smemBytes = s.getStages() * bk * (bm + bn + 2 * pad) * elemBytes;
-  if (smemBytes > 48 * 1024)
+  // SMEM_BYTES below: the A tiles rounded up to 32 bytes, then the B tiles.
+  int64_t smemBytes =
+      llvm::alignTo(s.getStages() * bk * (bm + pad) * elemBytes, 32) +
+      s.getStages() * bk * (bn + pad) * elemBytes;
+  if (smemBytes > kMaxSharedBytes)
     return op.emitError("the schedule's tiles need ")
-           << smemBytes << " bytes of shared memory; at most 49152 fit a "
-           << "block without opt-in";
+           << smemBytes << " bytes of shared memory; at most "
+           << kMaxSharedBytes << " fit a block (sm_90)";
+  bool async = s.getPrefetch() == Prefetch::Async;
 
   TileLoad a = describeLoad('a', op.getAType(), batched, v, bm, bk, pad);
   TileLoad b = describeLoad('b', op.getBType(), batched, v, bn, bk, pad);
@@ -445,14 +582,25 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
   std::string cn = strideText(op.getCType(), row + 1, "p.c.sc");
   int64_t cPack = cn == "1" ? std::min(colGroup, v) : 1;
 
-  StringRef prefetchText =
-      s.getPrefetch() == Prefetch::Smem
-          ? "two shared-memory buffers (the next K tile loads\n// while the "
-            "current one is multiplied)"
-          : s.getPrefetch() == Prefetch::Regs
-                ? "one shared-memory buffer and a register prefetch of the "
-                  "next K tile"
-                : "no prefetch";
+  std::string prefetchText;
+  switch (s.getPrefetch()) {
+  case Prefetch::Smem:
+    prefetchText = "two shared-memory buffers (the next K tile loads\n// "
+                   "while the current one is multiplied)";
+    break;
+  case Prefetch::Regs:
+    prefetchText = "one shared-memory buffer and a register prefetch of the "
+                   "next K tile";
+    break;
+  case Prefetch::Async:
+    prefetchText = llvm::formatv("{0} shared-memory buffers filled by "
+                                 "cp.async\n// (up to {1} K tiles ahead)",
+                                 s.getStages(), s.getStages() - 1);
+    break;
+  case Prefetch::None:
+    prefetchText = "no prefetch";
+    break;
+  }
   os << llvm::formatv(
       "// Kernel: {0}x{1}x{2} block tile, {3}x{4} register tile per thread "
       "({5} threads),\n// {15}, {6}-element vector accesses, {7},\n// "
@@ -472,7 +620,13 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
       "constexpr int ROW_GROUP = {12}, ROW_STEP = {13};\n"
       "constexpr int COL_GROUP = {14}, COL_STEP = {16};\n"
       "// Elements per store of C.\n"
-      "constexpr int C_PACK = {17};\n",
+      "constexpr int C_PACK = {17};\n"
+      "// Shared memory: the A tiles, rounded up to 32 bytes, then the B "
+      "tiles.\n"
+      "constexpr int A_TILE_BYTES =\n"
+      "    (STAGES * BK * (BM + PAD) * int(sizeof(T)) + 31) / 32 * 32;\n"
+      "constexpr int SMEM_BYTES =\n"
+      "    A_TILE_BYTES + STAGES * BK * (BN + PAD) * int(sizeof(T));\n",
       bm, bn, bk, tm, tn, (bm / tm) * (bn / tn), v, prefetchText, pad, name,
       f64 ? "double" : "float", s.getStages(), rowGroup, rowStep, colGroup,
       !dmma       ? "scalar FMA"
@@ -488,8 +642,15 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
   os << "\n/// N elements moved as one access (128 bits for 4 x f32 or 2 x "
         "f64).\n"
         "template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };\n\n";
-  printTileLoad(os, a);
-  printTileLoad(os, b);
+  if (async)
+    printAsyncPrimitives(os);
+  for (const TileLoad &t : {a, b}) {
+    printTileLayout(os, t);
+    if (async)
+      printTileCopy(os, t);
+    else
+      printTileLoadStore(os, t);
+  }
   if (dmma)
     printDmmaMultiply(os, dmmaK, wideDmma);
   else
@@ -506,9 +667,13 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "template <bool Vec>\n"
         "__global__ void __launch_bounds__(THREADS, OCCUPANCY) kernel(const "
         "gemm_rt::Problem p) {\n"
-        "  // Aligned for the widest pack (4 x f64).\n"
-        "  __shared__ __align__(32) T tileA[STAGES][BK][BM + PAD];\n"
-        "  __shared__ __align__(32) T tileB[STAGES][BK][BN + PAD];\n";
+        "  // Dynamic shared memory, which may pass the 48 KB of a static\n"
+        "  // declaration; both tiles aligned for the widest pack (4 x f64).\n"
+        "  extern __shared__ __align__(32) unsigned char smem[];\n"
+        "  auto &tileA = *reinterpret_cast<T (*)[STAGES][BK][BM + PAD]>(smem);\n"
+        "  auto &tileB =\n"
+        "      *reinterpret_cast<T (*)[STAGES][BK][BN + PAD]>(smem + "
+        "A_TILE_BYTES);\n";
   if (dmma)
     os << "  // The warp and the lane; warps tile the block row by row.\n"
           "  const int ty = threadIdx.x / 32, tx = threadIdx.x % 32;\n"
@@ -543,25 +708,35 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "    for (int i = 0; i < TM; ++i)\n"
         "#pragma unroll\n"
         "      for (int j = 0; j < TN; ++j)\n"
-        "        acc[i][j] = T(0);\n"
-        "    Pack<A_PACK> ra[A_LOADS];\n"
-        "    Pack<B_PACK> rb[B_LOADS];\n";
+        "        acc[i][j] = T(0);\n";
+  if (!async)
+    os << "    Pack<A_PACK> ra[A_LOADS];\n"
+          "    Pack<B_PACK> rb[B_LOADS];\n";
   printPipeline(os, s.getPrefetch());
   os << "    storeC<Vec>(acc, c, cm, cn, p.m, p.n, m0 + rowIn, n0 + colIn, "
         "alpha, beta);\n"
         "  }\n"
         "}\n\n";
 
-  os << "/// True if every pack of n elements of x starts at a multiple of "
-        "its size.\n"
-        "inline bool packAligned(const gemm_rt::Operand &x, int n) {\n"
-        "  auto multiple = [n](long long s) { return s == 1 || s % n == 0; "
-        "};\n"
-        "  return reinterpret_cast<unsigned long long>(x.ptr) % (n * "
-        "sizeof(T)) == 0 &&\n"
-        "         x.sb % n == 0 && multiple(x.sr) && multiple(x.sc);\n"
-        "}\n\n"
-        "/// Launches the vector variant when every packed access is "
+  SmallVector<std::string> checks;
+  if (a.pack > 1)
+    checks.push_back("packAligned(p.a, A_PACK)");
+  if (b.pack > 1)
+    checks.push_back("packAligned(p.b, B_PACK)");
+  if (cPack > 1)
+    checks.push_back("packAligned(p.c, C_PACK)");
+  // Kernels without packs need no alignment check.
+  if (!checks.empty())
+    os << "/// True if every pack of n elements of x starts at a multiple of "
+          "its size.\n"
+          "inline bool packAligned(const gemm_rt::Operand &x, int n) {\n"
+          "  auto multiple = [n](long long s) { return s == 1 || s % n == 0; "
+          "};\n"
+          "  return reinterpret_cast<unsigned long long>(x.ptr) % (n * "
+          "sizeof(T)) == 0 &&\n"
+          "         x.sb % n == 0 && multiple(x.sr) && multiple(x.sc);\n"
+          "}\n\n";
+  os << "/// Launches the vector variant when every packed access is "
         "aligned, the\n/// scalar one otherwise.\n"
         "cudaError_t launch(const gemm_rt::Problem &p, cudaStream_t stream) "
         "{\n"
@@ -570,18 +745,17 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "                  unsigned(gridM < 65535 ? gridM : 65535),\n"
         "                  unsigned(p.batch < 65535 ? p.batch : 65535));\n"
         "  const bool aligned = ";
-  SmallVector<std::string> checks;
-  if (a.pack > 1)
-    checks.push_back("packAligned(p.a, A_PACK)");
-  if (b.pack > 1)
-    checks.push_back("packAligned(p.b, B_PACK)");
-  if (cPack > 1)
-    checks.push_back("packAligned(p.c, C_PACK)");
   os << (checks.empty() ? "true" : llvm::join(checks, " && ")) << ";\n"
-     << "  if (aligned)\n"
-        "    kernel<true><<<grid, THREADS, 0, stream>>>(p);\n"
-        "  else\n"
-        "    kernel<false><<<grid, THREADS, 0, stream>>>(p);\n"
+     << "  const auto start = aligned ? kernel<true> : kernel<false>;\n"
+        "  // Past 48 KB a kernel must opt in to its dynamic shared memory.\n"
+        "  if (SMEM_BYTES > 48 * 1024) {\n"
+        "    const cudaError_t err = cudaFuncSetAttribute(\n"
+        "        start, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+        "SMEM_BYTES);\n"
+        "    if (err != cudaSuccess)\n"
+        "      return err;\n"
+        "  }\n"
+        "  start<<<grid, THREADS, SMEM_BYTES, stream>>>(p);\n"
         "  return cudaGetLastError();\n"
         "}\n"
      << "} // namespace " << name << "_impl\n"

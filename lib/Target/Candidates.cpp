@@ -28,6 +28,9 @@ constexpr int64_t kMaxSide = 256;
 constexpr int64_t kMaxBlockK = 64;
 /// The widest access CodeGen packs: 128 bits.
 constexpr int64_t kMaxAccessBytes = 16;
+/// The deepest cp.async pipeline searched: more stages only add shared
+/// memory once the copies cover the global latency.
+constexpr int64_t kMaxAsyncStages = 4;
 /// Bounds compare at the precision --explain prints them (0.1% of peak), so
 /// that a difference nobody can see does not outrank a visible one.
 constexpr double kResolution = 1e-3;
@@ -125,6 +128,10 @@ bool ScheduleConstraints::matches(const Schedule &s) const {
     return false;
   if (vector && vector != s.vector)
     return false;
+  if (stages && stages != s.stages)
+    return false;
+  if (pad >= 0 && pad != s.pad)
+    return false;
   if (compute && *compute != s.compute)
     return false;
   return !prefetch || *prefetch == s.prefetch;
@@ -135,10 +142,12 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                                          const ScheduleConstraints &c) {
   CandidateSet set;
   int64_t words = elementBytes(precision) / 4;
-  std::vector<std::pair<Prefetch, Compute>> kinds;
-  for (Compute compute : {Compute::Fma, Compute::Dmma})
-    for (Prefetch prefetch : {Prefetch::None, Prefetch::Regs, Prefetch::Smem})
-      kinds.push_back({prefetch, compute});
+  // Pipelines: the prefetch kinds with their buffer counts.
+  std::vector<std::pair<Prefetch, int64_t>> pipelines = {
+      {Prefetch::None, 1}, {Prefetch::Regs, 1}, {Prefetch::Smem, 2}};
+  if (target.asyncCopies)
+    for (int64_t stages = 2; stages <= kMaxAsyncStages; ++stages)
+      pipelines.push_back({Prefetch::Async, stages});
   // The C tile alone must fit a thread's registers.
   int64_t maxTileRegisters = target.maxRegistersPerThread / words;
   for (int64_t ndim = 1; ndim <= kMaxSide; ++ndim) {
@@ -155,21 +164,31 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
           for (int64_t bk = 1; bk <= kMaxBlockK; ++bk) {
             for (int64_t v = 1; v * elementBytes(precision) <= kMaxAccessBytes;
                  v *= 2) {
-              for (auto [prefetch, compute] : kinds) {
-                // Padding is not searched: rows padded by one pack keep the
-                // packs aligned and shift each row across the banks.
-                Schedule s{mdim * tm, ndim * tn, bk, tm, tn, v, prefetch, v,
-                           compute};
-                if (!c.matches(s) || !loadsEvenly(s) ||
-                    !target.supports(precision, compute) ||
-                    (compute == Compute::Dmma && !fitsDmma(s)))
-                  continue;
-                Footprint f = estimateFootprint(target, precision, s);
-                if (!isFeasible(target, f, s))
-                  continue;
-                ++set.feasible;
-                if (meetsGuidelines(target, precision, s, f))
-                  set.ranked.push_back({s, predict(target, precision, s)});
+              for (Compute compute : {Compute::Fma, Compute::Dmma}) {
+                // Rows padded by one pack keep the packs aligned and shift
+                // each row across the banks. A dmma fragment read also
+                // tries 4 doubles: every row stride of a BM (BN) that is a
+                // multiple of 8 is then 4 or 12 mod 16, which the read
+                // takes without conflicts; the model counts the wavefronts.
+                SmallVector<int64_t, 2> pads = {v};
+                if (compute == Compute::Dmma && v != 4)
+                  pads.push_back(4);
+                for (auto [prefetch, stages] : pipelines) {
+                  for (int64_t pad : pads) {
+                    Schedule s{mdim * tm, ndim * tn, bk,      tm,      tn,
+                               v,         prefetch,  pad,     compute, stages};
+                    if (!c.matches(s) || !loadsEvenly(s) ||
+                        !target.supports(precision, compute) ||
+                        (compute == Compute::Dmma && !fitsDmma(s)))
+                      continue;
+                    Footprint f = estimateFootprint(target, precision, s);
+                    if (!isFeasible(target, f, s))
+                      continue;
+                    ++set.feasible;
+                    if (meetsGuidelines(target, precision, s, f))
+                      set.ranked.push_back({s, predict(target, precision, s)});
+                  }
+                }
               }
             }
           }

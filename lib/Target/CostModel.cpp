@@ -28,9 +28,6 @@ constexpr int64_t kRegisterMargin = 24;
 constexpr int64_t kRegisterUnit = 8;
 /// Integer and branch instructions per K step (seeds/001 Table 3).
 constexpr int64_t kLoopOverhead = 13;
-/// The most static shared memory a block can declare without opt-in, which
-/// is all CodeGen declares.
-constexpr int64_t kStaticSharedBytes = 48 * 1024;
 
 /// Elements per shared-memory read of a register fragment: CodeGen reads a
 /// fragment in packs of the vector width when the packs stay aligned
@@ -45,9 +42,48 @@ int64_t stagedElements(const Schedule &s) {
   return llvm::divideCeil((s.blockM + s.blockN) * s.blockK, s.threads());
 }
 
-/// Barriers per K step: one with two shared buffers, two with one (the
-/// pipelines of KernelEmitter).
-int64_t barriersPerStep(const Schedule &s) { return s.stages() >= 2 ? 1 : 2; }
+/// Barriers per K step: one with two shared buffers or more, two with one
+/// (the pipelines of KernelEmitter).
+int64_t barriersPerStep(const Schedule &s) { return s.stages >= 2 ? 1 : 2; }
+
+/// K steps between the issue of a tile's global loads and its use: a
+/// cp.async pipeline keeps stages - 1 tiles in flight, a prefetch one.
+int64_t lookahead(const Schedule &s) {
+  switch (s.prefetch) {
+  case Prefetch::None:
+    return 0;
+  case Prefetch::Async:
+    return s.stages - 1;
+  case Prefetch::Smem:
+  case Prefetch::Regs:
+    return 1;
+  }
+  llvm_unreachable("unknown prefetch kind");
+}
+
+/// Shared-memory wavefronts of one warp's dmma fragment read from a tile
+/// whose k rows are `stride` doubles apart: lane l reads row l % 4 at
+/// column l / 4 (KernelEmitter's dmma multiply). 64-bit accesses are served
+/// a half warp at a time, 16 doubles per wavefront; lanes of a half that
+/// hit the same bank pair at different addresses take a wavefront each.
+int64_t dmmaFragmentWavefronts(int64_t stride) {
+  constexpr int64_t kBankPairs = 16;
+  int64_t total = 0;
+  for (int64_t half = 0; half < 2; ++half) {
+    int64_t worst = 0;
+    for (int64_t bank = 0; bank < kBankPairs; ++bank) {
+      SmallVector<int64_t, 16> addresses;
+      for (int64_t lane = 16 * half; lane < 16 * (half + 1); ++lane) {
+        int64_t address = (lane % 4) * stride + lane / 4;
+        if (address % kBankPairs == bank && !llvm::is_contained(addresses, address))
+          addresses.push_back(address);
+      }
+      worst = std::max<int64_t>(worst, addresses.size());
+    }
+    total += worst;
+  }
+  return total;
+}
 
 /// What one thread executes in one K step.
 struct InstructionCounts {
@@ -57,12 +93,14 @@ struct InstructionCounts {
   double products;       ///< Instructions that do them: one FMA each, or
                          ///< one mma.sync per 8 of a thread's.
   double loadsA, loadsB; ///< Shared-memory fragment loads.
-  double globalLoads;    ///< Global loads of the next tiles, and as many
-                         ///< shared-memory stores.
+  double globalLoads;    ///< Global loads (or cp.async copies) of the
+                         ///< next tiles.
+  double smemStores;     ///< Their stores to shared memory, which cp.async
+                         ///< makes itself.
   double other;          ///< Loop overhead and barriers.
 
   double memoryInstructions() const {
-    return loadsA + loadsB + 2 * globalLoads;
+    return loadsA + loadsB + globalLoads + smemStores;
   }
   double all() const { return products + memoryInstructions() + other; }
   /// The loads and FMAs of one rank-1 update: the independent work a
@@ -72,7 +110,8 @@ struct InstructionCounts {
   }
 };
 
-InstructionCounts countInstructions(const Schedule &s) {
+InstructionCounts countInstructions(const GpuTarget &target,
+                                    const Schedule &s) {
   InstructionCounts c;
   c.depth = s.blockK;
   c.packA = fragmentPack(s.threadM, s.blockM, s);
@@ -92,7 +131,9 @@ InstructionCounts countInstructions(const Schedule &s) {
     c.loadsB = double(s.blockK / 4 * (s.threadN / 2));
   }
   c.globalLoads = double(llvm::divideCeil(stagedElements(s), s.vector));
-  c.other = double(kLoopOverhead + barriersPerStep(s));
+  c.smemStores = s.prefetch == Prefetch::Async ? 0.0 : c.globalLoads;
+  c.other = double(kLoopOverhead + barriersPerStep(s)) +
+            double(target.loadAddressing) * c.globalLoads;
   return c;
 }
 
@@ -102,6 +143,9 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
   int64_t words = elementBytes(precision) / 4;
   int64_t accumulators = s.threadM * s.threadN;
   int64_t staged = stagedElements(s);
+  // cp.async copies hold no tile in registers, but the addresses and
+  // bounds of every copy stay live as a prefetched tile does (ptxas 13.0:
+  // 192x128x24/4x16 f32 spills at 168 registers with column-major A).
   bool prefetched = s.prefetch != Prefetch::None;
   if (const std::optional<RegisterLaw> &law = target.registerLaw) {
     // Every fragment of the unrolled K step: a dmma lane's per 4 k of its
@@ -110,9 +154,12 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
         s.compute == Compute::Dmma
             ? dmmaDepth(s.threadM, s.blockK) / 4 * (s.threadM + s.threadN / 2)
             : s.threadM + s.threadN;
+    // An mma.sync reads all of its product's fragments at once, so none of
+    // them streams (ptxas 13.0: a dmma 8x10 tile at k8 spills at 255).
+    double fragmentShare = s.compute == Compute::Dmma ? 1.0 : law->fragment;
     double estimate =
         law->base +
-        double(words) * (double(accumulators) + law->fragment * fragments +
+        double(words) * (double(accumulators) + fragmentShare * fragments +
                          (prefetched ? law->stagedLive : law->stagedDead) *
                              double(staged)) +
         double(kRegisterMargin);
@@ -121,7 +168,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
   // seeds/004 eq. 7: the C tile, one fragment held and the other streamed a
   // pack at a time, the prefetched tiles while they wait, and the indices.
   // Without prefetch the staged tiles die before the multiply starts.
-  InstructionCounts c = countInstructions(s);
+  InstructionCounts c = countInstructions(target, s);
   int64_t fragments = s.compute == Compute::Dmma
                           ? s.threadM + s.threadN / 2
                           : std::min(s.threadM + c.packB, s.threadN + c.packA);
@@ -162,7 +209,7 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                                         const Schedule &s) {
   Footprint f;
   f.registers = estimateRegisters(target, precision, s);
-  f.sharedBytes = s.stages() * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
+  f.sharedBytes = s.stages * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
                   elementBytes(precision);
   int64_t threads = s.threads();
   int64_t warps = llvm::divideCeil(threads, 32);
@@ -170,8 +217,8 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
   // files the fullest partition's warps must fit its file.
   int64_t partitions = std::max<int64_t>(target.registerPartitions, 1);
   int64_t byRegisters = 0;
-  while (llvm::divideCeil((byRegisters + 1) * warps, partitions) * 32 *
-             f.registers <=
+  while (int64_t(llvm::divideCeil((byRegisters + 1) * warps, partitions)) *
+             32 * f.registers <=
          target.registersPerSM / partitions)
     ++byRegisters;
   f.blocksPerSM = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
@@ -183,12 +230,10 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
 
 bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
                             const Schedule &s) {
-  // seeds/004 eq. 2, and a block that fits the SM and CodeGen.
+  // seeds/004 eq. 2, and a block that fits the SM.
   return s.threads() <= target.maxThreadsPerBlock &&
          f.registers <= target.maxRegistersPerThread &&
-         f.sharedBytes <=
-             std::min(target.sharedBytesPerBlock, kStaticSharedBytes) &&
-         f.blocksPerSM >= 1;
+         f.sharedBytes <= target.sharedBytesPerBlock && f.blocksPerSM >= 1;
 }
 
 Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
@@ -198,7 +243,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   int64_t bytes = elementBytes(precision);
   const FmaPipe &pipe = target.pipe(precision, s.compute);
   p.peakGFlops = target.peakGFlops(precision, s.compute);
-  InstructionCounts c = countInstructions(s);
+  InstructionCounts c = countInstructions(target, s);
 
   // seeds/001 section 3.2: the FMA share of the inner loop.
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
@@ -231,17 +276,30 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double rate = dmma ? target.dmmaPerClock(narrow) : double(pipe.perClock);
   double issueClocks = c.all() / target.issuePerClock(precision);
   double fmaClocks = c.fma / rate;
+  // A dmma fragment read takes its wavefronts over the conflict-free two.
+  double conflictA = 1, conflictB = 1;
+  if (s.compute == Compute::Dmma) {
+    conflictA = double(dmmaFragmentWavefronts(s.blockM + s.pad)) / 2.0;
+    conflictB = double(dmmaFragmentWavefronts(s.blockN + s.pad)) / 2.0;
+  }
   double lsuClocks =
-      (c.loadsA * target.sharedAccessClocks(c.packA * bytes, addressesA) +
-       c.loadsB * target.sharedAccessClocks(c.packB * bytes, addressesB) +
+      (c.loadsA * conflictA *
+           target.sharedAccessClocks(c.packA * bytes, addressesA) +
+       c.loadsB * conflictB *
+           target.sharedAccessClocks(c.packB * bytes, addressesB) +
        c.globalLoads * target.sharedAccessClocks(s.vector * bytes, 32)) /
       32.0;
-  // Where loads stall the FMAs of their scheduler, the two take turns. The
-  // bounds are shares of the pipe's peak, which a narrower product misses.
+  // Where a scheduler's loads and other instructions stall its products,
+  // they take turns: the shared loads at the LSU's pace, the rest at the
+  // issue rate. The bounds are shares of the pipe's peak, which a narrower
+  // product misses.
   double peakClocks = c.fma / double(pipe.perClock);
+  double otherClocks =
+      (c.all() - c.products - c.loadsA - c.loadsB) /
+      target.issuePerClock(precision);
   p.issue = peakClocks /
-            std::max(issueClocks, target.sharedLoadsStallFma
-                                      ? fmaClocks + lsuClocks
+            std::max(issueClocks, target.stallsAdd
+                                      ? fmaClocks + lsuClocks + otherClocks
                                       : lsuClocks);
 
   // seeds/004 eq. 1: T_SM >= 32 * latency / issue interval, the interval
@@ -265,10 +323,9 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // the FMA pipe's pace; after each barrier it waits for its first shared
   // loads, and for the global loads that the prefetch did not cover.
   double busy = fmaClocks * double(s.threads());
-  double exposed = double(barriersPerStep(s)) * target.sharedLoadLatency(4) +
-                   (s.prefetch == Prefetch::None
-                        ? target.globalLatency
-                        : std::max(0.0, target.globalLatency - busy));
+  double exposed =
+      double(barriersPerStep(s)) * target.sharedLoadLatency(4) +
+      std::max(0.0, target.globalLatency - double(lookahead(s)) * busy);
   double ready = double(p.footprint.threadsPerSM) * busy / (busy + exposed);
   p.latency = ready / needed * (peakClocks / fmaClocks);
   return p;

@@ -30,14 +30,21 @@ std::string threadText(const Schedule &s) {
   return llvm::formatv("{0}x{1}", s.threadM, s.threadN).str();
 }
 
+/// The prefetch kind, with the stage count of a cp.async pipeline: "async3".
+std::string prefetchText(const Schedule &s) {
+  std::string kind = stringifyPrefetch(s.prefetch).str();
+  return s.prefetch == Prefetch::Async ? kind + std::to_string(s.stages)
+                                       : kind;
+}
+
 } // namespace
 
 std::string mlir::gemm::formatScheduleOptions(const Schedule &s) {
   return llvm::formatv("block={0},{1},{2} thread={3},{4} vector={5} "
-                       "prefetch={6} pad={7} compute={8}",
+                       "prefetch={6} stages={7} pad={8} compute={9}",
                        s.blockM, s.blockN, s.blockK, s.threadM, s.threadN,
-                       s.vector, stringifyPrefetch(s.prefetch), s.pad,
-                       stringifyCompute(s.compute))
+                       s.vector, stringifyPrefetch(s.prefetch), s.stages,
+                       s.pad, stringifyCompute(s.compute))
       .str();
 }
 
@@ -50,8 +57,8 @@ std::string mlir::gemm::summarize(const GpuTarget &target, Precision precision,
              "GFLOP/s peak, bound: {10} (memory {11}, issue {12}, latency "
              "{13})",
              target.name, stringifyPrecision(precision), blockText(s),
-             threadText(s), s.threads(), s.vector,
-             stringifyPrefetch(s.prefetch), p.efficiency() * peak,
+             threadText(s), s.threads(), s.vector, prefetchText(s),
+             p.efficiency() * peak,
              percent(p.efficiency()), peak, stringifyBound(p.limiter()),
              percent(p.memory), percent(p.issue), percent(p.latency),
              stringifyCompute(s.compute))
@@ -94,7 +101,7 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
                         "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,9:F1} "
                         "{15,6} {16,-7} {17}\n",
                         index + 1, blockText(s), threadText(s), s.threads(),
-                        s.vector, stringifyPrefetch(s.prefetch), f.registers,
+                        s.vector, prefetchText(s), f.registers,
                         f.sharedBytes, f.blocksPerSM, f.threadsPerSM,
                         percent(p.fmaMix), percent(p.memory), percent(p.issue),
                         percent(p.latency), p.gflops(),

@@ -110,8 +110,18 @@ GpuTarget hopperSM() {
   t.registerPartitions = 4;
   // source: H100 run of test/gpu/correlate (docs/cost-model-hopper.md):
   // FFMA kernels slow down in step with their shared-memory loads per FMA
-  // (8x8 v4 tiles 37-39 TFLOP/s, 5x8 v2 ones 24-26, v1 ones 17-19).
-  t.sharedLoadsStallFma = true;
+  // (8x8 v4 tiles 37-39 TFLOP/s, 5x8 v2 ones 24-26, v1 ones 17-19); ncu of
+  // the 128x128x8/8x8 dmma kernel (session 3): the tensor pipe 51% busy,
+  // 2 warps per scheduler stalled on fixed-latency dependencies between
+  // its 232 instructions per K step, where the same multiply without
+  // barriers and global loads runs at 97% (latency.cu's dmma tile).
+  t.stallsAdd = true;
+  // source: H100 SASS (cuobjdump, nvcc 13.0) of CodeGen's 128x128x8/8x8
+  // dmma kernel: 232 instructions per K step, 147 of them computing the
+  // addresses and bounds of its 4 global loads afresh.
+  t.loadAddressing = 35;
+  // source: PTX ISA 7.0, "cp.async" (sm_80 and later).
+  t.asyncCopies = true;
   t.sharedBytesPerSM = 228 * 1024;
   t.sharedBytesPerBlock = 227 * 1024;
   t.maxThreadsPerSM = 2048;

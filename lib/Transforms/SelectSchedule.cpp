@@ -49,7 +49,7 @@ ScheduleParams fromAttr(ScheduleAttr s) {
 ScheduleParams fromSchedule(const Schedule &s) {
   return {{s.blockM, s.blockN, s.blockK},
           {s.threadM, s.threadN},
-          s.stages(),
+          s.stages,
           s.vector,
           s.pad,
           s.prefetch,
@@ -60,7 +60,8 @@ ScheduleParams fromSchedule(const Schedule &s) {
 Schedule toSchedule(ScheduleAttr s) {
   return {s.getBlockM(),  s.getBlockN(), s.getBlockK(),
           s.getThreadM(), s.getThreadN(), s.getVector(),
-          s.getPrefetch(), s.getPad(),    s.getCompute()};
+          s.getPrefetch(), s.getPad(),    s.getCompute(),
+          s.getStages()};
 }
 
 Precision precisionOf(MatmulOp op) {
@@ -81,7 +82,7 @@ struct GemmSelectSchedule
     std::optional<Prefetch> prefetchKind;
     if (!prefetch.empty() && !(prefetchKind = symbolizePrefetch(prefetch))) {
       getOperation().emitError("gemm-select-schedule: prefetch must be none, "
-                               "smem or regs, got '")
+                               "smem, regs or async, got '")
           << prefetch << "'";
       return signalPassFailure();
     }
@@ -134,6 +135,8 @@ struct GemmSelectSchedule
     c.block.assign(block.begin(), block.end());
     c.thread.assign(thread.begin(), thread.end());
     c.vector = vector;
+    c.stages = stages;
+    c.pad = pad;
     c.prefetch = prefetchKind;
     c.compute = computeKind;
     return c;
@@ -147,9 +150,14 @@ struct GemmSelectSchedule
     if (!thread.empty())
       p.thread.assign(thread.begin(), thread.end());
     if (prefetchKind) {
+      // A prefetch kind fixes the buffer count unless stages says otherwise;
+      // a cp.async pipeline keeps its own, or takes the least.
+      if (*prefetchKind != p.prefetch)
+        p.stages = *prefetchKind == Prefetch::Smem ||
+                           *prefetchKind == Prefetch::Async
+                       ? 2
+                       : 1;
       p.prefetch = *prefetchKind;
-      // A prefetch kind fixes the buffer count unless stages says otherwise.
-      p.stages = *prefetchKind == Prefetch::Smem ? 2 : 1;
     }
     if (stages > 0)
       p.stages = stages;

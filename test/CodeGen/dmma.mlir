@@ -1,13 +1,13 @@
 // compute = dmma: each warp owns a WM x WN tile of 8 x 8 FP64 tensor-core
 // products; a lane holds one row and two adjacent columns of each. On sm_90
-// row blocks pair into m16n8kK products, K the deepest of 16, 8 and 4 that
-// divides BK; an odd TM keeps m8n8k4 (PTX ISA 7.8). The occupancy of the
+// row blocks pair into m16n8kK products, K 8 where it divides BK, else 4
+// (m16n8k16 only adds registers); an odd TM keeps m8n8k4 (PTX ISA 7.8). The occupancy of the
 // schedule becomes the launch bounds' blocks per SM.
 // RUN: gemm-opt --emit=cuda %s -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %nvcc -std=c++17 -arch=sm_80 -I %gemm_runtime_include -c %t.cu -o %t80.o
-// RUN: gemm-opt --emit=cuda %s --schedule="block=64,64,16 thread=4,4 occupancy=2" | FileCheck %s --check-prefix=K16
+// RUN: gemm-opt --emit=cuda %s --schedule="block=64,64,16 thread=4,4 occupancy=2" | FileCheck %s --check-prefix=K8
 // RUN: gemm-opt --emit=cuda %s --schedule="block=96,96,12 thread=6,4" | FileCheck %s --check-prefix=K4
 // RUN: gemm-opt --emit=cuda %s --schedule="block=72,144,8 thread=9,4" | FileCheck %s --check-prefix=ODD
 
@@ -15,7 +15,7 @@
 // CHECK:      constexpr int ROW_GROUP = 1, ROW_STEP = 8;
 // CHECK-NEXT: constexpr int COL_GROUP = 2, COL_STEP = 8;
 // CHECK:      constexpr int C_PACK = 2;
-// CHECK-NEXT: // Each warp computes a WM x WN tile of 8 x 8 products, DMMA_K k at a
+// CHECK:      // Each warp computes a WM x WN tile of 8 x 8 products, DMMA_K k at a
 // CHECK-NEXT: // time.
 // CHECK-NEXT: constexpr int WM = 8 * TM, WN = 4 * TN, DMMA_K = 8;
 // CHECK:      const int wm0 = (ty / (BN / WN)) * WM, wn0 = (ty % (BN / WN)) * WN;
@@ -44,10 +44,9 @@
 
 // PTXAS-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// K16:      constexpr int WM = 8 * TM, WN = 4 * TN, DMMA_K = 16;
-// K16:      asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
-// K16-NEXT:     "{%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};"
-// K16:      constexpr int OCCUPANCY = 2;
+// K8:       constexpr int WM = 8 * TM, WN = 4 * TN, DMMA_K = 8;
+// K8:       asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+// K8:       constexpr int OCCUPANCY = 2;
 
 // K4:       constexpr int WM = 8 * TM, WN = 4 * TN, DMMA_K = 4;
 // K4:       asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "

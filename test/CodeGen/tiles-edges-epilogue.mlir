@@ -29,9 +29,12 @@
 // A hand-written schedule without occupancy asks for one block per SM.
 // CHECK:      constexpr int OCCUPANCY = 1;
 // CHECK:      __global__ void __launch_bounds__(THREADS, OCCUPANCY) kernel(const gemm_rt::Problem p) {
-// CHECK-NEXT: // Aligned for the widest pack (4 x f64).
-// CHECK-NEXT: __shared__ __align__(32) T tileA[STAGES][BK][BM + PAD];
-// CHECK-NEXT: __shared__ __align__(32) T tileB[STAGES][BK][BN + PAD];
+// CHECK-NEXT: // Dynamic shared memory, which may pass the 48 KB of a static
+// CHECK-NEXT: // declaration; both tiles aligned for the widest pack (4 x f64).
+// CHECK-NEXT: extern __shared__ __align__(32) unsigned char smem[];
+// CHECK-NEXT: auto &tileA = *reinterpret_cast<T (*)[STAGES][BK][BM + PAD]>(smem);
+// CHECK-NEXT: auto &tileB =
+// CHECK-NEXT:     *reinterpret_cast<T (*)[STAGES][BK][BN + PAD]>(smem + A_TILE_BYTES);
 // CHECK-NEXT: // Consecutive threads own consecutive column groups of C.
 // CHECK-NEXT: const int ty = threadIdx.x / (BN / TN), tx = threadIdx.x % (BN / TN);
 // CHECK-NEXT: const int rowIn = ty * ROW_GROUP, colIn = tx * COL_GROUP;

@@ -21,10 +21,15 @@
 // CHECK:       if (Vec && colIn[j + C_PACK - 1]) {
 // CHECK-NEXT:    Pack<C_PACK> *dst = reinterpret_cast<Pack<C_PACK> *>(rowPtr + colOffset[j]);
 // CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK) && packAligned(p.c, C_PACK);
-// CHECK-NEXT:  if (aligned)
-// CHECK-NEXT:    kernel<true><<<grid, THREADS, 0, stream>>>(p);
-// CHECK-NEXT:  else
-// CHECK-NEXT:    kernel<false><<<grid, THREADS, 0, stream>>>(p);
+// CHECK-NEXT:  const auto start = aligned ? kernel<true> : kernel<false>;
+// CHECK-NEXT:  // Past 48 KB a kernel must opt in to its dynamic shared memory.
+// CHECK-NEXT:  if (SMEM_BYTES > 48 * 1024) {
+// CHECK-NEXT:    const cudaError_t err = cudaFuncSetAttribute(
+// CHECK-NEXT:        start, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+// CHECK-NEXT:    if (err != cudaSuccess)
+// CHECK-NEXT:      return err;
+// CHECK-NEXT:  }
+// CHECK-NEXT:  start<<<grid, THREADS, SMEM_BYTES, stream>>>(p);
 // CHECK-NEXT:  return cudaGetLastError();
 // CHECK:       return gemm_rt::run(problem, row_major_f32_impl::launch);
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,

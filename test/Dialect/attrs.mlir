@@ -21,7 +21,7 @@ module attributes {gemm.target = #gemm.target<name = "hopper-h200">, gemm.other 
 // CHECK-SAME: a = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>
 // CHECK-SAME: b = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 0>
 // CHECK-SAME: c = #gemm.schedule<block = [32, 1, 1], thread = [1, 1], warps = 1, stages = 1, vector = 1, prefetch = none, pad = 0>
-// CHECK-SAME: d = #gemm.schedule<block = [96, 96, 16], thread = [6, 6], warps = 8, stages = 4, vector = 4, prefetch = smem, pad = 1>
+// CHECK-SAME: d = #gemm.schedule<block = [96, 96, 16], thread = [6, 6], warps = 8, stages = 4, vector = 4, prefetch = async, pad = 1>
 // CHECK-SAME: e = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2, compute = dmma>
 // CHECK-SAME: f = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 0, occupancy = 3>
 // CHECK-SAME: g = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 0>
@@ -32,7 +32,7 @@ func.func @schedules() attributes {
                      warps = 8, thread = [4, 4], block = [64, 64, 16]>,
   c = #gemm.schedule<block = [32, 1, 1], thread = [1, 1], warps = 1,
                      stages = 1, vector = 1, prefetch = none, pad = 0>,
-  d = #gemm.schedule<block=[96,96,16],thread=[6,6],warps=8,stages=4,vector=4,prefetch=smem,pad=1>,
+  d = #gemm.schedule<block=[96,96,16],thread=[6,6],warps=8,stages=4,vector=4,prefetch=async,pad=1>,
   e = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2,
                      vector = 2, prefetch = smem, pad = 2, compute = dmma>,
   f = #gemm.schedule<occupancy = 3, block = [64, 64, 16], thread = [4, 4], warps = 8,

@@ -253,13 +253,23 @@ func.func private @warps_threads() attributes {s = #gemm.schedule<block = [128, 
 
 // -----
 
-// expected-error @+1 {{prefetch = smem needs 2 stages or more, got 1}}
+// expected-error @+1 {{prefetch = smem needs 2 stages, got 1}}
 func.func private @smem_stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 1, vector = 4, prefetch = smem, pad = 4>}
 
 // -----
 
 // expected-error @+1 {{prefetch = regs needs 1 stage, got 2}}
 func.func private @regs_stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = regs, pad = 4>}
+
+// -----
+
+// expected-error @+1 {{prefetch = smem needs 2 stages, got 3}}
+func.func private @smem_three() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 3, vector = 4, prefetch = smem, pad = 4>}
+
+// -----
+
+// expected-error @+1 {{prefetch = async needs 2 stages or more, got 1}}
+func.func private @async_stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 1, vector = 4, prefetch = async, pad = 4>}
 
 // -----
 

@@ -2,7 +2,7 @@
 // RUN: not gemm-opt %s -gemm-select-schedule="block=64,64" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not gemm-opt %s -gemm-select-schedule="block=128,128,8 thread=3,8" 2>&1 | FileCheck %s --check-prefix=TILE
 
-// KIND: error: gemm-select-schedule: prefetch must be none, smem or regs, got 'global'
+// KIND: error: gemm-select-schedule: prefetch must be none, smem, regs or async, got 'global'
 // BLOCK: error: gemm-select-schedule: block needs 3 entries and thread 2 positive ones
 // TILE: error: invalid schedule: BM (128) must be a multiple of TM (3)
 func.func @f(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {

@@ -18,7 +18,6 @@
 namespace mlir::gemm {
 
 /// Parameters fixed by the user: only candidates that match them are kept.
-/// Padding and stages are not searched, so they do not restrict.
 struct ScheduleConstraints {
   /// [BM, BN, BK], or empty.
   SmallVector<int64_t, 3> block;
@@ -26,6 +25,10 @@ struct ScheduleConstraints {
   SmallVector<int64_t, 2> thread;
   /// Elements per access, or 0.
   int64_t vector = 0;
+  /// Shared-memory buffers, or 0.
+  int64_t stages = 0;
+  /// Row padding in elements, or -1.
+  int64_t pad = -1;
   std::optional<Prefetch> prefetch;
   std::optional<Compute> compute;
 

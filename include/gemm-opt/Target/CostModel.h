@@ -28,11 +28,12 @@ struct Schedule {
   int64_t pad;
   /// Scalar FMAs, or FP64 tensor-core products (each warp an 8TM x 4TN tile).
   Compute compute = Compute::Fma;
+  /// Shared-memory buffers: two for a shared-memory prefetch, two or more
+  /// for a cp.async pipeline, else one.
+  int64_t stages = 1;
 
   /// One thread per register tile.
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
-  /// Shared-memory buffers: two for a shared-memory prefetch, else one.
-  int64_t stages() const { return prefetch == Prefetch::Smem ? 2 : 1; }
 };
 
 /// What a schedule costs on the SM.

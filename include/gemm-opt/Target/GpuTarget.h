@@ -118,9 +118,17 @@ struct GpuTarget {
   /// latency of 0 is a shape the target lacks.
   double narrowDmmaShare = 1;
   double dmmaLatency[4] = {0, 0, 0, 0};
-  /// Whether shared-memory loads hold up the FMAs of their warp scheduler
-  /// (their times add), rather than overlap with them.
-  bool sharedLoadsStallFma = false;
+  /// Whether shared-memory loads and the other instructions of a warp
+  /// scheduler hold up its FMAs or tensor products (their times add), rather
+  /// than overlap with them.
+  bool stallsAdd = false;
+  /// Integer, predicate and branch instructions per global load (or cp.async)
+  /// of a tile, beyond the loop overhead: 0 for the papers' kernels, whose
+  /// instruction mix seeds/001 Table 3 counts whole.
+  int64_t loadAddressing = 0;
+  /// Whether global loads can go straight to shared memory (cp.async), which
+  /// CodeGen's `async` pipeline needs.
+  bool asyncCopies = false;
 
   /// The FMA pipe of `precision`.
   const FmaPipe &pipe(Precision precision) const {

@@ -18,8 +18,8 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
     else the default (hopper-h100); the module is left carrying it.
     Parameters given as options restrict the search to schedules that have
     them; when none does, they are applied to the best schedule instead.
-    `pad` and `stages` are not searched and always apply. An op that already
-    carries a schedule keeps it, unless an option overrides a parameter.
+    An op that already carries a schedule keeps it, unless an option
+    overrides a parameter.
 
     Before:
     ```mlir
@@ -43,11 +43,11 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
     ListOption<"block", "block", "int64_t", "Block tile BM,BN,BK">,
     ListOption<"thread", "thread", "int64_t", "Register tile TM,TN">,
     Option<"stages", "stages", "int64_t", "0",
-           "Shared-memory stages (0: the prefetch kind's)">,
+           "Shared-memory stages (0: the model's)">,
     Option<"vector", "vector", "int64_t", "0",
            "Elements per vector access (0: the model's)">,
     Option<"prefetch", "prefetch", "std::string", "\"\"",
-           "none, smem or regs (empty: the model's)">,
+           "none, smem, regs or async (empty: the model's)">,
     Option<"compute", "compute", "std::string", "\"\"",
            "fma or dmma (empty: the model's choice)">,
     Option<"pad", "pad", "int64_t", "-1",

@@ -68,10 +68,18 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " threads divided by 32";
   if (stages < 1)
     return emitError() << "stages must be at least 1, got " << stages;
-  // A shared-memory prefetch needs a second buffer; the others use one.
-  if ((prefetch == Prefetch::Smem) != (stages >= 2))
+  // A shared-memory prefetch has two buffers, a cp.async pipeline two or
+  // more, the others one.
+  int64_t least = prefetch == Prefetch::Smem || prefetch == Prefetch::Async
+                      ? 2
+                      : 1;
+  int64_t most = prefetch == Prefetch::Async ? stages : least;
+  if (stages < least || stages > most)
     return emitError() << "prefetch = " << stringifyPrefetch(prefetch)
-                       << " needs " << (stages >= 2 ? "1 stage" : "2 stages or more")
+                       << " needs " << least
+                       << (prefetch == Prefetch::Async ? " stages or more"
+                           : least == 1               ? " stage"
+                                                      : " stages")
                        << ", got " << stages;
   // 1, 2 and 4 elements are the scalar, 64-bit and 128-bit accesses of f32.
   if (vector != 1 && vector != 2 && vector != 4)

@@ -2,7 +2,8 @@
 // FFMA, DFMA, 32/64/128-bit shared-memory loads, a global load that misses
 // the caches and the FP64 mma.sync shapes, in SM clocks, measured by one
 // thread (one warp for mma.sync) with clock64(); then the mma.sync shapes'
-// throughput with every SM busy, and the L2 bandwidth of 128-bit loads from
+// throughput with every SM busy, the rate of CodeGen's dmma inner loop
+// (operands in registers, then read from shared memory), and the L2 bandwidth of 128-bit loads from
 // a buffer that the L2 holds.
 // Not a lit test (it needs a GPU): nvcc -arch=sm_90 -O3 latency.cu && ./a.out
 #include <cstdio>
@@ -97,6 +98,84 @@ __global__ void dmmaChain(double *out, long long *clocks, int steps) {
   out[64 + blockIdx.x * blockDim.x + threadIdx.x] = sum;
   if (threadIdx.x == 0 && blockIdx.x == 0)
     clocks[0] = stop - start;
+}
+
+// The inner loop of CodeGen's dmma kernel without its barriers and global
+// loads: each of 8 warps multiplies a 64 x 32 tile as a 4 x 4 grid of
+// m16n8kK products whose A and B operands are distinct registers (rows r
+// share A, columns j share B), read each step from shared memory the way
+// KernelEmitter does (FromShared) or kept in registers.
+template <int K, bool FromShared>
+__global__ void dmmaTile(double *out, int steps) {
+  constexpr int S = K / 4, BM = 128, PAD = 4, BK = 32;
+  __shared__ double tile[BK][BM + PAD];
+  for (int i = threadIdx.x; i < BK * (BM + PAD); i += blockDim.x)
+    tile[i / (BM + PAD)][i % (BM + PAD)] = out[i % 64];
+  __syncthreads();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int wm0 = (warp / 4) * 64, wn0 = (warp % 4) * 32;
+  double acc[4][4][4] = {};
+  double fa[S][8], fb[S][4];
+  for (int s = 0; s < S; ++s) {
+    for (int i = 0; i < 8; ++i)
+      fa[s][i] = tile[4 * s + lane % 4][wm0 + i * 8 + lane / 4];
+    for (int j = 0; j < 4; ++j)
+      fb[s][j] = tile[4 * s + lane % 4][wn0 + j * 8 + lane / 4];
+  }
+  for (int step = 0; step < steps; ++step) {
+    if (FromShared) {
+      const int k0 = (step * K) % BK;
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+          fa[s][i] = tile[k0 + 4 * s + lane % 4][wm0 + i * 8 + lane / 4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          fb[s][j] = tile[k0 + 4 * s + lane % 4][wn0 + j * 8 + lane / 4];
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if constexpr (K == 8)
+          asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                       : "+d"(acc[r][j][0]), "+d"(acc[r][j][1]), "+d"(acc[r][j][2]), "+d"(acc[r][j][3])
+                       : "d"(fa[0][2 * r]), "d"(fa[0][2 * r + 1]), "d"(fa[1][2 * r]), "d"(fa[1][2 * r + 1]),
+                         "d"(fb[0][j]), "d"(fb[1][j]));
+        else
+          asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};"
+                       : "+d"(acc[r][j][0]), "+d"(acc[r][j][1]), "+d"(acc[r][j][2]), "+d"(acc[r][j][3])
+                       : "d"(fa[0][2 * r]), "d"(fa[0][2 * r + 1]), "d"(fa[1][2 * r]), "d"(fa[1][2 * r + 1]),
+                         "d"(fa[2][2 * r]), "d"(fa[2][2 * r + 1]), "d"(fa[3][2 * r]), "d"(fa[3][2 * r + 1]),
+                         "d"(fb[0][j]), "d"(fb[1][j]), "d"(fb[2][j]), "d"(fb[3][j]));
+      }
+  }
+  double sum = 0;
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < 4; ++j)
+      sum += acc[r][j][0] + acc[r][j][1] + acc[r][j][2] + acc[r][j][3];
+  out[64 + blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+// FMAs per clock per SM of dmmaTile, one block of 256 threads per SM.
+template <int K, bool FromShared> void dmmaTileRate(double *buf, int sms, int kHz) {
+  const int steps = 4096;
+  cudaEvent_t t0, t1;
+  cudaEventCreate(&t0);
+  cudaEventCreate(&t1);
+  dmmaTile<K, FromShared><<<sms, 256>>>(buf, steps);
+  cudaEventRecord(t0);
+  dmmaTile<K, FromShared><<<sms, 256>>>(buf, steps);
+  cudaEventRecord(t1);
+  cudaEventSynchronize(t1);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, t0, t1);
+  double fmas = double(sms) * 8 * 16 * steps * 16 * 8 * K;
+  printf("dmma tile m16n8k%d, operands from %s: %.1f FMA/clock/SM, %.1f TFLOP/s\n", K,
+         FromShared ? "shared memory" : "registers",
+         fmas / (ms * 1e-3) / (double(kHz) * 1e3) / sms, 2 * fmas / (ms * 1e-3) / 1e12);
 }
 
 // mma.sync latency (one warp) and FMAs per clock per SM (8 warps of 8
@@ -208,6 +287,10 @@ int main() {
   dmmaShape<16, 4>(buf, clocks, prop.multiProcessorCount, kHz);
   dmmaShape<16, 8>(buf, clocks, prop.multiProcessorCount, kHz);
   dmmaShape<16, 16>(buf, clocks, prop.multiProcessorCount, kHz);
+  dmmaTileRate<8, false>(buf, prop.multiProcessorCount, kHz);
+  dmmaTileRate<16, false>(buf, prop.multiProcessorCount, kHz);
+  dmmaTileRate<8, true>(buf, prop.multiProcessorCount, kHz);
+  dmmaTileRate<16, true>(buf, prop.multiProcessorCount, kHz);
   l2Bandwidth(prop.multiProcessorCount);
   return cudaGetLastError() != cudaSuccess;
 }

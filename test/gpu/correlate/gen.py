@@ -46,6 +46,9 @@ HAND = {
         "block=128,128,8 thread=8,8 vector=4 prefetch=none pad=4 compute=fma",
         "block=64,64,8 thread=4,4 vector=4 prefetch=smem pad=4 compute=fma",
         "block=96,96,16 thread=6,6 vector=2 prefetch=regs pad=2 compute=fma",
+        # cp.async pipelines (session 3).
+        "block=128,128,16 thread=8,8 vector=4 prefetch=async stages=2 pad=4 compute=fma",
+        "block=128,128,8 thread=8,8 vector=4 prefetch=async stages=3 pad=4 compute=fma",
     ],
     "f64": [
         "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=fma",
@@ -58,6 +61,10 @@ HAND = {
         "block=128,128,16 thread=8,8 vector=2 prefetch=regs pad=4 compute=dmma",
         "block=128,64,16 thread=8,4 vector=2 prefetch=regs pad=4 compute=dmma",
         "block=128,64,8 thread=4,8 vector=2 prefetch=smem pad=4 compute=dmma",
+        # Conflict-free pad 4 and cp.async pipelines (session 3).
+        "block=128,128,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma",
+        "block=128,128,16 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma",
+        "block=128,128,32 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma",
     ],
 }
 

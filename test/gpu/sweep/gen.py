@@ -37,6 +37,8 @@ class Schedule:
     pad: int
     default: bool = False
     compute: str = "fma"
+    # Buffers of an async pipeline; the other kinds imply theirs.
+    async_stages: int = 0
 
     @property
     def warps(self):
@@ -46,6 +48,8 @@ class Schedule:
 
     @property
     def stages(self):
+        if self.prefetch == "async":
+            return self.async_stages
         return 2 if self.prefetch == "smem" else 1
 
     def attr(self):
@@ -56,8 +60,9 @@ class Schedule:
                self.prefetch, self.pad, self.compute))
 
     def label(self):
+        prefetch = self.prefetch + (str(self.stages) if self.prefetch == "async" else "")
         return "%dx%dx%d/%dx%d/v%d/%s/p%d/%s" % (*self.block, *self.thread, self.vector,
-                                                 self.prefetch, self.pad, self.compute)
+                                                 prefetch, self.pad, self.compute)
 
 
 SCHEDULES = {
@@ -68,6 +73,12 @@ SCHEDULES = {
         Schedule("b64", (64, 64, 8), (4, 4), 4, "smem", 4),
         Schedule("b96", (96, 96, 16), (6, 6), 2, "regs", 1),
         Schedule("v1", (128, 128, 8), (8, 8), 1, "smem", 0),
+        # cp.async pipelines: 2 to 4 stages, past 48 KB of shared memory.
+        Schedule("a3", (128, 128, 8), (8, 8), 4, "async", 4, async_stages=3),
+        Schedule("a2", (128, 128, 16), (8, 8), 4, "async", 4, async_stages=2),
+        Schedule("a4", (128, 128, 16), (8, 8), 4, "async", 4, async_stages=4),
+        Schedule("a256", (256, 128, 8), (8, 16), 4, "async", 4, async_stages=3),
+        Schedule("a1", (128, 64, 8), (4, 8), 1, "async", 1, async_stages=3),
     ],
     "f64": [
         Schedule("d", (64, 64, 16), (4, 4), 2, "smem", 2, default=True),
@@ -83,6 +94,23 @@ SCHEDULES = {
         Schedule("dm12", (96, 96, 12), (6, 4), 2, "regs", 4, compute="dmma"),
         Schedule("dm16", (128, 128, 16), (8, 8), 2, "regs", 4, compute="dmma"),
         Schedule("dm9", (72, 144, 8), (9, 4), 1, "smem", 1, compute="dmma"),
+        # Pad 4: conflict-free fragment reads; cp.async pipelines.
+        Schedule("dmp4", (128, 128, 8), (8, 8), 2, "smem", 4, compute="dmma"),
+        Schedule("dmp2", (128, 128, 8), (8, 8), 2, "smem", 2, compute="dmma"),
+        Schedule("da2", (128, 128, 16), (8, 8), 2, "async", 4, compute="dmma",
+                 async_stages=2),
+        Schedule("da3", (128, 128, 16), (8, 8), 2, "async", 4, compute="dmma",
+                 async_stages=3),
+        Schedule("da4", (128, 128, 16), (8, 8), 2, "async", 4, compute="dmma",
+                 async_stages=4),
+        Schedule("da32", (128, 128, 32), (8, 8), 2, "async", 4, compute="dmma",
+                 async_stages=3),
+        Schedule("da1", (128, 128, 16), (8, 8), 1, "async", 4, compute="dmma",
+                 async_stages=3),
+        Schedule("dab", (128, 160, 24), (8, 10), 1, "async", 4, compute="dmma",
+                 async_stages=2),
+        Schedule("da64", (64, 128, 16), (4, 8), 2, "async", 4, compute="dmma",
+                 async_stages=4),
     ],
 }
 

@@ -20,7 +20,8 @@ def Gemm_Prefetch : I32EnumAttr<"Prefetch",
     "where the next K tile is staged while the current one is computed", [
       I32EnumAttrCase<"None", 0, "none">,
       I32EnumAttrCase<"Smem", 1, "smem">,
-      I32EnumAttrCase<"Regs", 2, "regs">
+      I32EnumAttrCase<"Regs", 2, "regs">,
+      I32EnumAttrCase<"Async", 3, "async">
     ]> {
   let cppNamespace = "::mlir::gemm";
   // Only used as an attribute parameter; no standalone attribute is needed.
@@ -114,12 +115,14 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
     ///   so a block has (BM / TM) * (BN / TN) threads.
     /// warps: warps per thread block.
     /// stages: shared-memory buffers of the K loop pipeline (1 = no double
-    ///   buffering, 2 = double buffering, more = a cp.async pipeline).
+    ///   buffering, 2 = double buffering; `async` takes 2 or more).
     /// vector: elements per vector global/shared access (1, 2 or 4; 4 x f32
     ///   and 2 x f64 are 128-bit accesses).
     /// prefetch: where the next K tile waits while the current one is
-    ///   computed: `none`, `smem` (a second shared-memory buffer) or `regs`
-    ///   (a register prefetch, as in the autotuning paper's Algorithm 1).
+    ///   computed: `none`, `smem` (a second shared-memory buffer), `regs`
+    ///   (a register prefetch, as in the autotuning paper's Algorithm 1) or
+    ///   `async` (stages - 1 tiles in flight as cp.async copies straight into
+    ///   shared memory, sm_80 and later).
     /// pad: elements of padding per shared-memory row, against bank conflicts.
     /// compute: `fma` (one scalar FMA per thread and element, the papers'
     ///   kernels) or `dmma` (FP64 tensor-core mma.sync m8n8k4, sm_80 and
