@@ -2,6 +2,40 @@
 // RUN: gemm-opt --emit=cuda %s --schedule="prefetch=smem" | FileCheck %s --check-prefix=SMEM
 // RUN: gemm-opt --emit=cuda %s --schedule="prefetch=regs" | FileCheck %s --check-prefix=REGS
 // RUN: gemm-opt --emit=cuda %s --schedule="prefetch=none" | FileCheck %s --check-prefix=NONE
+// RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=4" -o %t.async.cu
+// RUN: FileCheck %s --check-prefix=ASYNC < %t.async.cu
+// RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -Xptxas -v -c %t.async.cu -o %t.async.o 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %nvcc -std=c++17 -arch=sm_75 -I %gemm_runtime_include -c %t.async.cu -o %t.async75.o
+
+// cp.async (sm_80 and later; plain copies before): STAGES - 1 tiles are in
+// flight, one barrier per step, and the 66 KB of tiles opt in past 48 KB.
+// Packs whole inside the matrix are one 16-byte copy; the rest go element by
+// element, zero-filled outside it.
+// ASYNC:      constexpr int STAGES = 4, PAD = 4;
+// ASYNC:      cp.async.cg.shared.global [%0], [%1], 16, %2;
+// ASYNC:      copyAsync<B_PACK>(&tile[kk][x], src, true);
+// ASYNC:      copyAsync<1>(&tile[kk][x + v], in ? src + v : b, in);
+// ASYNC:      for (int s = 0; s < STAGES - 1; ++s) {
+// ASYNC-NEXT:   if (s < kTiles) {
+// ASYNC-NEXT:     copyA<Vec>(tileA[s], a, aX, aK, p.m, p.k, m0, s * BK);
+// ASYNC-NEXT:     copyB<Vec>(tileB[s], b, bX, bK, p.n, p.k, n0, s * BK);
+// ASYNC-NEXT:   }
+// ASYNC-NEXT:   commitCopies();
+// ASYNC-NEXT: }
+// ASYNC-NEXT: for (int t = 0; t < kTiles; ++t) {
+// ASYNC:        waitCopies<STAGES - 2>();
+// ASYNC-NEXT:   __syncthreads();
+// ASYNC-NEXT:   const int next = t + STAGES - 1;
+// ASYNC-NEXT:   if (next < kTiles) {
+// ASYNC-NEXT:     copyA<Vec>(tileA[next % STAGES], a, aX, aK, p.m, p.k, m0, (long long)next * BK);
+// ASYNC:        commitCopies();
+// ASYNC-NEXT:   multiplyTile(acc, tileA[t % STAGES], tileB[t % STAGES], ty, tx);
+// ASYNC-NEXT: }
+// ASYNC:      __syncthreads();
+// ASYNC-NEXT: storeC<Vec>(
+// ASYNC:      if (SMEM_BYTES > 48 * 1024) {
+// ASYNC-NEXT:   const cudaError_t err = cudaFuncSetAttribute(
+// PTXAS-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // Two buffers (seeds/001 section 4.2): the next tile is loaded before the
 // math on the current one and stored into the other buffer after it, with
