@@ -81,6 +81,22 @@ TileLoad describeLoad(char name, MemRefType type, bool batched, int64_t v,
   return t;
 }
 
+/// The address of a pack's first element, `a + gx * xStride + gk * kStride`
+/// with unit strides folded.
+std::string packSource(const TileLoad &t) {
+  return (Twine(t.name) + " + " +
+          scaled("gx", t.xStride == "1" ? "1" : "xStride") + " + " +
+          scaled("gk", t.kStride == "1" ? "1" : "kStride"))
+      .str();
+}
+
+/// Element v's offset from its pack's first one.
+std::string elementOffset(const TileLoad &t) {
+  std::string packStride = t.alongK ? t.kStride : t.xStride;
+  return scaled("v", packStride == "1" ? "1"
+                                       : (t.alongK ? "kStride" : "xStride"));
+}
+
 std::string describe(const TileLoad &t) {
   if (t.pack == 1)
     return "one element at a time";
@@ -121,7 +137,6 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
   StringRef u = t.upper;
   std::string packs = llvm::formatv("{0}_PACKS", u);
   // The pack's last element decides whether it is whole inside the matrix.
-  std::string packStride = t.alongK ? t.kStride : t.xStride;
   std::string lastX = t.alongK ? "gx" : llvm::formatv("gx + {0}_PACK - 1", u).str();
   std::string lastK = t.alongK ? llvm::formatv("gk + {0}_PACK - 1", u).str() : "gk";
   std::string elemX = t.alongK ? "gx" : "gx + v";
@@ -139,9 +154,8 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
       "    int kk, x;\n"
       "    {1}Coords(e, kk, x);\n"
       "    const long long gx = x0 + x, gk = k0 + kk;\n"
-      "    const T *src = {1} + {2} + {3};\n",
-      u, n, scaled("gx", t.xStride == "1" ? "1" : "xStride"),
-      scaled("gk", t.kStride == "1" ? "1" : "kStride"));
+      "    const T *src = {2};\n",
+      u, n, packSource(t));
   if (t.pack > 1)
     os << llvm::formatv(
         "    if (Vec && e < {0} && {1} < xs && {2} < ks) {{\n"
@@ -155,9 +169,7 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
       "      r[i].v[v] = e < {1} && {2} < xs && {3} < ks ? src[{4}] : T(0);\n"
       "  }\n"
       "}\n\n",
-      u, packs, elemX, elemK,
-      scaled("v", packStride == "1" ? "1"
-                                    : (t.alongK ? "kStride" : "xStride")));
+      u, packs, elemX, elemK, elementOffset(t));
 
   os << llvm::formatv(
       "/// Stores the registers of load{0} into a shared-memory tile.\n"
@@ -190,7 +202,6 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
 void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
-  std::string packStride = t.alongK ? t.kStride : t.xStride;
   os << llvm::formatv(
       "/// Copies this thread's packs of the {0} tile at (x0, k0) into a "
       "shared-memory\n/// tile with cp.async; elements outside the xs x ks "
@@ -207,9 +218,8 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
       "    int kk, x;\n"
       "    {1}Coords(e, kk, x);\n"
       "    const long long gx = x0 + x, gk = k0 + kk;\n"
-      "    const T *src = {1} + {3} + {4};\n",
-      u, n, t.extent, scaled("gx", t.xStride == "1" ? "1" : "xStride"),
-      scaled("gk", t.kStride == "1" ? "1" : "kStride"));
+      "    const T *src = {3};\n",
+      u, n, t.extent, packSource(t));
   if (t.packedSmemStore)
     os << llvm::formatv(
         "    if (Vec && gx + {0}_PACK - 1 < xs && gk < ks) {{\n"
@@ -226,8 +236,7 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
       "  }\n"
       "}\n\n",
       u, t.alongK ? "gx" : "gx + v", t.alongK ? "gk + v" : "gk",
-      t.alongK ? "kk + v" : "kk", t.alongK ? "x" : "x + v",
-      scaled("v", packStride == "1" ? "1" : (t.alongK ? "kStride" : "xStride")),
+      t.alongK ? "kk + v" : "kk", t.alongK ? "x" : "x + v", elementOffset(t),
       n);
 }
 
