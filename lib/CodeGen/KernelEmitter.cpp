@@ -81,20 +81,20 @@ TileLoad describeLoad(char name, MemRefType type, bool batched, int64_t v,
   return t;
 }
 
-/// The address of a pack's first element, `a + gx * xStride + gk * kStride`
-/// with unit strides folded.
+/// The address of a pack's first element in the first K tile,
+/// `a + gx * xStride + kk * kStride` with unit strides folded.
 std::string packSource(const TileLoad &t) {
   return (Twine(t.name) + " + " +
           scaled("gx", t.xStride == "1" ? "1" : "xStride") + " + " +
-          scaled("gk", t.kStride == "1" ? "1" : "kStride"))
+          scaled("kk", t.kStride == "1" ? "1" : "kStride"))
       .str();
 }
 
-/// Element v's offset from its pack's first one.
-std::string elementOffset(const TileLoad &t) {
-  std::string packStride = t.alongK ? t.kStride : t.xStride;
-  return scaled("v", packStride == "1" ? "1"
-                                       : (t.alongK ? "kStride" : "xStride"));
+/// The conditions under which element v of pack i lies inside the matrix:
+/// along x from the cursor's room, along K only in a partial tile.
+std::string elementIn(const TileLoad &t) {
+  return llvm::formatv("{0} < c.room[i] && (KFull || {1} < kLeft)",
+                       t.alongK ? "0" : "v", t.alongK ? "kk + v" : "kk");
 }
 
 std::string describe(const TileLoad &t) {
@@ -104,7 +104,26 @@ std::string describe(const TileLoad &t) {
                        t.alongK ? "K" : (t.name == 'a' ? "M" : "N"));
 }
 
-/// The tile's pack constants and where each pack sits in it.
+/// The cursor that both tiles' loads or copies step through K with.
+void printCursor(llvm::raw_ostream &os) {
+  os << "/// Where a thread's packs of a tile start in global memory at the "
+        "current K\n"
+        "/// tile, and how many of each pack's elements lie inside the matrix "
+        "along x\n"
+        "/// (0 for a pack past the tile). Set once per row tile, so that the "
+        "K loop\n"
+        "/// only steps pointers: addresses and x bounds recomputed per tile "
+        "would cost\n"
+        "/// more instructions than the loads themselves.\n"
+        "template <int LOADS> struct Cursor {\n"
+        "  const T *src[LOADS];\n"
+        "  int room[LOADS];\n"
+        "  long long step; ///< BK rows of K.\n"
+        "};\n\n";
+}
+
+/// The tile's pack constants, where each pack sits in it, and its cursor's
+/// start.
 void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
@@ -128,6 +147,29 @@ void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
       "  x = {3};\n"
       "}\n\n",
       u, n, kk, xx);
+
+  // A pack along K needs only its x inside; one along x needs all of them.
+  os << llvm::formatv(
+      "/// This thread's cursor over the {0} tiles at x0 of the xs x ks "
+      "matrix.\n"
+      "__device__ __forceinline__ Cursor<{0}_LOADS> start{0}(const T *{1}, "
+      "long long xStride, long long kStride, long long xs, long long x0) {{\n"
+      "  Cursor<{0}_LOADS> c;\n"
+      "#pragma unroll\n"
+      "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
+      "    const int e = threadIdx.x + i * THREADS;\n"
+      "    int kk, x;\n"
+      "    {1}Coords(e, kk, x);\n"
+      "    const long long gx = x0 + x;\n"
+      "    const long long room = e < {2} ? xs - gx : 0;\n"
+      "    c.src[i] = {3};\n"
+      "    c.room[i] = int(room < {0}_PACK ? (room > 0 ? room : 0) : "
+      "{0}_PACK);\n"
+      "  }\n"
+      "  c.step = BK * kStride;\n"
+      "  return c;\n"
+      "}\n\n",
+      u, n, packs, packSource(t));
 }
 
 /// loadA/loadB: a thread's packs of a tile into registers; storeA/storeB:
@@ -136,40 +178,39 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
   std::string packs = llvm::formatv("{0}_PACKS", u);
-  // The pack's last element decides whether it is whole inside the matrix.
-  std::string lastX = t.alongK ? "gx" : llvm::formatv("gx + {0}_PACK - 1", u).str();
-  std::string lastK = t.alongK ? llvm::formatv("gk + {0}_PACK - 1", u).str() : "gk";
-  std::string elemX = t.alongK ? "gx" : "gx + v";
-  std::string elemK = t.alongK ? "gk + v" : "gk";
+  std::string whole = t.alongK ? "0 < c.room[i]"
+                               : llvm::formatv("c.room[i] == {0}_PACK", u).str();
+  std::string lastK = t.alongK ? llvm::formatv("kk + {0}_PACK - 1", u).str() : "kk";
   os << llvm::formatv(
-      "/// Loads this thread's packs of the {0} tile at (x0, k0) into registers;\n"
-      "/// elements outside the xs x ks matrix read as zero.\n"
-      "template <bool Vec>\n"
+      "/// Loads this thread's packs of the {0} tile under the cursor into "
+      "registers,\n/// kLeft rows before K's end, and steps the cursor; "
+      "elements outside the\n/// matrix read as zero. KFull: the whole tile "
+      "lies inside K.\n"
+      "template <bool Vec, bool KFull>\n"
       "__device__ __forceinline__ void load{0}(Pack<{0}_PACK> (&r)[{0}_LOADS], "
-      "const T *{1}, long long xStride, long long kStride, long long xs, "
-      "long long ks, long long x0, long long k0) {{\n"
+      "Cursor<{0}_LOADS> &c, int kLeft) {{\n"
       "#pragma unroll\n"
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
       "    const int e = threadIdx.x + i * THREADS;\n"
       "    int kk, x;\n"
       "    {1}Coords(e, kk, x);\n"
-      "    const long long gx = x0 + x, gk = k0 + kk;\n"
-      "    const T *src = {2};\n",
-      u, n, packSource(t));
+      "    const T *src = c.src[i];\n"
+      "    c.src[i] += c.step;\n",
+      u, n);
   if (t.pack > 1)
     os << llvm::formatv(
-        "    if (Vec && e < {0} && {1} < xs && {2} < ks) {{\n"
-        "      r[i] = *reinterpret_cast<const Pack<{3}_PACK> *>(src);\n"
+        "    if (Vec && {0} && (KFull || {1} < kLeft)) {{\n"
+        "      r[i] = *reinterpret_cast<const Pack<{2}_PACK> *>(src);\n"
         "      continue;\n"
         "    }\n",
-        packs, lastX, lastK, u);
+        whole, lastK, u);
   os << llvm::formatv(
       "#pragma unroll\n"
       "    for (int v = 0; v < {0}_PACK; ++v)\n"
-      "      r[i].v[v] = e < {1} && {2} < xs && {3} < ks ? src[{4}] : T(0);\n"
+      "      r[i].v[v] = {1} ? src[v] : T(0);\n"
       "  }\n"
       "}\n\n",
-      u, packs, elemX, elemK, elementOffset(t));
+      u, elementIn(t));
 
   os << llvm::formatv(
       "/// Stores the registers of load{0} into a shared-memory tile.\n"
@@ -203,26 +244,26 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
   os << llvm::formatv(
-      "/// Copies this thread's packs of the {0} tile at (x0, k0) into a "
-      "shared-memory\n/// tile with cp.async; elements outside the xs x ks "
-      "matrix are zero-filled.\n"
-      "template <bool Vec>\n"
+      "/// Copies this thread's packs of the {0} tile under the cursor into a\n"
+      "/// shared-memory tile with cp.async, kLeft rows before K's end, and "
+      "steps the\n/// cursor; elements outside the matrix are zero-filled "
+      "from {1}, a valid address.\n"
+      "template <bool Vec, bool KFull>\n"
       "__device__ __forceinline__ void copy{0}(T (&tile)[BK][{2} + PAD], "
-      "const T *{1}, long long xStride, long long kStride, long long xs, "
-      "long long ks, long long x0, long long k0) {{\n"
+      "Cursor<{0}_LOADS> &c, const T *{1}, int kLeft) {{\n"
       "#pragma unroll\n"
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
       "    const int e = threadIdx.x + i * THREADS;\n"
-      "    if (e >= {0}_PACKS)\n"
-      "      continue;\n"
       "    int kk, x;\n"
       "    {1}Coords(e, kk, x);\n"
-      "    const long long gx = x0 + x, gk = k0 + kk;\n"
-      "    const T *src = {3};\n",
-      u, n, t.extent, packSource(t));
+      "    const T *src = c.src[i];\n"
+      "    c.src[i] += c.step;\n"
+      "    if (e >= {0}_PACKS)\n"
+      "      continue;\n",
+      u, n, t.extent);
   if (t.packedSmemStore)
     os << llvm::formatv(
-        "    if (Vec && gx + {0}_PACK - 1 < xs && gk < ks) {{\n"
+        "    if (Vec && c.room[i] == {0}_PACK && (KFull || kk < kLeft)) {{\n"
         "      copyAsync<{0}_PACK>(&tile[kk][x], src, true);\n"
         "      continue;\n"
         "    }\n",
@@ -230,13 +271,12 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
   os << llvm::formatv(
       "#pragma unroll\n"
       "    for (int v = 0; v < {0}_PACK; ++v) {{\n"
-      "      const bool in = {1} < xs && {2} < ks;\n"
-      "      copyAsync<1>(&tile[{3}][{4}], in ? src + {5} : {6}, in);\n"
+      "      const bool in = {1};\n"
+      "      copyAsync<1>(&tile[{2}][{3}], in ? src + v : {4}, in);\n"
       "    }\n"
       "  }\n"
       "}\n\n",
-      u, t.alongK ? "gx" : "gx + v", t.alongK ? "gk + v" : "gk",
-      t.alongK ? "kk + v" : "kk", t.alongK ? "x" : "x + v", elementOffset(t),
+      u, elementIn(t), t.alongK ? "kk + v" : "kk", t.alongK ? "x" : "x + v",
       n);
 }
 
@@ -280,18 +320,36 @@ void printAsyncPrimitives(llvm::raw_ostream &os) {
         "}\n\n";
 }
 
-/// copyA and copyB of the tiles at k0 into buffer `buffer`.
-void printCopies(llvm::raw_ostream &os, StringRef buffer, StringRef k0,
-                 StringRef indent) {
-  os << indent << "copyA<Vec>(tileA[" << buffer << "], a, aX, aK, p.m, p.k, m0, "
-     << k0 << ");\n"
-     << indent << "copyB<Vec>(tileB[" << buffer << "], b, bX, bK, p.n, p.k, n0, "
-     << k0 << ");\n";
+/// loadTiles or copyTiles: the next K tile of both operands, kLeft rows
+/// before K's end when KFull is false.
+void printTilePair(llvm::raw_ostream &os, bool async) {
+  StringRef verb = async ? "copy" : "load";
+  StringRef dst = async ? "T (&ta)[BK][BM + PAD], T (&tb)[BK][BN + PAD], "
+                        : "Pack<A_PACK> (&ra)[A_LOADS], Pack<B_PACK> "
+                          "(&rb)[B_LOADS], ";
+  StringRef src = async ? ", const T *a, const T *b" : "";
+  StringRef aArgs = async ? "ta, ca, a" : "ra, ca";
+  StringRef bArgs = async ? "tb, cb, b" : "rb, cb";
+  os << llvm::formatv(
+      "/// The next K tile of A and B, kLeft rows before K's end.\n"
+      "template <bool Vec, bool KFull>\n"
+      "__device__ __forceinline__ void {0}Tiles({1}Cursor<A_LOADS> &ca, "
+      "Cursor<B_LOADS> &cb{2}, int kLeft) {{\n"
+      "  {0}A<Vec, KFull>({3}, kLeft);\n"
+      "  {0}B<Vec, KFull>({4}, kLeft);\n"
+      "}\n\n",
+      verb, dst, src, aArgs, bArgs);
 }
 
-void printLoads(llvm::raw_ostream &os, StringRef k0, StringRef indent) {
-  os << indent << "loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, " << k0 << ");\n"
-     << indent << "loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, " << k0 << ");\n";
+/// copyTiles of a full K tile into buffer `buffer`.
+void printCopies(llvm::raw_ostream &os, StringRef buffer, StringRef indent) {
+  os << indent << "copyTiles<Vec, true>(tileA[" << buffer << "], tileB["
+     << buffer << "], ca, cb, a, b, BK);\n";
+}
+
+/// loadTiles of a full K tile.
+void printLoads(llvm::raw_ostream &os, StringRef indent) {
+  os << indent << "loadTiles<Vec, true>(ra, rb, ca, cb, BK);\n";
 }
 
 void printStores(llvm::raw_ostream &os, StringRef buffer, StringRef indent) {
@@ -302,15 +360,37 @@ void printStores(llvm::raw_ostream &os, StringRef buffer, StringRef indent) {
 /// The first tile into buffer 0, then the head of a prefetching K loop up to
 /// the global loads of the next tile; `step` declares per-step names.
 void printPrefetchHead(llvm::raw_ostream &os, StringRef step) {
-  printLoads(os, "0", "    ");
-  printStores(os, "0", "    ");
-  os << "    __syncthreads();\n"
+  os << "    if (kTiles > 0) {\n";
+  printLoads(os, "      ");
+  printStores(os, "0", "      ");
+  os << "    }\n"
+        "    __syncthreads();\n"
         "    for (int t = 0; t < kTiles; ++t) {\n"
      << step
      << "      const bool more = t + 1 < kTiles;\n"
         "      if (more) {\n";
-  printLoads(os, "(t + 1) * BK", "        ");
+  printLoads(os, "        ");
   os << "      }\n";
+}
+
+/// The last K rows short of a tile, as one more step through buffer 0 with
+/// bounds on K; the pipeline's last barrier has freed every buffer.
+void printRemainder(llvm::raw_ostream &os, bool async) {
+  os << "    // The K rows short of a full tile: one more step, with K bounds,\n"
+        "    // so that the loop above checks none.\n"
+        "    if (kRest > 0) {\n";
+  if (async)
+    os << "      copyTiles<Vec, false>(tileA[0], tileB[0], ca, cb, a, b, kRest);\n"
+          "      commitCopies();\n"
+          "      waitCopies<0>();\n";
+  else
+    os << "      loadTiles<Vec, false>(ra, rb, ca, cb, kRest);\n"
+          "      storeA(tileA[0], ra);\n"
+          "      storeB(tileB[0], rb);\n";
+  os << "      __syncthreads();\n"
+        "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
+        "      __syncthreads();\n"
+        "    }\n";
 }
 
 /// The K loop for each prefetch kind, with its barriers.
@@ -349,7 +429,7 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
           "#pragma unroll\n"
           "    for (int s = 0; s < STAGES - 1; ++s) {\n"
           "      if (s < kTiles) {\n";
-    printCopies(os, "s", "s * BK", "        ");
+    printCopies(os, "s", "        ");
     os << "      }\n"
           "      commitCopies();\n"
           "    }\n"
@@ -360,18 +440,19 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
           "      __syncthreads();\n"
           "      const int next = t + STAGES - 1;\n"
           "      if (next < kTiles) {\n";
-    printCopies(os, "next % STAGES", "(long long)next * BK", "        ");
+    printCopies(os, "next % STAGES", "        ");
     os << "      }\n"
           "      commitCopies();\n"
           "      multiplyTile(acc, tileA[t % STAGES], tileB[t % STAGES], ty, tx);\n"
           "    }\n"
-          "    // The next row tile's first copies refill buffers still read here.\n"
+          "    // The remainder's or the next row tile's copies refill buffers still\n"
+          "    // read here.\n"
           "    __syncthreads();\n";
     return;
   case Prefetch::None:
     os << "    // No prefetch: load, wait, multiply, wait.\n"
           "    for (int t = 0; t < kTiles; ++t) {\n";
-    printLoads(os, "t * BK", "      ");
+    printLoads(os, "      ");
     printStores(os, "0", "      ");
     os << "      __syncthreads();\n"
           "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
@@ -653,6 +734,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };\n\n";
   if (async)
     printAsyncPrimitives(os);
+  printCursor(os);
   for (const TileLoad &t : {a, b}) {
     printTileLayout(os, t);
     if (async)
@@ -660,6 +742,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
     else
       printTileLoadStore(os, t);
   }
+  printTilePair(os, async);
   if (dmma)
     printDmmaMultiply(os, dmmaK, wideDmma);
   else
@@ -694,7 +777,8 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
           "TN);\n"
           "  const int rowIn = ty * ROW_GROUP, colIn = tx * COL_GROUP;\n";
   os << "  const long long n0 = (long long)blockIdx.x * BN;\n"
-        "  const int kTiles = int((p.k + BK - 1) / BK);\n"
+        "  // Full K tiles, and the rows short of one.\n"
+        "  const int kTiles = int(p.k / BK), kRest = int(p.k % BK);\n"
         "  const T alpha = T(p.alpha), beta = T(p.beta);\n"
         "  // A is [M][K] and B is [K][N]: x runs along M for A and along N "
         "for B.\n"
@@ -717,11 +801,14 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
         "    for (int i = 0; i < TM; ++i)\n"
         "#pragma unroll\n"
         "      for (int j = 0; j < TN; ++j)\n"
-        "        acc[i][j] = T(0);\n";
+        "        acc[i][j] = T(0);\n"
+        "    Cursor<A_LOADS> ca = startA(a, aX, aK, p.m, m0);\n"
+        "    Cursor<B_LOADS> cb = startB(b, bX, bK, p.n, n0);\n";
   if (!async)
     os << "    Pack<A_PACK> ra[A_LOADS];\n"
           "    Pack<B_PACK> rb[B_LOADS];\n";
   printPipeline(os, s.getPrefetch());
+  printRemainder(os, async);
   os << "    storeC<Vec>(acc, c, cm, cn, p.m, p.n, m0 + rowIn, n0 + colIn, "
         "alpha, beta);\n"
         "  }\n"

@@ -13,12 +13,21 @@
 // element, zero-filled outside it.
 // ASYNC:      constexpr int STAGES = 4, PAD = 4;
 // ASYNC:      cp.async.cg.shared.global [%0], [%1], 16, %2;
-// ASYNC:      copyAsync<B_PACK>(&tile[kk][x], src, true);
-// ASYNC:      copyAsync<1>(&tile[kk][x + v], in ? src + v : b, in);
+// ASYNC:      if (Vec && c.room[i] == B_PACK && (KFull || kk < kLeft)) {
+// ASYNC-NEXT:   copyAsync<B_PACK>(&tile[kk][x], src, true);
+// ASYNC:      const bool in = v < c.room[i] && (KFull || kk < kLeft);
+// ASYNC-NEXT: copyAsync<1>(&tile[kk][x + v], in ? src + v : b, in);
+// ASYNC:      void copyTiles(
+// ASYNC-NEXT:   copyA<Vec, KFull>(ta, ca, a, kLeft);
+// ASYNC-NEXT:   copyB<Vec, KFull>(tb, cb, b, kLeft);
+// The loop moves full K tiles only, unchecked along K.
+// ASYNC:      const int kTiles = int(p.k / BK), kRest = int(p.k % BK);
+// Cursors start once per row tile.
+// ASYNC:      Cursor<A_LOADS> ca = startA(a, aX, aK, p.m, m0);
+// ASYNC-NEXT: Cursor<B_LOADS> cb = startB(b, bX, bK, p.n, n0);
 // ASYNC:      for (int s = 0; s < STAGES - 1; ++s) {
 // ASYNC-NEXT:   if (s < kTiles) {
-// ASYNC-NEXT:     copyA<Vec>(tileA[s], a, aX, aK, p.m, p.k, m0, s * BK);
-// ASYNC-NEXT:     copyB<Vec>(tileB[s], b, bX, bK, p.n, p.k, n0, s * BK);
+// ASYNC-NEXT:     copyTiles<Vec, true>(tileA[s], tileB[s], ca, cb, a, b, BK);
 // ASYNC-NEXT:   }
 // ASYNC-NEXT:   commitCopies();
 // ASYNC-NEXT: }
@@ -27,11 +36,20 @@
 // ASYNC-NEXT:   __syncthreads();
 // ASYNC-NEXT:   const int next = t + STAGES - 1;
 // ASYNC-NEXT:   if (next < kTiles) {
-// ASYNC-NEXT:     copyA<Vec>(tileA[next % STAGES], a, aX, aK, p.m, p.k, m0, (long long)next * BK);
+// ASYNC-NEXT:     copyTiles<Vec, true>(tileA[next % STAGES], tileB[next % STAGES], ca, cb, a, b, BK);
 // ASYNC:        commitCopies();
 // ASYNC-NEXT:   multiplyTile(acc, tileA[t % STAGES], tileB[t % STAGES], ty, tx);
 // ASYNC-NEXT: }
 // ASYNC:      __syncthreads();
+// The K remainder is one more step through buffer 0, with K bounds.
+// ASYNC:      if (kRest > 0) {
+// ASYNC-NEXT:   copyTiles<Vec, false>(tileA[0], tileB[0], ca, cb, a, b, kRest);
+// ASYNC-NEXT:   commitCopies();
+// ASYNC-NEXT:   waitCopies<0>();
+// ASYNC-NEXT:   __syncthreads();
+// ASYNC-NEXT:   multiplyTile(acc, tileA[0], tileB[0], ty, tx);
+// ASYNC-NEXT:   __syncthreads();
+// ASYNC-NEXT: }
 // ASYNC-NEXT: storeC<Vec>(
 // ASYNC:      if (SMEM_BYTES > 48 * 1024) {
 // ASYNC-NEXT:   const cudaError_t err = cudaFuncSetAttribute(
@@ -41,17 +59,17 @@
 // math on the current one and stored into the other buffer after it, with
 // one barrier per step.
 // SMEM:      constexpr int STAGES = 2, PAD = 4;
-// SMEM:      loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, 0);
-// SMEM-NEXT: loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, 0);
-// SMEM-NEXT: storeA(tileA[0], ra);
-// SMEM-NEXT: storeB(tileB[0], rb);
+// SMEM:      if (kTiles > 0) {
+// SMEM-NEXT:   loadTiles<Vec, true>(ra, rb, ca, cb, BK);
+// SMEM-NEXT:   storeA(tileA[0], ra);
+// SMEM-NEXT:   storeB(tileB[0], rb);
+// SMEM-NEXT: }
 // SMEM-NEXT: __syncthreads();
 // SMEM-NEXT: for (int t = 0; t < kTiles; ++t) {
 // SMEM-NEXT:   const int cur = t % 2;
 // SMEM-NEXT:   const bool more = t + 1 < kTiles;
 // SMEM-NEXT:   if (more) {
-// SMEM-NEXT:     loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, (t + 1) * BK);
-// SMEM-NEXT:     loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, (t + 1) * BK);
+// SMEM-NEXT:     loadTiles<Vec, true>(ra, rb, ca, cb, BK);
 // SMEM-NEXT:   }
 // SMEM-NEXT:   multiplyTile(acc, tileA[cur], tileB[cur], ty, tx);
 // SMEM-NEXT:   if (more) {
@@ -59,6 +77,14 @@
 // SMEM-NEXT:     storeB(tileB[cur ^ 1], rb);
 // SMEM-NEXT:   }
 // SMEM:        __syncthreads();
+// SMEM-NEXT: }
+// SMEM:      if (kRest > 0) {
+// SMEM-NEXT:   loadTiles<Vec, false>(ra, rb, ca, cb, kRest);
+// SMEM-NEXT:   storeA(tileA[0], ra);
+// SMEM-NEXT:   storeB(tileB[0], rb);
+// SMEM-NEXT:   __syncthreads();
+// SMEM-NEXT:   multiplyTile(acc, tileA[0], tileB[0], ty, tx);
+// SMEM-NEXT:   __syncthreads();
 // SMEM-NEXT: }
 // SMEM-NEXT: storeC<Vec>(
 
@@ -68,7 +94,7 @@
 // REGS:      for (int t = 0; t < kTiles; ++t) {
 // REGS-NEXT:   const bool more = t + 1 < kTiles;
 // REGS-NEXT:   if (more) {
-// REGS-NEXT:     loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, (t + 1) * BK);
+// REGS-NEXT:     loadTiles<Vec, true>(ra, rb, ca, cb, BK);
 // REGS:        multiplyTile(acc, tileA[0], tileB[0], ty, tx);
 // REGS-NEXT:   __syncthreads();
 // REGS-NEXT:   if (more) {
@@ -80,8 +106,7 @@
 
 // NONE:      constexpr int STAGES = 1, PAD = {{[0-9]+}};
 // NONE:      for (int t = 0; t < kTiles; ++t) {
-// NONE-NEXT:   loadA<Vec>(ra, a, aX, aK, p.m, p.k, m0, t * BK);
-// NONE-NEXT:   loadB<Vec>(rb, b, bX, bK, p.n, p.k, n0, t * BK);
+// NONE-NEXT:   loadTiles<Vec, true>(ra, rb, ca, cb, BK);
 // NONE-NEXT:   storeA(tileA[0], ra);
 // NONE-NEXT:   storeB(tileB[0], rb);
 // NONE-NEXT:   __syncthreads();

@@ -13,8 +13,12 @@
 // CHECK:      constexpr int ROW_GROUP = 1, ROW_STEP = 16;
 // CHECK-NEXT: constexpr int COL_GROUP = 1, COL_STEP = 16;
 // CHECK:      constexpr int C_PACK = 1;
-// Out-of-range elements are zero-filled.
-// CHECK:      r[i].v[v] = e < A_PACKS && gx < xs && gk + v < ks ? src[v] : T(0);
+// Out-of-range elements are zero-filled: the cursor's room says how many of
+// a pack's elements lie inside the matrix along x (none for a pack past the
+// tile), and only a partial K tile checks K.
+// CHECK:      const long long room = e < A_PACKS ? xs - gx : 0;
+// CHECK:      c.room[i] = int(room < A_PACK ? (room > 0 ? room : 0) : A_PACK);
+// CHECK:      r[i].v[v] = 0 < c.room[i] && (KFull || kk + v < kLeft) ? src[v] : T(0);
 // CHECK:      tile[kk][x + v] = r[i].v[v];
 // Edge columns and rows are skipped; beta == 0 never reads C.
 // CHECK:      colIn[j] = col < n;

@@ -11,11 +11,14 @@
 // CHECK:       template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };
 // CHECK:       // The A tile moves 4-element packs along K
 // CHECK:       constexpr int A_PACK = 4;
-// CHECK:       const T *src = a + gx * xStride + gk;
-// CHECK-NEXT:  if (Vec && e < A_PACKS && gx < xs && gk + A_PACK - 1 < ks) {
+// CHECK:       c.src[i] = a + gx * xStride + kk;
+// CHECK:       const T *src = c.src[i];
+// CHECK-NEXT:  c.src[i] += c.step;
+// CHECK-NEXT:  if (Vec && 0 < c.room[i] && (KFull || kk + A_PACK - 1 < kLeft)) {
 // CHECK-NEXT:    r[i] = *reinterpret_cast<const Pack<A_PACK> *>(src);
 // CHECK:       tile[kk + v][x] = r[i].v[v];
 // CHECK:       // The B tile moves 4-element packs along N
+// CHECK:       if (Vec && c.room[i] == B_PACK && (KFull || kk < kLeft)) {
 // CHECK:       *reinterpret_cast<Pack<B_PACK> *>(&tile[kk][x]) = r[i];
 // CHECK:       fa[g] = *reinterpret_cast<const Pack<ROW_GROUP> *>(
 // CHECK:       if (Vec && colIn[j + C_PACK - 1]) {
@@ -46,9 +49,9 @@ func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: me
 // CHECK-NEXT:  constexpr int COL_GROUP = 2, COL_STEP = 32;
 // CHECK:       constexpr int C_PACK = 1;
 // CHECK:       // The A tile moves 2-element packs along M
-// CHECK:       const T *src = a + gx + gk * kStride;
+// CHECK:       c.src[i] = a + gx + kk * kStride;
 // CHECK:       // The B tile moves 2-element packs along K
-// CHECK:       const T *src = b + gx * xStride + gk;
+// CHECK:       c.src[i] = b + gx * xStride + kk;
 // CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK);
 func.func @col_major_f64(%a: memref<?x?xf64, strided<[1, ?], offset: ?>>, %b: memref<?x?xf64, strided<[1, ?], offset: ?>>,
                          %c: memref<?x?xf64, strided<[1, ?], offset: ?>>, %alpha: f64, %beta: f64) {
@@ -61,7 +64,7 @@ func.func @col_major_f64(%a: memref<?x?xf64, strided<[1, ?], offset: ?>>, %b: me
 // CHECK-LABEL: namespace generic_impl {
 // CHECK:       // The A tile moves one element at a time
 // CHECK:       constexpr int A_PACK = 1;
-// CHECK:       const T *src = a + gx * xStride + gk * kStride;
+// CHECK:       c.src[i] = a + gx * xStride + kk * kStride;
 // CHECK-NOT:   reinterpret_cast<const Pack<A_PACK> *>
 // CHECK:       const bool aligned = true;
 func.func @generic(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[?, ?], offset: ?>>,

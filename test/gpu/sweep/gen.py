@@ -39,6 +39,8 @@ class Schedule:
     compute: str = "fma"
     # Buffers of an async pipeline; the other kinds imply theirs.
     async_stages: int = 0
+    # Blocks per SM that __launch_bounds__ fits the registers for.
+    occupancy: int = 1
 
     @property
     def warps(self):
@@ -55,14 +57,16 @@ class Schedule:
     def attr(self):
         return (
             "#gemm.schedule<block = [%d, %d, %d], thread = [%d, %d], warps = %d, "
-            "stages = %d, vector = %d, prefetch = %s, pad = %d, compute = %s>"
+            "stages = %d, vector = %d, prefetch = %s, pad = %d, compute = %s, "
+            "occupancy = %d>"
             % (*self.block, *self.thread, self.warps, self.stages, self.vector,
-               self.prefetch, self.pad, self.compute))
+               self.prefetch, self.pad, self.compute, self.occupancy))
 
     def label(self):
         prefetch = self.prefetch + (str(self.stages) if self.prefetch == "async" else "")
-        return "%dx%dx%d/%dx%d/v%d/%s/p%d/%s" % (*self.block, *self.thread, self.vector,
-                                                 prefetch, self.pad, self.compute)
+        occupancy = "/o%d" % self.occupancy if self.occupancy > 1 else ""
+        return "%dx%dx%d/%dx%d/v%d/%s/p%d/%s%s" % (*self.block, *self.thread, self.vector,
+                                                   prefetch, self.pad, self.compute, occupancy)
 
 
 SCHEDULES = {
@@ -79,6 +83,11 @@ SCHEDULES = {
         Schedule("a4", (128, 128, 16), (8, 8), 4, "async", 4, async_stages=4),
         Schedule("a256", (256, 128, 8), (8, 16), 4, "async", 4, async_stages=3),
         Schedule("a1", (128, 64, 8), (4, 8), 1, "async", 1, async_stages=3),
+        # Two blocks per SM: registers capped at 128 (session 4).
+        Schedule("o2r", (128, 128, 8), (8, 8), 4, "regs", 4, occupancy=2),
+        Schedule("o2n", (128, 128, 8), (8, 8), 4, "none", 4, occupancy=2),
+        Schedule("o2a", (128, 128, 16), (8, 8), 4, "async", 4, async_stages=3,
+                 occupancy=2),
     ],
     "f64": [
         Schedule("d", (64, 64, 16), (4, 4), 2, "smem", 2, default=True),
@@ -111,6 +120,12 @@ SCHEDULES = {
                  async_stages=2),
         Schedule("da64", (64, 128, 16), (4, 8), 2, "async", 4, compute="dmma",
                  async_stages=4),
+        # The model's session 3 choice, and 128-thread blocks two to an SM.
+        Schedule("dmn", (128, 128, 12), (4, 16), 2, "none", 4, compute="dmma"),
+        Schedule("dw2", (128, 64, 8), (8, 8), 2, "smem", 4, compute="dmma",
+                 occupancy=2),
+        Schedule("dw2a", (128, 64, 16), (8, 8), 2, "async", 4, compute="dmma",
+                 async_stages=3, occupancy=2),
     ],
 }
 
