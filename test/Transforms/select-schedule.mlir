@@ -12,7 +12,7 @@
 // they override the best schedule. Warps follow from the tiles.
 
 // DEFAULT-LABEL: func.func @f32
-// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [192, 96, 48], thread = [4, 12], warps = 12, stages = 1, vector = 4, prefetch = none, pad = 4>}
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [192, 96, 16], thread = [4, 12], warps = 12, stages = 2, vector = 4, prefetch = async, pad = 4>}
 // OVERRIDE-LABEL: func.func @f32
 // OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2>}
 // STAGES-LABEL: func.func @f32
@@ -28,7 +28,7 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // On Hopper the FP64 tensor cores double the peak, so the model's best f64
 // schedule multiplies with mma.sync (compute = dmma).
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 12], thread = [4, 16], warps = 8, stages = 1, vector = 2, prefetch = none, pad = 4, compute = dmma>}
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 12], thread = [4, 16], warps = 8, stages = 2, vector = 2, prefetch = async, pad = 4, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return

@@ -38,8 +38,12 @@ struct Schedule {
 
 /// What a schedule costs on the SM.
 struct Footprint {
-  /// Registers per thread (seeds/004 eq. 7).
+  /// Registers per thread that residency reserves (seeds/004 eq. 7, or the
+  /// target's law plus a margin for its scatter).
   int64_t registers;
+  /// The fewest registers the kernel is expected to fit without spilling:
+  /// `registers` less the margin, which only residency needs.
+  int64_t spillFree;
   /// Static shared memory per block, as CodeGen declares it.
   int64_t sharedBytes;
   /// Resident blocks and threads per SM; 0 when a block does not fit.

@@ -49,6 +49,8 @@ HAND = {
         # cp.async pipelines (session 3).
         "block=128,128,16 thread=8,8 vector=4 prefetch=async stages=2 pad=4 compute=fma",
         "block=128,128,8 thread=8,8 vector=4 prefetch=async stages=3 pad=4 compute=fma",
+        # 4x12 tiles with a prefetch (session 4).
+        "block=192,96,16 thread=4,12 vector=4 prefetch=regs pad=4 compute=fma",
     ],
     "f64": [
         "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=fma",
@@ -65,6 +67,9 @@ HAND = {
         "block=128,128,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma",
         "block=128,128,16 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma",
         "block=128,128,32 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma",
+        # Smaller blocks, two or four to an SM (session 4).
+        "block=128,64,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma",
+        "block=64,64,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma",
     ],
 }
 

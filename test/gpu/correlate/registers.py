@@ -12,9 +12,9 @@ both kernel variants without spilling, and fits by least squares
   registers = base + words * (accumulators + fragment * fragments
                               + staged * (stagedLive or stagedDead))
 
-with the cost model's counts (CostModel.cpp: a dmma lane's fragments count
-whole, so they are part of the known term). It prints the table, the fit and
-its residuals; the margin that CostModel adds should cover the worst one.
+with the cost model's counts (CostModel.cpp). It prints the table, the fit
+and its residuals; the margin that CostModel adds for residency should cover
+their scatter.
 """
 
 import argparse
@@ -56,26 +56,33 @@ def counts(dtype, schedule):
 
 
 def spills(cu, regs, workdir):
-    obj = os.path.join(workdir, os.path.basename(cu) + ".%d.o" % regs)
+    """Whether ptxas spills with `regs` registers per thread. -maxrregcount
+    yields to __launch_bounds__, so the cap replaces the launch bounds."""
+    with open(cu) as f:
+        text = f.read()
+    capped = os.path.join(workdir, "%s.%d.cu" % (os.path.basename(cu)[:-3], regs))
+    with open(capped, "w") as f:
+        f.write(text.replace("__launch_bounds__(THREADS, OCCUPANCY)",
+                             "__maxnreg__(%d)" % regs))
     out = subprocess.run(
         [NVCC, "-std=c++17", "-arch=sm_90", "-I", os.path.join(gen.ROOT, "runtime", "include"),
-         "-Xptxas", "-v", "-maxrregcount=%d" % regs, "-c", cu, "-o", obj],
+         "-Xptxas", "-v", "-c", capped, "-o", capped[:-3] + ".o"],
         capture_output=True, text=True, check=True).stderr
     return any(int(a) or int(b) for a, b in SPILL.findall(out))
 
 
 def fewest(cu, workdir):
-    """The fewest registers (a multiple of 8) without spills."""
-    lo, hi = 32, 256  # spills at lo - 8 is not checked below 32
+    """The fewest registers (a multiple of 8) without spills, or None."""
     if spills(cu, 255, workdir):
         return None
+    lo, hi = 24, 256  # spills at lo (assumed), not at hi
     while hi - lo > 8:
         mid = (lo + hi) // 2 // 8 * 8
         if spills(cu, mid, workdir):
             lo = mid
         else:
             hi = mid
-    return hi
+    return min(hi, 255)
 
 
 def solve(rows, ys):
@@ -131,8 +138,8 @@ def main():
         table.append((dtype, gen.label(schedule), regs))
         if regs is None:
             continue
-        known = words * (acc + (frag if dmma else 0))
-        rows.append([1.0, 0.0 if dmma else words * frag,
+        known = words * acc
+        rows.append([1.0, words * frag,
                      words * staged if prefetched else 0.0,
                      0.0 if prefetched else words * staged])
         ys.append(regs - known)

@@ -88,6 +88,9 @@ SCHEDULES = {
         Schedule("o2n", (128, 128, 8), (8, 8), 4, "none", 4, occupancy=2),
         Schedule("o2a", (128, 128, 16), (8, 8), 4, "async", 4, async_stages=3,
                  occupancy=2),
+        # The model's session 3 choice, and its 4x12 tile with a prefetch.
+        Schedule("m4", (192, 96, 48), (4, 12), 4, "none", 4),
+        Schedule("m4r", (192, 96, 16), (4, 12), 4, "regs", 4),
     ],
     "f64": [
         Schedule("d", (64, 64, 16), (4, 4), 2, "smem", 2, default=True),
@@ -126,6 +129,10 @@ SCHEDULES = {
                  occupancy=2),
         Schedule("dw2a", (128, 64, 16), (8, 8), 2, "async", 4, compute="dmma",
                  async_stages=3, occupancy=2),
+        Schedule("dw4", (64, 64, 8), (8, 8), 2, "smem", 4, compute="dmma",
+                 occupancy=4),
+        Schedule("dwn", (64, 128, 8), (8, 8), 2, "smem", 4, compute="dmma",
+                 occupancy=2),
     ],
 }
 
