@@ -172,6 +172,20 @@ void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
       u, n, packs, packSource(t));
 }
 
+/// The head of a loop over this thread's packs that takes each pack's
+/// source from the cursor and steps the cursor to the next K tile.
+void printPackStep(llvm::raw_ostream &os, const TileLoad &t) {
+  os << llvm::formatv(
+      "#pragma unroll\n"
+      "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
+      "    const int e = threadIdx.x + i * THREADS;\n"
+      "    int kk, x;\n"
+      "    {1}Coords(e, kk, x);\n"
+      "    const T *src = c.src[i];\n"
+      "    c.src[i] += c.step;\n",
+      t.upper, t.name);
+}
+
 /// loadA/loadB: a thread's packs of a tile into registers; storeA/storeB:
 /// those registers into a shared-memory tile.
 void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
@@ -188,15 +202,9 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
       "lies inside K.\n"
       "template <bool Vec, bool KFull>\n"
       "__device__ __forceinline__ void load{0}(Pack<{0}_PACK> (&r)[{0}_LOADS], "
-      "Cursor<{0}_LOADS> &c, int kLeft) {{\n"
-      "#pragma unroll\n"
-      "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
-      "    const int e = threadIdx.x + i * THREADS;\n"
-      "    int kk, x;\n"
-      "    {1}Coords(e, kk, x);\n"
-      "    const T *src = c.src[i];\n"
-      "    c.src[i] += c.step;\n",
+      "Cursor<{0}_LOADS> &c, int kLeft) {{\n",
       u, n);
+  printPackStep(os, t);
   if (t.pack > 1)
     os << llvm::formatv(
         "    if (Vec && {0} && (KFull || {1} < kLeft)) {{\n"
@@ -250,17 +258,12 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
       "from {1}, a valid address.\n"
       "template <bool Vec, bool KFull>\n"
       "__device__ __forceinline__ void copy{0}(T (&tile)[BK][{2} + PAD], "
-      "Cursor<{0}_LOADS> &c, const T *{1}, int kLeft) {{\n"
-      "#pragma unroll\n"
-      "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
-      "    const int e = threadIdx.x + i * THREADS;\n"
-      "    int kk, x;\n"
-      "    {1}Coords(e, kk, x);\n"
-      "    const T *src = c.src[i];\n"
-      "    c.src[i] += c.step;\n"
-      "    if (e >= {0}_PACKS)\n"
-      "      continue;\n",
+      "Cursor<{0}_LOADS> &c, const T *{1}, int kLeft) {{\n",
       u, n, t.extent);
+  printPackStep(os, t);
+  os << llvm::formatv("    if (e >= {0}_PACKS)\n"
+                      "      continue;\n",
+                      u);
   if (t.packedSmemStore)
     os << llvm::formatv(
         "    if (Vec && c.room[i] == {0}_PACK && (KFull || kk < kLeft)) {{\n"
