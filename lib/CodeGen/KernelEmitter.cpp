@@ -203,7 +203,7 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
       "template <bool Vec, bool KFull>\n"
       "__device__ __forceinline__ void load{0}(Pack<{0}_PACK> (&r)[{0}_LOADS], "
       "Cursor<{0}_LOADS> &c, int kLeft) {{\n",
-      u, n);
+      u);
   printPackStep(os, t);
   if (t.pack > 1)
     os << llvm::formatv(
