@@ -47,12 +47,7 @@ struct TileLoad {
 /// C++ for a stride: the literal where the type fixes it to 1, so that the
 /// compiler sees contiguous accesses, else the problem's run-time value.
 std::string strideText(MemRefType type, unsigned dim, StringRef field) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (succeeded(getStridesAndOffset(type, strides, offset)) &&
-      strides[dim] == 1)
-    return "1";
-  return field.str();
+  return hasUnitStride(type, dim) ? "1" : field.str();
 }
 
 /// `index * stride`, or just `index` for a unit stride.
@@ -69,15 +64,11 @@ TileLoad describeLoad(char name, MemRefType type, bool batched, int64_t v,
   // A is [M][K]: x is its row; B is [K][N]: x is its column.
   TileLoad t{name, name == 'a' ? "A" : "B", name == 'a' ? "BM" : "BN", x,
              name == 'a' ? sr : sc, name == 'a' ? sc : sr, 1, false, false};
-  if (v > 1 && t.xStride == "1" && x % v == 0)
-    t.pack = v;
-  else if (v > 1 && t.kStride == "1" && bk % v == 0)
-    t.pack = v, t.alongK = true;
-  // Single elements still go along the contiguous dimension, so that a
-  // warp's loads share cache lines.
-  else if (t.xStride != "1" && t.kStride == "1")
-    t.alongK = true;
-  t.packedSmemStore = t.pack > 1 && !t.alongK && (x + pad) % t.pack == 0;
+  TilePacking packing =
+      packTile({t.xStride == "1", t.kStride == "1"}, v, x, bk, pad);
+  t.pack = packing.pack;
+  t.alongK = packing.alongK;
+  t.packedSmemStore = packing.wholeStore;
   return t;
 }
 

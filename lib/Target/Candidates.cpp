@@ -139,8 +139,10 @@ bool ScheduleConstraints::matches(const Schedule &s) const {
 
 CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                                          Precision precision,
-                                         const ScheduleConstraints &c) {
+                                         const ScheduleConstraints &c,
+                                         const Problem &problem) {
   CandidateSet set;
+  set.problem = problem;
   int64_t words = elementBytes(precision) / 4;
   // Pipelines: the prefetch kinds with their buffer counts.
   std::vector<std::pair<Prefetch, int64_t>> pipelines = {
@@ -186,7 +188,8 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                       continue;
                     ++set.feasible;
                     if (meetsGuidelines(target, precision, s, f))
-                      set.ranked.push_back({s, predict(target, precision, s)});
+                      set.ranked.push_back(
+                          {s, predict(target, precision, s, problem)});
                   }
                 }
               }

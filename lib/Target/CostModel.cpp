@@ -21,11 +21,12 @@ namespace {
 /// Registers for addresses, indices and the loop bound besides the tiles
 /// (seeds/004 section 4.1, items 4 to 7: 2 + 1 + 2 + 2).
 constexpr int64_t kIndexRegisters = 7;
-/// Registers added to a RegisterLaw's estimate for residency: two standard
-/// deviations of its fit (20; test/gpu/correlate/registers.py), since a
-/// kernel that the launch bounds squeeze below its need spills (at 24 and 32
-/// the none-prefetch default of test/CodeGen/compile.test did).
-constexpr int64_t kRegisterMargin = 40;
+/// Standard deviations of a RegisterLaw's fit added to its estimate, both
+/// for residency (a kernel that the launch bounds squeeze below its need
+/// spills: at 1.2 and 1.6 the none-prefetch default of
+/// test/CodeGen/compile.test did) and against the per-thread cap (session
+/// 5: at 1 and 1.5, 8x16 f32 tiles estimated at 239 and 233 spilled at 255).
+constexpr double kMarginSigmas = 2.0;
 /// Registers are allocated to a thread in units of 8.
 constexpr int64_t kRegisterUnit = 8;
 /// Integer and branch instructions per K step (seeds/001 Table 3).
@@ -87,6 +88,50 @@ int64_t dmmaFragmentWavefronts(int64_t stride) {
   return total;
 }
 
+/// Bytes of a cache line, which an L1 wavefront serves.
+constexpr int64_t kLineBytes = 128;
+
+/// How one thread moves its share of an input's tile per K step
+/// (TilePacking), and what that costs the LSU.
+struct TileMoves {
+  double packs;    ///< Global loads (or pack copies) of the pack width.
+  double global;   ///< Global instructions: a load, or a cp.async per
+                   ///< piece that lands whole in shared memory.
+  double stores;   ///< Shared stores, one per piece (none with cp.async).
+  double lsuClocks; ///< Their L1 and shared-memory clocks, per thread.
+};
+
+TileMoves countMoves(const GpuTarget &target, Precision precision,
+                     const Schedule &s, int64_t x, TileStrides strides) {
+  int64_t bytes = elementBytes(precision);
+  TilePacking t = packTile(strides, s.vector, x, s.blockK, s.pad);
+  TileMoves m;
+  m.packs = double(llvm::divideCeil(x * s.blockK / t.pack, s.threads()));
+  // A pack along k lands in `pack` shared rows one element at a time.
+  double pieces = t.wholeStore ? 1.0 : double(t.pack);
+  bool async = s.prefetch == Prefetch::Async;
+  m.global = async ? m.packs * pieces : m.packs;
+  m.stores = async ? 0.0 : m.packs * pieces;
+  // A warp's consecutive packs run along the contiguous dimension, so it
+  // touches 32 / perRow rows of the matrix, each in its own cache lines
+  // (rows are a matrix stride apart), and the L1 serves a line per
+  // wavefront; an element-wise cp.async touches all of its pack's lines.
+  int64_t perRow = (t.alongK ? s.blockK : x) / t.pack;
+  int64_t rows = llvm::divideCeil(32, perRow);
+  int64_t lines = rows * llvm::divideCeil(std::min<int64_t>(perRow, 32) *
+                                              t.pack * bytes,
+                                          kLineBytes);
+  double globalClocks =
+      std::max(32.0 / double(target.lsuPerClock),
+               double(lines * kLineBytes) / double(target.sharedBytesPerClock));
+  // Every piece is written to shared memory, by a store or by the copy.
+  double writeClocks =
+      target.sharedAccessClocks(t.pack * bytes / int64_t(pieces), 32);
+  m.lsuClocks = (m.global * globalClocks + m.packs * pieces * writeClocks) /
+                32.0;
+  return m;
+}
+
 /// What one thread executes in one K step.
 struct InstructionCounts {
   int64_t depth;         ///< BK: rank-1 updates per step.
@@ -99,6 +144,7 @@ struct InstructionCounts {
                          ///< next tiles.
   double smemStores;     ///< Their stores to shared memory, which cp.async
                          ///< makes itself.
+  double moveClocks;     ///< The LSU clocks of those moves (TileMoves).
   double other;          ///< Loop overhead and barriers.
 
   double memoryInstructions() const {
@@ -113,7 +159,8 @@ struct InstructionCounts {
 };
 
 InstructionCounts countInstructions(const GpuTarget &target,
-                                    const Schedule &s) {
+                                    Precision precision, const Schedule &s,
+                                    const Problem &problem) {
   InstructionCounts c;
   c.depth = s.blockK;
   c.packA = fragmentPack(s.threadM, s.blockM, s);
@@ -132,10 +179,13 @@ InstructionCounts countInstructions(const GpuTarget &target,
     c.loadsA = double(s.blockK / 4 * s.threadM);
     c.loadsB = double(s.blockK / 4 * (s.threadN / 2));
   }
-  c.globalLoads = double(llvm::divideCeil(stagedElements(s), s.vector));
-  c.smemStores = s.prefetch == Prefetch::Async ? 0.0 : c.globalLoads;
+  TileMoves a = countMoves(target, precision, s, s.blockM, problem.a);
+  TileMoves b = countMoves(target, precision, s, s.blockN, problem.b);
+  c.globalLoads = a.global + b.global;
+  c.smemStores = a.stores + b.stores;
+  c.moveClocks = a.lsuClocks + b.lsuClocks;
   c.other = double(kLoopOverhead + barriersPerStep(s)) +
-            double(target.loadAddressing) * c.globalLoads;
+            double(target.loadAddressing) * (a.packs + b.packs);
   return c;
 }
 
@@ -162,7 +212,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
         double(words) * (double(accumulators) + law->fragment * fragments +
                          (prefetched ? law->stagedLive : law->stagedDead) *
                              double(staged)) +
-        (margin ? double(kRegisterMargin) : 0.0);
+        (margin ? kMarginSigmas * law->sigma : 0.0);
     // Allocation units matter to residency only.
     int64_t registers = int64_t(std::ceil(estimate));
     return margin ? int64_t(llvm::alignTo(registers, kRegisterUnit)) : registers;
@@ -170,10 +220,11 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
   // seeds/004 eq. 7: the C tile, one fragment held and the other streamed a
   // pack at a time, the prefetched tiles while they wait, and the indices.
   // Without prefetch the staged tiles die before the multiply starts.
-  InstructionCounts c = countInstructions(target, s);
-  int64_t fragments = s.compute == Compute::Dmma
-                          ? s.threadM + s.threadN / 2
-                          : std::min(s.threadM + c.packB, s.threadN + c.packA);
+  int64_t fragments =
+      s.compute == Compute::Dmma
+          ? s.threadM + s.threadN / 2
+          : std::min(s.threadM + fragmentPack(s.threadN, s.blockN, s),
+                     s.threadN + fragmentPack(s.threadM, s.blockM, s));
   int64_t live = prefetched ? fragments + staged : std::max(fragments, staged);
   return words * (accumulators + live) + kIndexRegisters;
 }
@@ -195,11 +246,11 @@ StringRef mlir::gemm::stringifyBound(Bound bound) {
 }
 
 double Prediction::efficiency() const {
-  return std::min({1.0, memory, issue, latency});
+  return std::min({1.0, memory, issue, latency}) * fill;
 }
 
 Bound Prediction::limiter() const {
-  if (efficiency() >= 1.0)
+  if (std::min({memory, issue, latency}) >= 1.0)
     return Bound::Peak;
   if (memory <= issue && memory <= latency)
     return Bound::Memory;
@@ -237,22 +288,24 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
 
 bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
                             const Schedule &s) {
-  // seeds/004 eq. 2, and a block that fits the SM. The cap is a hard limit,
-  // so the law's point estimate must fit it; the margin is for residency
-  // (at one block of up to 256 threads the launch bounds allow the cap).
+  // seeds/004 eq. 2, and a block that fits the SM: the law's estimate with
+  // its margin must fit the cap.
+  const std::optional<RegisterLaw> &law = target.registerLaw;
+  double margin = law ? kMarginSigmas * law->sigma : 0.0;
   return s.threads() <= target.maxThreadsPerBlock &&
-         f.spillFree <= target.maxRegistersPerThread &&
+         double(f.spillFree) + margin <=
+             double(target.maxRegistersPerThread) &&
          f.sharedBytes <= target.sharedBytesPerBlock && f.blocksPerSM >= 1;
 }
 
 Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
-                               const Schedule &s) {
+                               const Schedule &s, const Problem &problem) {
   Prediction p;
   p.footprint = estimateFootprint(target, precision, s);
   int64_t bytes = elementBytes(precision);
   const FmaPipe &pipe = target.pipe(precision, s.compute);
   p.peakGFlops = target.peakGFlops(precision, s.compute);
-  InstructionCounts c = countInstructions(target, s);
+  InstructionCounts c = countInstructions(target, precision, s, problem);
 
   // seeds/001 section 3.2: the FMA share of the inner loop.
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
@@ -268,8 +321,8 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
 
   // seeds/004 eq. 11 with the pipes of Figure 2: per K step a thread needs
   // issue slots for every instruction, the FMA pipe for its FMAs and the
-  // shared memory for its accesses at their width (seeds/001's
-  // register-level bandwidth condition RB <= BW_sm). A warp's threads share
+  // LSU for its accesses at their width (seeds/001's register-level
+  // bandwidth condition RB <= BW_sm). A warp's threads share
   // 32 / (BN / TN) rows of A and BN / TN columns of B (KernelEmitter's
   // thread map), so its fragment loads hit that many addresses and the rest
   // are broadcasts. The slowest of the three sets the pace.
@@ -295,9 +348,9 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
       (c.loadsA * conflictA *
            target.sharedAccessClocks(c.packA * bytes, addressesA) +
        c.loadsB * conflictB *
-           target.sharedAccessClocks(c.packB * bytes, addressesB) +
-       c.globalLoads * target.sharedAccessClocks(s.vector * bytes, 32)) /
-      32.0;
+           target.sharedAccessClocks(c.packB * bytes, addressesB)) /
+          32.0 +
+      c.moveClocks;
   // Where a scheduler's loads and other instructions stall its products,
   // they take turns: the shared loads at the LSU's pace, the rest at the
   // issue rate. The bounds are shares of the pipe's peak, which a narrower
@@ -306,36 +359,59 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double otherClocks =
       (c.all() - c.products - c.loadsA - c.loadsB) /
       target.issuePerClock(precision);
-  p.issue = peakClocks /
-            std::max(issueClocks, target.stallsAdd
-                                      ? fmaClocks + lsuClocks + otherClocks
-                                      : lsuClocks);
+  double stepClocks = std::max(
+      {fmaClocks, issueClocks,
+       target.stallsAdd ? fmaClocks + lsuClocks + otherClocks : lsuClocks});
+  p.issue = peakClocks / stepClocks;
 
   // seeds/004 eq. 1: T_SM >= 32 * latency / issue interval, the interval
-  // being one warp of FMAs (32 / rate), i.e. latency * rate threads; the
-  // same law for the loads that each step's FMAs wait on, which a thread
-  // covers with its own step's instructions. Fewer threads fill that share
-  // of the pipe (seeds/002 section 4.2: rate grows with occupancy, then
-  // saturates).
+  // being one warp of FMAs (32 / rate), i.e. latency * rate threads. Where
+  // the target issues a thread's TM * TN independent FMAs of a rank-1
+  // update back to back, each thread covers that many (Volkov, "Better
+  // performance at lower occupancy", GTC 2010); an mma.sync issues once for
+  // many FMAs.
+  // The same law holds for the loads that each step's FMAs wait on, which a
+  // thread covers with its own step's instructions. Fewer threads fill that
+  // share of the pipe (seeds/002 section 4.2: rate grows with occupancy,
+  // then saturates); no fewer than a warp per scheduler can issue.
   double loadLatency =
       target.sharedLoadLatency(std::max(c.packA, c.packB) * bytes);
-  // An mma.sync issues once for many FMAs, so its threads cover a load's
-  // latency with the FMAs of one rank-1 update at the tensor pipe's rate.
   double productLatency =
       dmma ? target.dmmaLatencyOf(narrow, dmmaDepth(s.threadM, s.blockK))
-           : pipe.latency;
+           : pipe.latency / (target.tileCoversLatency
+                                     ? double(s.threadM * s.threadN)
+                                     : 1.0);
   double needed = std::max(
-      productLatency * rate * c.products / c.fma,
-      dmma ? loadLatency * rate / (c.fma / double(c.depth))
-           : loadLatency * target.issuePerClock(precision) / c.perUpdate());
+      {productLatency * rate * c.products / c.fma,
+       dmma ? loadLatency * rate / (c.fma / double(c.depth))
+            : loadLatency * target.issuePerClock(precision) / c.perUpdate(),
+       32.0 * double(target.schedulersPerSM)});
   // Threads that wait do not count. A block's step takes `busy` clocks at
-  // the FMA pipe's pace; after each barrier it waits for its first shared
-  // loads, and for the global loads that the prefetch did not cover.
-  double busy = fmaClocks * double(s.threads());
+  // the issue bound's pace; after each barrier it waits for its first
+  // shared loads, and for the global loads that the prefetch did not cover.
+  double busy = stepClocks * double(s.threads());
   double exposed =
       double(barriersPerStep(s)) * target.sharedLoadLatency(4) +
       std::max(0.0, target.globalLatency - double(lookahead(s)) * busy);
-  double ready = double(p.footprint.threadsPerSM) * busy / (busy + exposed);
-  p.latency = ready / needed * (peakClocks / fmaClocks);
+  double computing = busy / (busy + exposed);
+  double ready = double(p.footprint.threadsPerSM) * computing;
+  // The waits of one block overlap the steps of the others only: with
+  // fewer blocks than it takes, the SM idles (a lone block's exposed
+  // latency adds to its step).
+  double active =
+      std::min(1.0, double(p.footprint.blocksPerSM) * computing);
+  p.latency =
+      std::min(ready / needed * (peakClocks / fmaClocks), active * p.issue);
+
+  // Partial tiles and the last wave: blocks run in waves of one per block
+  // slot, and the work of a wave is the tiles', used or not.
+  if (problem.m > 0 && problem.n > 0 && p.footprint.blocksPerSM > 0) {
+    int64_t blocks = problem.batch * llvm::divideCeil(problem.m, s.blockM) *
+                     llvm::divideCeil(problem.n, s.blockN);
+    int64_t slots = target.sms * p.footprint.blocksPerSM;
+    int64_t waves = llvm::divideCeil(blocks, slots);
+    p.fill = double(problem.batch * problem.m * problem.n) /
+             double(waves * slots * s.blockM * s.blockN);
+  }
   return p;
 }

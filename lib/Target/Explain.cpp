@@ -37,6 +37,23 @@ std::string prefetchText(const Schedule &s) {
                                        : kind;
 }
 
+/// Where an input's tile is contiguous: "k", the x dimension or neither.
+std::string stridesText(TileStrides t, StringRef x) {
+  return t.xUnit ? x.str() : t.kUnit ? "k" : "neither";
+}
+
+/// "4096 x 4096, A contiguous along k, B along n".
+std::string problemText(const Problem &p) {
+  std::string size =
+      p.m > 0 && p.n > 0
+          ? llvm::formatv("C {0} x {1}", p.m, p.n).str() +
+                (p.batch > 1 ? llvm::formatv(" x {0} batches", p.batch).str()
+                             : "")
+          : std::string("C of unknown size (no partial tiles or waves)");
+  return size + ", A contiguous along " + stridesText(p.a, "m") + ", B along " +
+         stridesText(p.b, "n");
+}
+
 } // namespace
 
 std::string mlir::gemm::formatScheduleOptions(const Schedule &s) {
@@ -55,13 +72,13 @@ std::string mlir::gemm::summarize(const GpuTarget &target, Precision precision,
              "{0} {1}: block {2}, thread {3} ({4} threads), vector {5}, "
              "prefetch {6}, compute {14}: predicted {7:F0} GFLOP/s, {8} of the {9:F0} "
              "GFLOP/s peak, bound: {10} (memory {11}, issue {12}, latency "
-             "{13})",
+             "{13}, fill {15})",
              target.name, stringifyPrecision(precision), blockText(s),
              threadText(s), s.threads(), s.vector, prefetchText(s),
              p.efficiency() * peak,
              percent(p.efficiency()), peak, stringifyBound(p.limiter()),
              percent(p.memory), percent(p.issue), percent(p.latency),
-             stringifyCompute(s.compute))
+             stringifyCompute(s.compute), percent(p.fill))
       .str();
 }
 
@@ -85,12 +102,13 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
                       "register reuse >= {4:F1})\n",
                       set.feasible, set.ranked.size(), g.minThreadsPerSM,
                       g.minBlocksPerSM, g.minRegisterReuse);
+  os << "  problem: " << problemText(set.problem) << "\n";
   os << llvm::formatv("{0,4} {1,-10} {2,-6} {3,4} {4,3} {5,-8} {6,4} {7,6} "
-                      "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,9} {15,6} "
-                      "{16,-7} {17}\n",
+                      "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,6} {15,9} "
+                      "{16,6} {17,-7} {18}\n",
                       "rank", "block", "thread", "thr", "vec", "prefetch",
                       "regs", "smem", "blk/SM", "thr/SM", "mix", "memory",
-                      "issue", "latency", "GFLOP/s", "peak", "bound",
+                      "issue", "latency", "fill", "GFLOP/s", "peak", "bound",
                       "schedule");
   for (auto [index, c] :
        llvm::enumerate(ArrayRef(set.ranked).take_front(rows))) {
@@ -98,13 +116,13 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
     const Prediction &p = c.prediction;
     const Footprint &f = p.footprint;
     os << llvm::formatv("{0,4} {1,-10} {2,-6} {3,4} {4,3} {5,-8} {6,4} {7,6} "
-                        "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,9:F1} "
-                        "{15,6} {16,-7} {17}\n",
+                        "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,6} "
+                        "{15,9:F1} {16,6} {17,-7} {18}\n",
                         index + 1, blockText(s), threadText(s), s.threads(),
                         s.vector, prefetchText(s), f.registers,
                         f.sharedBytes, f.blocksPerSM, f.threadsPerSM,
                         percent(p.fmaMix), percent(p.memory), percent(p.issue),
-                        percent(p.latency), p.gflops(),
+                        percent(p.latency), percent(p.fill), p.gflops(),
                         percent(p.efficiency()), stringifyBound(p.limiter()),
                         formatScheduleOptions(s));
   }

@@ -13,6 +13,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+#include <tuple>
+
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMSELECTSCHEDULE
 #include "gemm-opt/Transforms/Passes.h.inc"
@@ -69,14 +72,41 @@ Precision precisionOf(MatmulOp op) {
   return op.getElementType().isF64() ? Precision::F64 : Precision::F32;
 }
 
+/// What the op's types tell the model: C's static extents and how A's and
+/// B's tiles lie in memory.
+Problem problemOf(MatmulOp op) {
+  Problem p;
+  ArrayRef<int64_t> c = op.getCType().getShape();
+  auto known = [](int64_t extent) {
+    return ShapedType::isDynamic(extent) ? 0 : extent;
+  };
+  unsigned row = op.isBatched() ? 1 : 0;
+  p.m = known(c[row]);
+  p.n = known(c[row + 1]);
+  if (op.isBatched())
+    p.batch = std::max<int64_t>(known(c[0]), 1);
+  p.a = op.getTileStridesA();
+  p.b = op.getTileStridesB();
+  return p;
+}
+
+/// The searches that tell one op's problem from another's.
+using SearchKey = std::tuple<Precision, int64_t, int64_t, int64_t, bool, bool,
+                             bool, bool>;
+
+SearchKey keyOf(Precision precision, const Problem &p) {
+  return {precision, p.m,       p.n,       p.batch,
+          p.a.xUnit, p.a.kUnit, p.b.xUnit, p.b.kUnit};
+}
+
 struct GemmSelectSchedule
     : public mlir::gemm::impl::GemmSelectScheduleBase<GemmSelectSchedule> {
   using GemmSelectScheduleBase::GemmSelectScheduleBase;
 
   /// The `compute` option, parsed.
   std::optional<Compute> computeKind;
-  /// The search of each precision in this run, once made.
-  std::optional<CandidateSet> searches[2];
+  /// The searches of this run, each made once.
+  std::map<SearchKey, CandidateSet> searches;
 
   void runOnOperation() override {
     std::optional<Prefetch> prefetchKind;
@@ -95,8 +125,7 @@ struct GemmSelectSchedule
     const GpuTarget *gpu = resolveTarget();
     if (!gpu)
       return signalPassFailure();
-    for (std::optional<CandidateSet> &search : searches)
-      search.reset();
+    searches.clear();
     WalkResult result = getOperation().walk([&](MatmulOp op) {
       if (failed(select(op, *gpu, prefetchKind)))
         return WalkResult::interrupt();
@@ -178,11 +207,13 @@ struct GemmSelectSchedule
   FailureOr<ScheduleParams> search(MatmulOp op, const GpuTarget &gpu,
                                    std::optional<Prefetch> prefetchKind) {
     Precision precision = precisionOf(op);
-    // Every op of a precision sees the same search; run it once.
-    std::optional<CandidateSet> &cached = searches[int(precision)];
-    if (!cached)
-      cached = searchSchedules(gpu, precision, constraints(prefetchKind));
-    const CandidateSet &set = *cached;
+    Problem problem = problemOf(op);
+    // Ops of one precision and problem see the same search; run it once.
+    auto [it, fresh] = searches.try_emplace(keyOf(precision, problem));
+    if (fresh)
+      it->second =
+          searchSchedules(gpu, precision, constraints(prefetchKind), problem);
+    const CandidateSet &set = it->second;
     if (explain > 0) {
       auto symbol = op->getParentOfType<SymbolOpInterface>();
       StringRef what = symbol ? symbol.getName() : "gemm.matmul";
@@ -195,7 +226,7 @@ struct GemmSelectSchedule
     if (!set.ranked.empty())
       return applyOptions(fromSchedule(set.ranked.front().schedule),
                           prefetchKind);
-    CandidateSet unconstrained = searchSchedules(gpu, precision, {});
+    CandidateSet unconstrained = searchSchedules(gpu, precision, {}, problem);
     if (unconstrained.ranked.empty())
       return op.emitError("gemm-select-schedule: no schedule of CodeGen's "
                           "kernels fits the registers and shared memory of ")
@@ -244,8 +275,9 @@ struct GemmSelectSchedule
              << stringifyCompute(schedule.getCompute()) << " for "
              << stringifyPrecision(precisionOf(op));
     Schedule chosen = toSchedule(schedule);
-    op.emitRemark("gemm-select-schedule: ") << summarize(
-        gpu, precisionOf(op), chosen, predict(gpu, precisionOf(op), chosen));
+    op.emitRemark("gemm-select-schedule: ")
+        << summarize(gpu, precisionOf(op), chosen,
+                     predict(gpu, precisionOf(op), chosen, problemOf(op)));
     return success();
   }
 };

@@ -4,7 +4,7 @@
 
 // Without options each element type gets the cost model's best schedule for
 // the default target, hopper-h100 (test/Target checks the model itself):
-// 4 x 12 register tiles with 128-bit accesses for f32, FP64 tensor-core
+// 8 x 16 register tiles with 128-bit accesses for f32, FP64 tensor-core
 // tiles for f64. The model's residency rides along as
 // `occupancy` (omitted when it is 1), so that the launch bounds hold ptxas
 // to it. Options restrict the search (stages picks the cp.async pipeline's
@@ -12,11 +12,11 @@
 // they override the best schedule. Warps follow from the tiles.
 
 // DEFAULT-LABEL: func.func @f32
-// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [192, 96, 16], thread = [4, 12], warps = 12, stages = 2, vector = 4, prefetch = async, pad = 4>}
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>}
 // OVERRIDE-LABEL: func.func @f32
 // OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2>}
 // STAGES-LABEL: func.func @f32
-// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [192, 96, 16], thread = [4, 12], warps = 12, stages = 3, vector = 4, prefetch = async, pad = 4>}
+// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 32], thread = [4, 16], warps = 8, stages = 3, vector = 4, prefetch = async, pad = 4>}
 func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -28,7 +28,7 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // On Hopper the FP64 tensor cores double the peak, so the model's best f64
 // schedule multiplies with mma.sync (compute = dmma).
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 12], thread = [4, 16], warps = 8, stages = 2, vector = 2, prefetch = async, pad = 4, compute = dmma>}
+// DEFAULT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 8], thread = [4, 16], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return

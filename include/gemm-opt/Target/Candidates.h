@@ -43,6 +43,8 @@ struct Candidate {
 
 /// The outcome of one search.
 struct CandidateSet {
+  /// The problem the candidates were ranked for.
+  Problem problem;
   /// Schedules that fit the target's hard limits.
   int64_t feasible = 0;
   /// The kept ones (those that also meet the guidelines), best first.
@@ -51,9 +53,10 @@ struct CandidateSet {
 
 /// Enumerates the schedules of `precision` on `target` that match
 /// `constraints`, keeps those that meet the hard limits and the target's
-/// guidelines, and ranks them by predicted GFLOP/s.
+/// guidelines, and ranks them by predicted GFLOP/s on `problem`.
 CandidateSet searchSchedules(const GpuTarget &target, Precision precision,
-                             const ScheduleConstraints &constraints);
+                             const ScheduleConstraints &constraints,
+                             const Problem &problem);
 
 } // namespace mlir::gemm
 

@@ -36,6 +36,17 @@ struct Schedule {
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
 };
 
+/// What the model knows of one matmul besides its precision.
+struct Problem {
+  /// C's rows and columns and the batch count where static; a 0 extent is
+  /// a problem large enough that partial tiles and the last wave of blocks
+  /// do not matter.
+  int64_t m = 0, n = 0, batch = 1;
+  /// How A's and B's tiles lie in memory (the default: no tile transposes,
+  /// the papers' count).
+  TileStrides a, b;
+};
+
 /// What a schedule costs on the SM.
 struct Footprint {
   /// Registers per thread that residency reserves (seeds/004 eq. 7, or the
@@ -74,14 +85,19 @@ struct Prediction {
   /// blocks hide from each other (seeds/002 section 4.2).
   double latency;
 
+  /// The share of the GPU's block slots that do useful work over the
+  /// problem's waves of blocks: below 1 for partial tiles and a partial
+  /// last wave (1 for a problem of unknown size).
+  double fill = 1;
+
   /// Peak GFLOP/s of the pipe the schedule multiplies on.
   double peakGFlops;
 
-  /// The least bound, at most 1 (the FMA pipes' peak).
+  /// The least bound, at most 1 (the FMA pipes' peak), times the fill.
   double efficiency() const;
   /// The predicted rate: efficiency times the pipe's peak.
   double gflops() const { return efficiency() * peakGFlops; }
-  /// Which bound that is; Peak when none is below 1.
+  /// Which bound is least; Peak when none is below 1.
   Bound limiter() const;
 };
 
@@ -94,9 +110,9 @@ Footprint estimateFootprint(const GpuTarget &target, Precision precision,
 bool isFeasible(const GpuTarget &target, const Footprint &footprint,
                 const Schedule &schedule);
 
-/// The bounds of `schedule` on `target`.
+/// The bounds of `schedule` on `target` for `problem`.
 Prediction predict(const GpuTarget &target, Precision precision,
-                   const Schedule &schedule);
+                   const Schedule &schedule, const Problem &problem);
 
 } // namespace mlir::gemm
 

@@ -53,9 +53,10 @@ struct FmaPipe {
 /// Registers per thread of CodeGen's kernel as the least-squares law of what
 /// a compiler needs without spilling: base + accumulators + fragment *
 /// fragment registers + staged words times stagedLive (the next tile held
-/// across the multiply) or stagedDead (no prefetch), all in 32-bit words.
+/// across the multiply) or stagedDead (no prefetch), all in 32-bit words;
+/// sigma is the standard deviation of its residuals.
 struct RegisterLaw {
-  double base, fragment, stagedLive, stagedDead;
+  double base, fragment, stagedLive, stagedDead, sigma;
 };
 
 /// One GPU, as the cost model sees it. Clocks are the clock that the FMA
@@ -122,6 +123,10 @@ struct GpuTarget {
   /// scheduler hold up its FMAs or tensor products (their times add), rather
   /// than overlap with them.
   bool stallsAdd = false;
+  /// Whether a warp issues a thread's independent FMAs back to back, so that
+  /// the TM * TN FMAs of a rank-1 update cover the FMA latency; otherwise
+  /// seeds/004 eq. 1 counts threads alone.
+  bool tileCoversLatency = false;
   /// Integer, predicate and branch instructions per global load (or cp.async)
   /// of a tile, beyond the loop overhead: 0 for the papers' kernels, whose
   /// instruction mix seeds/001 Table 3 counts whole.

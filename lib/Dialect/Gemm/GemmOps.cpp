@@ -85,3 +85,21 @@ LogicalResult MatmulOp::verify() {
     return failure();
   return success();
 }
+
+bool mlir::gemm::hasUnitStride(MemRefType type, unsigned dim) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(getStridesAndOffset(type, strides, offset)) &&
+         strides[dim] == 1;
+}
+
+// A is [M][K] and B is [K][N], past a leading batch dimension.
+TileStrides MatmulOp::getTileStridesA() {
+  unsigned row = isBatched() ? 1 : 0;
+  return {hasUnitStride(getAType(), row), hasUnitStride(getAType(), row + 1)};
+}
+
+TileStrides MatmulOp::getTileStridesB() {
+  unsigned row = isBatched() ? 1 : 0;
+  return {hasUnitStride(getBType(), row + 1), hasUnitStride(getBType(), row)};
+}

@@ -37,6 +37,39 @@ inline int64_t dmmaDepth(int64_t threadM, int64_t blockK) {
   return blockK % 8 == 0 ? 8 : 4;
 }
 
+/// Which dimensions of an input's tile have a static unit stride in memory:
+/// x (M for A, N for B) and k.
+struct TileStrides {
+  bool xUnit = true, kUnit = false;
+};
+
+/// How CodeGen moves an input's tile from global to shared memory, where it
+/// is stored k-major (`tile[k][x]`): in packs of `pack` elements along the
+/// contiguous dimension, x unless only k is. A pack lands in shared memory
+/// whole only along x, with rows padded to keep it aligned; along k its
+/// elements go to `pack` rows one by one (one store, or one cp.async, each).
+/// CodeGen prints this and the cost model counts it.
+struct TilePacking {
+  int64_t pack = 1;
+  bool alongK = false;
+  bool wholeStore = false;
+};
+
+inline TilePacking packTile(TileStrides strides, int64_t vector, int64_t x,
+                            int64_t blockK, int64_t pad) {
+  TilePacking t;
+  if (vector > 1 && strides.xUnit && x % vector == 0)
+    t.pack = vector;
+  else if (vector > 1 && strides.kUnit && blockK % vector == 0)
+    t.pack = vector, t.alongK = true;
+  // Single elements still go along the contiguous dimension, so that a
+  // warp's loads share cache lines.
+  else if (!strides.xUnit && strides.kUnit)
+    t.alongK = true;
+  t.wholeStore = t.pack > 1 && !t.alongK && (x + pad) % t.pack == 0;
+  return t;
+}
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_DIALECT_GEMM_GEMMATTRS_H

@@ -19,4 +19,11 @@
 #define GET_OP_CLASSES
 #include "gemm-opt/Dialect/Gemm/GemmOps.h.inc"
 
+namespace mlir::gemm {
+
+/// Whether dimension `dim` of `type` has a static stride of 1.
+bool hasUnitStride(MemRefType type, unsigned dim);
+
+} // namespace mlir::gemm
+
 #endif // GEMM_OPT_DIALECT_GEMM_GEMMOPS_H

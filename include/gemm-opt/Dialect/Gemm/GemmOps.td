@@ -80,6 +80,10 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
     ::mlir::MemRefType getAType() { return getA().getType(); }
     ::mlir::MemRefType getBType() { return getB().getType(); }
     ::mlir::MemRefType getCType() { return getC().getType(); }
+    /// Which dimensions of A's tile (x = M) and of B's (x = N) have a static
+    /// unit stride: what CodeGen's tile loads and the cost model go by.
+    ::mlir::gemm::TileStrides getTileStridesA();
+    ::mlir::gemm::TileStrides getTileStridesB();
   }];
 }
 
