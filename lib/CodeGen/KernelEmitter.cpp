@@ -624,11 +624,8 @@ void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
 
 } // namespace
 
-LogicalResult mlir::gemm::emitKernel(MatmulOp op, StringRef name,
-                                     llvm::raw_ostream &os) {
-  ScheduleAttr s = op.getScheduleAttr();
-  if (!s)
-    return op.emitError("CodeGen needs a #gemm.schedule on the op");
+LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
+                                     StringRef name, llvm::raw_ostream &os) {
   bool f64 = op.getElementType().isF64();
   int64_t elemBytes = f64 ? 8 : 4;
   int64_t bm = s.getBlockM(), bn = s.getBlockN(), bk = s.getBlockK();

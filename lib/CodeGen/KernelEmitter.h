@@ -8,10 +8,12 @@
 
 namespace mlir::gemm {
 
-/// Prints, in namespace `<name>_impl`, the tiled kernel for `op`'s schedule
-/// and `cudaError_t launch(const gemm_rt::Problem &, cudaStream_t)`, which
-/// picks the 128-bit or the scalar variant from the operands' alignment.
-LogicalResult emitKernel(MatmulOp op, StringRef name, llvm::raw_ostream &os);
+/// Prints, in namespace `<name>_impl`, the tiled kernel of `schedule` for
+/// `op` and `cudaError_t launch(const gemm_rt::Problem &, cudaStream_t)`,
+/// which picks the 128-bit or the scalar variant from the operands'
+/// alignment.
+LogicalResult emitKernel(MatmulOp op, ScheduleAttr schedule, StringRef name,
+                         llvm::raw_ostream &os);
 
 } // namespace mlir::gemm
 

@@ -8,8 +8,11 @@
 #include "gemm-opt/CodeGen/Launcher.h"
 #include "KernelEmitter.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
+#include "gemm-opt/Target/OpModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -48,6 +51,44 @@ void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
      << first + 1 << "}";
 }
 
+/// The namespace prefix of the func's kernel for schedule `i`.
+std::string kernelName(func::FuncOp func, size_t i) {
+  return i == 0 ? func.getSymName().str()
+                : (func.getSymName() + "_alt" + llvm::Twine(i)).str();
+}
+
+/// The call of gemm_rt::run: with the kernel of each schedule and what the
+/// model predicts of it on the module's target, or, without a schedule,
+/// with the runtime's reference kernel.
+void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
+               ArrayRef<ScheduleAttr> schedules) {
+  if (schedules.empty()) {
+    os << "  return gemm_rt::run(problem, gemm_rt::launchReference);\n";
+    return;
+  }
+  auto module = func->getParentOfType<ModuleOp>();
+  auto targetAttr =
+      module->getAttrOfType<TargetAttr>(GemmDialect::getTargetAttrName());
+  const GpuTarget *target =
+      targetAttr ? lookupTarget(targetAttr.getName()) : nullptr;
+  if (!target)
+    target = &getDefaultTarget();
+  os << "  // One kernel per schedule, with its tile, its blocks per SM and the\n"
+        "  // GFLOP/s the cost model predicts on a full "
+     << target->name
+     << ": run() picks one, and a\n"
+        "  // split of K, from the extents of each call.\n"
+        "  static const gemm_rt::Variant variants[] = {\n";
+  for (auto [i, s] : llvm::enumerate(schedules))
+    os << llvm::formatv("      {{{0}_impl::launch, {1}, {2}, {3}, {4:F1}},\n",
+                        kernelName(func, i), s.getBlockM(), s.getBlockN(),
+                        s.getOccupancy(), fullRate(*target, op, s));
+  os << "  };\n"
+     << llvm::formatv("  return gemm_rt::run(problem, gemm_rt::Plan{{variants, "
+                      "{0}, {1:F1}});\n",
+                      schedules.size(), target->dramGBs);
+}
+
 LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os) {
   SmallVector<MatmulOp> ops(func.getOps<MatmulOp>());
   if (ops.size() != 1)
@@ -64,16 +105,13 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os) {
   StringRef scalar = f64 ? "double" : "float";
   bool batched = op.isBatched();
   int row = batched ? 1 : 0;
-  // Without a schedule the runtime's reference kernel computes the nest.
-  std::string kernel = "gemm_rt::launchReference";
   os << "// The nest at " << nestName(op.getLoc()) << ": "
      << (f64 ? "f64" : "f32") << (batched ? " batched" : "")
      << " C = alpha * A * B + beta * C.\n";
-  if (op.getScheduleAttr()) {
-    if (failed(emitKernel(op, func.getSymName(), os)))
+  SmallVector<ScheduleAttr> schedules = op.getSchedules();
+  for (auto [i, schedule] : llvm::enumerate(schedules))
+    if (failed(emitKernel(op, schedule, kernelName(func, i), os)))
       return failure();
-    kernel = (func.getSymName() + "_impl::launch").str();
-  }
   os << "static bool " << func.getSymName() << "(";
   printParams(os, "a", op.getAType(), scalar, true);
   os << ",\n    ";
@@ -92,9 +130,9 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os) {
   printOperand(os, "b", batched);
   os << ", ";
   printOperand(os, "c", batched);
-  os << ",\n      alpha, beta};\n"
-     << "  return gemm_rt::run(problem, " << kernel << ");\n"
-     << "}\n\n";
+  os << ",\n      alpha, beta};\n";
+  printPlan(os, func, op, schedules);
+  os << "}\n\n";
   return success();
 }
 

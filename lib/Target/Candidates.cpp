@@ -85,14 +85,14 @@ bool meetsGuidelines(const GpuTarget &target, Precision precision,
   return reuse >= g.minRegisterReuse;
 }
 
-/// The bounds ascending, rounded to kResolution. They keep their headroom
-/// above the peak, so that among schedules that all reach it the one with
-/// the most slack in its tightest resource wins (seeds/001 section 3.1
-/// minimises RB for the same reason).
+/// The bounds on the problem (times the fill) ascending, rounded to
+/// kResolution. They keep their headroom above the peak, so that among
+/// schedules that all reach it the one with the most slack in its tightest
+/// resource wins (seeds/001 section 3.1 minimises RB for the same reason).
 std::array<double, 3> sortedBounds(const Prediction &p) {
   std::array<double, 3> bounds = {p.memory, p.issue, p.latency};
   for (double &b : bounds)
-    b = std::round(b / kResolution);
+    b = std::round(b * p.fill / kResolution);
   llvm::sort(bounds);
   return bounds;
 }
@@ -201,4 +201,17 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
   }
   llvm::stable_sort(set.ranked, ranksBefore);
   return set;
+}
+
+Candidate mlir::gemm::rankFirst(const GpuTarget &target,
+                                const CandidateSet &set,
+                                const Problem &problem) {
+  std::optional<Candidate> best;
+  for (Candidate c : set.ranked) {
+    c.prediction.fill = predictFill(target, c.schedule,
+                                    c.prediction.footprint, problem);
+    if (!best || ranksBefore(c, *best))
+      best = c;
+  }
+  return *best;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Target/CostModel.h"
+#include "gemm_fill.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -269,6 +270,7 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                         target.maxRegistersPerThread));
   f.sharedBytes = s.stages * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
                   elementBytes(precision);
+  f.stagedWords = stagedElements(s) * elementBytes(precision) / 4;
   int64_t threads = s.threads();
   int64_t warps = llvm::divideCeil(threads, 32);
   // seeds/004 eq. 3 and the residency limits; with partitioned register
@@ -289,9 +291,11 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
 bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
                             const Schedule &s) {
   // seeds/004 eq. 2, and a block that fits the SM: the law's estimate with
-  // its margin must fit the cap.
+  // its margin must fit the cap, on the tiles it was fitted to.
   const std::optional<RegisterLaw> &law = target.registerLaw;
   double margin = law ? kMarginSigmas * law->sigma : 0.0;
+  if (law && f.stagedWords > law->maxStagedWords)
+    return false;
   return s.threads() <= target.maxThreadsPerBlock &&
          double(f.spillFree) + margin <=
              double(target.maxRegistersPerThread) &&
@@ -403,15 +407,17 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   p.latency =
       std::min(ready / needed * (peakClocks / fmaClocks), active * p.issue);
 
-  // Partial tiles and the last wave: blocks run in waves of one per block
-  // slot, and the work of a wave is the tiles', used or not.
-  if (problem.m > 0 && problem.n > 0 && p.footprint.blocksPerSM > 0) {
-    int64_t blocks = problem.batch * llvm::divideCeil(problem.m, s.blockM) *
-                     llvm::divideCeil(problem.n, s.blockN);
-    int64_t slots = target.sms * p.footprint.blocksPerSM;
-    int64_t waves = llvm::divideCeil(blocks, slots);
-    p.fill = double(problem.batch * problem.m * problem.n) /
-             double(waves * slots * s.blockM * s.blockN);
-  }
+  p.fill = predictFill(target, s, p.footprint, problem);
   return p;
+}
+
+double mlir::gemm::predictFill(const GpuTarget &target, const Schedule &s,
+                               const Footprint &footprint,
+                               const Problem &problem) {
+  // Partial tiles and the last wave (the runtime ranks variants with the
+  // same term).
+  if (problem.m <= 0 || problem.n <= 0 || footprint.blocksPerSM <= 0)
+    return 1;
+  return gemm_rt::waveFill(problem.batch, problem.m, problem.n, s.blockM,
+                           s.blockN, target.sms * footprint.blocksPerSM);
 }

@@ -9,6 +9,7 @@
 
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/Explain.h"
+#include "gemm-opt/Target/OpModel.h"
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -59,35 +60,33 @@ ScheduleParams fromSchedule(const Schedule &s) {
           s.compute};
 }
 
-/// The model's view of a verified schedule.
-Schedule toSchedule(ScheduleAttr s) {
-  return {s.getBlockM(),  s.getBlockN(), s.getBlockK(),
-          s.getThreadM(), s.getThreadN(), s.getVector(),
-          s.getPrefetch(), s.getPad(),    s.getCompute(),
-          s.getStages()};
-}
+/// Problems smaller than a GPU's worth of the largest tiles, whose first
+/// schedules differ from a large problem's: squares, 64 rows or columns
+/// against a large other side (0: large), batches of small squares.
+constexpr Problem kProbes[] = {
+    {1024, 1024, 1}, {0, 64, 1}, {64, 0, 1}, {64, 64, 256}, {256, 256, 16},
+    {256, 256, 1}};
 
-Precision precisionOf(MatmulOp op) {
-  // The op's verifier admits f32 and f64 only.
-  return op.getElementType().isF64() ? Precision::F64 : Precision::F32;
-}
-
-/// What the op's types tell the model: C's static extents and how A's and
-/// B's tiles lie in memory.
-Problem problemOf(MatmulOp op) {
-  Problem p;
+/// The probes that `op`'s types leave open: each with the op's static
+/// extents and tile strides; none when every extent is static.
+SmallVector<Problem> probesFor(MatmulOp op) {
+  Problem own = problemOf(op);
   ArrayRef<int64_t> c = op.getCType().getShape();
-  auto known = [](int64_t extent) {
-    return ShapedType::isDynamic(extent) ? 0 : extent;
-  };
-  unsigned row = op.isBatched() ? 1 : 0;
-  p.m = known(c[row]);
-  p.n = known(c[row + 1]);
-  if (op.isBatched())
-    p.batch = std::max<int64_t>(known(c[0]), 1);
-  p.a = op.getTileStridesA();
-  p.b = op.getTileStridesB();
-  return p;
+  bool dynamicBatch = op.isBatched() && ShapedType::isDynamic(c[0]);
+  SmallVector<Problem> probes;
+  if (own.m > 0 && own.n > 0 && !dynamicBatch)
+    return probes;
+  for (Problem probe : kProbes) {
+    if (probe.batch > 1 && !op.isBatched())
+      continue;
+    probe.m = own.m > 0 ? own.m : probe.m;
+    probe.n = own.n > 0 ? own.n : probe.n;
+    probe.batch = dynamicBatch ? probe.batch : own.batch;
+    probe.a = own.a;
+    probe.b = own.b;
+    probes.push_back(probe);
+  }
+  return probes;
 }
 
 /// The searches that tell one op's problem from another's.
@@ -235,49 +234,96 @@ struct GemmSelectSchedule
                         prefetchKind);
   }
 
-  LogicalResult select(MatmulOp op, const GpuTarget &gpu,
-                       std::optional<Prefetch> prefetchKind) {
-    ScheduleParams p;
-    if (ScheduleAttr kept = op.getScheduleAttr()) {
-      p = applyOptions(fromAttr(kept), prefetchKind);
-    } else {
-      FailureOr<ScheduleParams> best = search(op, gpu, prefetchKind);
-      if (failed(best))
-        return failure();
-      p = *best;
-    }
+  /// `p` as the op's schedule attribute on `gpu`, held to the residency
+  /// that the model's prediction assumes unless `p` gives one, so that
+  /// ptxas cannot trade it for registers.
+  FailureOr<ScheduleAttr> build(MatmulOp op, const GpuTarget &gpu,
+                                const ScheduleParams &p) {
     if (p.block.size() != 3 || p.thread.size() != 2 || p.thread[0] <= 0 ||
         p.thread[1] <= 0)
       return op.emitError("gemm-select-schedule: block needs 3 entries and "
                           "thread 2 positive ones");
     int64_t threads = (p.block[0] / p.thread[0]) * (p.block[1] / p.thread[1]);
-    auto build = [&](int64_t occupancy) {
+    auto make = [&](int64_t occupancy) {
       return ScheduleAttr::getChecked(
           [&] { return op.emitError("invalid schedule: "); }, op.getContext(),
           ArrayRef<int64_t>(p.block), ArrayRef<int64_t>(p.thread),
           threads / 32, p.stages, p.vector, p.prefetch, p.pad, p.compute,
           occupancy);
     };
-    ScheduleAttr schedule = build(std::max<int64_t>(p.occupancy, 1));
+    ScheduleAttr schedule = make(std::max<int64_t>(p.occupancy, 1));
     if (!schedule)
       return failure();
-    // The kernel is held to the residency that the model's prediction
-    // assumes, so that ptxas cannot trade it for registers.
     if (p.occupancy == 0)
-      schedule = build(std::max<int64_t>(
+      schedule = make(std::max<int64_t>(
           estimateFootprint(gpu, precisionOf(op), toSchedule(schedule))
               .blocksPerSM,
           1));
-    op.setScheduleAttr(schedule);
     if (!gpu.supports(precisionOf(op), schedule.getCompute()))
       return op.emitError("gemm-select-schedule: ")
              << gpu.name << " has no "
              << stringifyCompute(schedule.getCompute()) << " for "
              << stringifyPrecision(precisionOf(op));
-    Schedule chosen = toSchedule(schedule);
+    return schedule;
+  }
+
+  LogicalResult select(MatmulOp op, const GpuTarget &gpu,
+                       std::optional<Prefetch> prefetchKind) {
+    ScheduleParams p;
+    bool kept = op.getScheduleAttr() != nullptr;
+    if (kept) {
+      p = applyOptions(fromAttr(op.getScheduleAttr()), prefetchKind);
+    } else {
+      FailureOr<ScheduleParams> best = search(op, gpu, prefetchKind);
+      if (failed(best))
+        return failure();
+      p = *best;
+    }
+    FailureOr<ScheduleAttr> schedule = build(op, gpu, p);
+    if (failed(schedule))
+      return failure();
+    op.setScheduleAttr(*schedule);
+    Schedule chosen = toSchedule(*schedule);
     op.emitRemark("gemm-select-schedule: ")
         << summarize(gpu, precisionOf(op), chosen,
                      predict(gpu, precisionOf(op), chosen, problemOf(op)));
+    // An op that came with its schedule keeps its kernels.
+    return kept ? success() : selectAlternatives(op, gpu, prefetchKind);
+  }
+
+  /// The op's candidates ranked first for smaller problems than its types
+  /// allow, options applied, each kernel once, as the op's alternatives.
+  LogicalResult selectAlternatives(MatmulOp op, const GpuTarget &gpu,
+                                   std::optional<Prefetch> prefetchKind) {
+    const CandidateSet &set =
+        searches.at(keyOf(precisionOf(op), problemOf(op)));
+    if (set.ranked.empty())
+      return success();
+    SmallVector<Attribute> kernels;
+    std::string remark;
+    llvm::raw_string_ostream what(remark);
+    for (const Problem &probe : probesFor(op)) {
+      if (kernels.size() >= alternatives)
+        break;
+      Candidate first = rankFirst(gpu, set, probe);
+      FailureOr<ScheduleAttr> schedule = build(
+          op, gpu, applyOptions(fromSchedule(first.schedule), prefetchKind));
+      if (failed(schedule))
+        return failure();
+      if (*schedule == op.getScheduleAttr() ||
+          llvm::is_contained(kernels, *schedule))
+        continue;
+      kernels.push_back(*schedule);
+      what << (kernels.size() == 1 ? "" : "; ")
+           << formatScheduleOptions(first.schedule) << " for " << probe.m
+           << "x" << probe.n;
+      if (probe.batch > 1)
+        what << " x" << probe.batch;
+    }
+    if (kernels.empty())
+      return success();
+    op.setAlternativesAttr(ArrayAttr::get(op.getContext(), kernels));
+    op.emitRemark("gemm-select-schedule: for smaller problems: ") << remark;
     return success();
   }
 };

@@ -38,12 +38,36 @@ struct Problem {
 /// Returns the launch's error (cudaGetLastError() after the launch).
 using LaunchFn = cudaError_t (*)(const Problem &device, cudaStream_t stream);
 
-/// Runs p with `launch`. Device and managed pointers are used in place; host
-/// pointers are staged through a cached device pool and C is copied back.
-/// Returns false, having touched nothing, when the caller must run its
-/// original loop: no usable GPU, an empty extent, C overlapping A or B, or a C
-/// layout that maps two elements to one address. CUDA errors abort the
-/// program with a message that names p.nest.
+/// One generated kernel of a nest, with what the cost model predicts of it.
+struct Variant {
+  LaunchFn launch;
+  /// The tile of C that one block computes.
+  int64_t blockM, blockN;
+  /// Resident blocks per SM that the model counted (the launch bounds').
+  int64_t blocksPerSM;
+  /// The model's GFLOP/s on a problem that fills every block slot.
+  double gflops;
+};
+
+/// The kernel variants of one nest and the target's DRAM bandwidth, from
+/// which run() picks a variant and a split of K for each problem.
+struct Plan {
+  const Variant *variants;
+  int count;
+  double dramGBs;
+};
+
+/// Runs p with the variant of `plan`, and the split of K, that the model's
+/// fill term (gemm_fill.h) and the split's extra traffic make fastest on this
+/// GPU. Device and managed pointers are used in place; host pointers are
+/// staged through a cached device pool and C is copied back. Returns false,
+/// having touched nothing, when the caller must run its original loop: no
+/// usable GPU, an empty extent, C overlapping A or B, or a C layout that maps
+/// two elements to one address. CUDA errors abort the program with a message
+/// that names p.nest.
+bool run(const Problem &p, const Plan &plan);
+
+/// run() with one kernel and no split.
 bool run(const Problem &p, LaunchFn launch);
 
 /// The plain reference kernel: one thread per element of C, accumulating in

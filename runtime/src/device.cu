@@ -15,7 +15,13 @@
 namespace gemm_rt::detail {
 
 namespace {
-std::optional<std::string> probeGpu() {
+/// What the probe learns of a usable GPU.
+struct Gpu {
+  std::string name;
+  int sms;
+};
+
+std::optional<Gpu> probeGpu() {
   int count = 0, device = 0;
   cudaDeviceProp prop;
   // cudaFree(nullptr) creates the context, which fails on a GPU that exists
@@ -29,14 +35,18 @@ std::optional<std::string> probeGpu() {
     (void)cudaGetLastError();
     return std::nullopt;
   }
-  return std::string(prop.name);
+  return Gpu{prop.name, prop.multiProcessorCount};
+}
+
+const std::optional<Gpu> &gpu() {
+  static const std::optional<Gpu> probed = probeGpu();
+  return probed;
 }
 } // namespace
 
-const char *gpuName() {
-  static const std::optional<std::string> name = probeGpu();
-  return name ? name->c_str() : nullptr;
-}
+const char *gpuName() { return gpu() ? gpu()->name.c_str() : nullptr; }
+
+int smCount() { return gpu()->sms; }
 
 PointerKind pointerKind(const void *ptr, const char *nest) {
   cudaPointerAttributes attrs;
@@ -63,14 +73,14 @@ void *poolBuffer(Role role, size_t bytes, const char *nest) {
     void *ptr = nullptr;
     size_t capacity = 0;
   };
-  static Buffer buffers[3];
+  static Buffer buffers[4];
   Buffer &buf = buffers[static_cast<int>(role)];
   if (bytes <= buf.capacity)
     return buf.ptr;
-  checkCuda(cudaFree(buf.ptr), nest, "freeing a staging buffer");
+  checkCuda(cudaFree(buf.ptr), nest, "freeing a pool buffer");
   size_t capacity = std::max(bytes, 2 * buf.capacity);
   checkCuda(cudaMalloc(&buf.ptr, capacity), nest,
-            "allocating a staging buffer");
+            "allocating a pool buffer");
   buf.capacity = capacity;
   return buf.ptr;
 }

@@ -14,6 +14,9 @@ namespace gemm_rt::detail {
 /// Probed once; the probe prints nothing and leaves no CUDA error behind.
 const char *gpuName();
 
+/// The current GPU's SM count; call only when gpuName() is not null.
+int smCount();
+
 /// Where an operand's memory lives, as far as the kernel is concerned.
 enum class PointerKind {
   Device,  ///< cudaMalloc'd: the kernel reads it in place.
@@ -27,10 +30,10 @@ PointerKind pointerKind(const void *ptr, const char *nest);
 /// The word trace lines use for `kind`.
 const char *pointerKindName(PointerKind kind);
 
-/// The operand a staging buffer belongs to; each has its own buffer.
-enum class Role { A, B, C };
+/// What a pool buffer holds: a staged operand, or split-K's chunks.
+enum class Role { A, B, C, Chunks };
 
-/// A device buffer of at least `bytes` bytes for staging operand `role`.
+/// A device buffer of at least `bytes` bytes for `role`.
 /// Buffers are reused across calls and grow geometrically. They are never
 /// freed, since the driver releases them at exit. Not thread-safe: the
 /// caller serialises uses.

@@ -7,8 +7,10 @@
 #include "gemm_runtime.h"
 
 #include "check.h"
+#include "choose.h"
 #include "device.h"
 #include "layout.h"
+#include "split.h"
 #include "verify.h"
 
 #include <cstdio>
@@ -79,7 +81,7 @@ struct Placement {
 std::mutex poolMutex;
 } // namespace
 
-bool run(const Problem &p, LaunchFn launch) {
+bool run(const Problem &p, const Plan &plan) {
   if (p.batch <= 0 || p.m <= 0 || p.n <= 0 || p.k <= 0)
     return fallBack(p, "empty extent");
   const char *gpu = gpuName();
@@ -116,7 +118,17 @@ bool run(const Problem &p, LaunchFn launch) {
   device.c = c.place(p.nest);
   const cudaStream_t stream = 0;
   LaunchCheck launchCheck(device); // GEMM_OPT_VERIFY: saves the initial C.
-  checkCuda(launch(device, stream), p.nest, "kernel launch");
+  const Choice choice = choose(device, plan, smCount());
+  const Variant &variant = plan.variants[choice.variant];
+  if (choice.splits > 1)
+    checkCuda(launchSplit(device, variant.launch, choice.splits,
+                          poolBuffer(Role::Chunks,
+                                     splitWorkspaceBytes(device, choice.splits),
+                                     p.nest),
+                          stream),
+              p.nest, "kernel launch");
+  else
+    checkCuda(variant.launch(device, stream), p.nest, "kernel launch");
   checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");
   launchCheck.report();
   if (c.staged)
@@ -127,14 +139,23 @@ bool run(const Problem &p, LaunchFn launch) {
   if (tracing())
     std::fprintf(stderr,
                  "gemm-opt: nest %s ran on the GPU (%s): batch=%lld m=%lld "
-                 "n=%lld k=%lld %s, operands %s/%s/%s\n",
+                 "n=%lld k=%lld %s, operands %s/%s/%s, variant %d of %d "
+                 "(%lldx%lld tiles), K split %lld ways\n",
                  p.nest, gpu, static_cast<long long>(p.batch),
                  static_cast<long long>(p.m), static_cast<long long>(p.n),
                  static_cast<long long>(p.k),
                  p.dtype == DType::F32 ? "f32" : "f64",
                  pointerKindName(a.kind), pointerKindName(b.kind),
-                 pointerKindName(c.kind));
+                 pointerKindName(c.kind), choice.variant, plan.count,
+                 static_cast<long long>(variant.blockM),
+                 static_cast<long long>(variant.blockN),
+                 static_cast<long long>(choice.splits));
   return true;
+}
+
+bool run(const Problem &p, LaunchFn launch) {
+  const Variant only{launch, 0, 0, 0, 0};
+  return run(p, Plan{&only, 1, 0});
 }
 
 } // namespace gemm_rt

@@ -286,6 +286,31 @@ func.func @dmma_f32(%a: memref<?x?xf32>, %s: f32) {
 
 // -----
 
+// An alternative kernel is held to the same rules as the schedule.
+func.func @dmma_f32_alternative(%a: memref<?x?xf32>, %s: f32) {
+  // expected-error @+1 {{'gemm.matmul' op compute = dmma multiplies f64 only, got 'f32'}}
+  gemm.matmul %a, %a, %a, %s, %s {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2, compute = dmma>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// -----
+
+func.func @alternatives_alone(%a: memref<?x?xf32>, %s: f32) {
+  // expected-error @+1 {{'gemm.matmul' op alternatives need a schedule}}
+  gemm.matmul %a, %a, %a, %s, %s {alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// -----
+
+func.func @alternatives_not_schedules(%a: memref<?x?xf32>, %s: f32) {
+  // expected-error @+1 {{attribute 'alternatives' failed to satisfy constraint: array of #gemm.schedule}}
+  gemm.matmul %a, %a, %a, %s, %s {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>, alternatives = [1]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// -----
+
 // expected-error @+1 {{stages must be at least 1, got 0}}
 func.func private @stages() attributes {s = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 0, vector = 4, prefetch = smem, pad = 4>}
 

@@ -30,7 +30,15 @@ echo "== runtime_check"
 mkdir -p "$WORK"
 if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/runtime_check.cu "$LIB" \
     -o "$WORK/runtime_check"; then
-  "$WORK/runtime_check" || status=1
+  GEMM_OPT_TRACE=1 "$WORK/runtime_check" 2> "$WORK/runtime_check.trace" ||
+    status=1
+  # The split-K cases must have split: K = 4096 16 ways, K = 1000 2 ways.
+  for ways in 16 2; do
+    if ! grep -q "K split $ways ways" "$WORK/runtime_check.trace"; then
+      echo "runtime_check: no problem split K $ways ways"
+      status=1
+    fi
+  done
 else
   echo "runtime_check.cu does not compile"
   status=1

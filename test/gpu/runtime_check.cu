@@ -142,6 +142,8 @@ struct Case {
   bool reverseA;
   Mem mem[3];
   double alpha, beta;
+  /// Run through a plan whose model numbers make run() split K.
+  bool split = false;
 };
 
 int failures = 0;
@@ -179,7 +181,13 @@ template <class T> void runCase(const Case &cs) {
                      cs.alpha, cs.beta};
   std::string mem = std::string(a.memName()) + "/" + b.memName() + "/" +
                     c.memName();
-  if (!gemm_rt::run(p, gemm_rt::launchReference)) {
+  // The reference kernel posing as a 16 x 16-tile variant: few tiles and a
+  // long K make choose() split K as far as it goes.
+  static const gemm_rt::Variant tile16{gemm_rt::launchReference, 16, 16, 1,
+                                       1000.0};
+  bool ran = cs.split ? gemm_rt::run(p, gemm_rt::Plan{&tile16, 1, 3350.0})
+                      : gemm_rt::run(p, gemm_rt::launchReference);
+  if (!ran) {
     report(cs, mem, NAN, false, "  (run() returned false)");
     return;
   }
@@ -324,6 +332,14 @@ std::vector<Case> makeCases() {
                      false, 1, true, {h, h, h}, 1, 1});
     cases.push_back({"A rows reversed", f64, 3, 31, 7, 65, true, false, true,
                      0, true, {d, d, d}, 1, 0});
+    // Split-K (K / 16 and K / 2 chunks): row- and column-major C, padded,
+    // beta == 0 over NaN and beta != 0.
+    cases.push_back({"split-K", f64, 1, 31, 33, 4096, false, false, false, 0,
+                     false, {d, d, d}, 1.5, -0.5, true});
+    cases.push_back({"split-K Ccol ld+3", f64, 1, 33, 31, 4096, true, true,
+                     true, 3, false, {d, h, u}, 1, 0, true});
+    cases.push_back({"split-K ld+3", f64, 1, 65, 7, 1000, false, true, false,
+                     3, false, {h, d, d}, -0.75, 1, true});
   }
   return cases;
 }

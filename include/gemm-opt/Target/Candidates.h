@@ -58,6 +58,11 @@ CandidateSet searchSchedules(const GpuTarget &target, Precision precision,
                              const ScheduleConstraints &constraints,
                              const Problem &problem);
 
+/// The first of `set` (which must not be empty) when its candidates are
+/// ranked for `problem` instead: the same bounds, another fill.
+Candidate rankFirst(const GpuTarget &target, const CandidateSet &set,
+                    const Problem &problem);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_TARGET_CANDIDATES_H

@@ -57,6 +57,8 @@ struct Footprint {
   int64_t spillFree;
   /// Static shared memory per block, as CodeGen declares it.
   int64_t sharedBytes;
+  /// 32-bit words of the next K tile that each thread moves.
+  int64_t stagedWords;
   /// Resident blocks and threads per SM; 0 when a block does not fit.
   int64_t blocksPerSM, threadsPerSM;
 };
@@ -113,6 +115,10 @@ bool isFeasible(const GpuTarget &target, const Footprint &footprint,
 /// The bounds of `schedule` on `target` for `problem`.
 Prediction predict(const GpuTarget &target, Precision precision,
                    const Schedule &schedule, const Problem &problem);
+
+/// Prediction::fill of `schedule` with `footprint` for `problem`.
+double predictFill(const GpuTarget &target, const Schedule &schedule,
+                   const Footprint &footprint, const Problem &problem);
 
 } // namespace mlir::gemm
 

@@ -54,9 +54,11 @@ struct FmaPipe {
 /// a compiler needs without spilling: base + accumulators + fragment *
 /// fragment registers + staged words times stagedLive (the next tile held
 /// across the multiply) or stagedDead (no prefetch), all in 32-bit words;
-/// sigma is the standard deviation of its residuals.
+/// sigma is the standard deviation of its residuals. Beyond the largest
+/// staged tile it was fitted to, maxStagedWords, it is not trusted.
 struct RegisterLaw {
   double base, fragment, stagedLive, stagedDead, sigma;
+  int64_t maxStagedWords;
 };
 
 /// One GPU, as the cost model sees it. Clocks are the clock that the FMA

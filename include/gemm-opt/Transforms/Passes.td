@@ -31,7 +31,12 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
         block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1,
         vector = 2, prefetch = none, pad = 2>} : ..., f64
     ```
-    Warps follow from the tiles. `explain=N` prints the top N candidates of
+    Where C's extents are dynamic, the op also gets `alternatives`: the
+    model's first schedules for a few smaller problems (squares of 1024 and
+    256, 64 rows or columns against a large other side, batches of small
+    squares), each kernel once; the launcher picks one per call by the
+    model's fill at the call's extents. Warps follow from the tiles.
+    `explain=N` prints the top N candidates of
     each search with every bound on stdout (`explain-schedules` prints only
     their options, one schedule per line, for scripts).
   }];
@@ -54,6 +59,9 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
            "Shared-memory row padding in elements (-1: the model's)">,
     Option<"occupancy", "occupancy", "int64_t", "0",
            "Blocks per SM of the launch bounds (0: the model's residency)">,
+    Option<"alternatives", "alternatives", "unsigned", "4",
+           "Most extra kernels for smaller problems than C's dynamic "
+           "extents allow (0: one kernel per op)">,
     Option<"explain", "explain", "unsigned", "0",
            "Print the top N candidates of each search on stdout">,
     Option<"explainSchedules", "explain-schedules", "bool", "false",

@@ -55,10 +55,12 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("alpha and beta must have the element type ")
            << elementType << ", got " << getAlpha().getType();
 
-  if (getScheduleAttr() && getScheduleAttr().getCompute() == Compute::Dmma &&
-      !elementType.isF64())
-    return emitOpError("compute = dmma multiplies f64 only, got ")
-           << elementType;
+  if (getAlternativesAttr() && !getScheduleAttr())
+    return emitOpError("alternatives need a schedule");
+  for (ScheduleAttr schedule : getSchedules())
+    if (schedule.getCompute() == Compute::Dmma && !elementType.isF64())
+      return emitOpError("compute = dmma multiplies f64 only, got ")
+             << elementType;
 
   // Matrix dimensions follow the optional batch dimension.
   unsigned first = isBatched() ? 1 : 0;
@@ -102,4 +104,14 @@ TileStrides MatmulOp::getTileStridesA() {
 TileStrides MatmulOp::getTileStridesB() {
   unsigned row = isBatched() ? 1 : 0;
   return {hasUnitStride(getBType(), row + 1), hasUnitStride(getBType(), row)};
+}
+
+SmallVector<ScheduleAttr> MatmulOp::getSchedules() {
+  SmallVector<ScheduleAttr> schedules;
+  if (ScheduleAttr schedule = getScheduleAttr())
+    schedules.push_back(schedule);
+  if (ArrayAttr alternatives = getAlternativesAttr())
+    for (Attribute alternative : alternatives)
+      schedules.push_back(cast<ScheduleAttr>(alternative));
+  return schedules;
 }

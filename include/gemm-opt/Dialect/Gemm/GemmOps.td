@@ -31,6 +31,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
     type (f32 or f64); `beta` = 0 overwrites C.
 
     The optional `schedule` attribute is the tiling that the cost model chose.
+    The optional `alternatives` are the model's picks for smaller problems
+    than the op's types allow: the launcher holds a kernel for each and picks
+    one per call, by the model's fill of the GPU at the call's extents.
 
     Example:
 
@@ -52,7 +55,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
         [MemRead, MemWrite]>:$c,
     AnyFloat:$alpha,
     AnyFloat:$beta,
-    OptionalAttr<Gemm_ScheduleAttr>:$schedule
+    OptionalAttr<Gemm_ScheduleAttr>:$schedule,
+    OptionalAttr<TypedArrayAttrBase<Gemm_ScheduleAttr,
+        "array of #gemm.schedule">>:$alternatives
   );
 
   let assemblyFormat = [{
@@ -60,13 +65,14 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
     `,` type($c) `,` type($alpha)
   }];
 
-  // ODS gives the generated builder no default for the optional schedule;
-  // this one leaves it unset, as the Frontend builds unscheduled ops.
+  // ODS gives the generated builder no default for the optional schedules;
+  // this one leaves them unset, as the Frontend builds unscheduled ops.
   let builders = [
     OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b, "::mlir::Value":$c,
                    "::mlir::Value":$alpha, "::mlir::Value":$beta), [{
       build($_builder, $_state, a, b, c, alpha, beta,
-            /*schedule=*/::mlir::gemm::ScheduleAttr());
+            /*schedule=*/::mlir::gemm::ScheduleAttr(),
+            /*alternatives=*/::mlir::ArrayAttr());
     }]>
   ];
 
@@ -84,6 +90,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
     /// unit stride: what CodeGen's tile loads and the cost model go by.
     ::mlir::gemm::TileStrides getTileStridesA();
     ::mlir::gemm::TileStrides getTileStridesB();
+    /// The schedule, then the alternatives: one kernel each.
+    ::llvm::SmallVector<::mlir::gemm::ScheduleAttr> getSchedules();
   }];
 }
 

@@ -1,0 +1,33 @@
+//===- OpModel.h - What the cost model reads off a gemm.matmul --*- C++ -*-===//
+//
+// The bridge between the IR and lib/Target's plain-integer model: the op's
+// precision and problem, a schedule attribute as a model schedule, and the
+// rate the model gives a kernel once the GPU is full (what the launcher's
+// run-time choice scales by the fill).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEMM_OPT_TARGET_OPMODEL_H
+#define GEMM_OPT_TARGET_OPMODEL_H
+
+#include "gemm-opt/Dialect/Gemm/GemmOps.h"
+#include "gemm-opt/Target/CostModel.h"
+
+namespace mlir::gemm {
+
+/// The op's element type as the model's precision.
+Precision precisionOf(MatmulOp op);
+
+/// C's static extents (0 where dynamic) and how A's and B's tiles lie.
+Problem problemOf(MatmulOp op);
+
+/// The model's view of a verified schedule.
+Schedule toSchedule(ScheduleAttr schedule);
+
+/// The GFLOP/s the model predicts for `schedule` on `op`'s operands when
+/// the problem fills every block slot of `target`.
+double fullRate(const GpuTarget &target, MatmulOp op, ScheduleAttr schedule);
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_TARGET_OPMODEL_H

@@ -1,0 +1,46 @@
+//===- choose.cu - A nest's kernel variant and split-K per problem --------===//
+#include "choose.h"
+
+#include "gemm_fill.h"
+#include "split.h"
+
+namespace gemm_rt::detail {
+
+namespace {
+/// The most ways K is split; beyond it the chunks' sum costs more than the
+/// blocks it fills gain on any problem in the benchmark.
+constexpr int64_t kMaxSplits = 16;
+/// The fewest K per chunk: a block's prologue (the pipeline's first tiles)
+/// and epilogue (C) should stay a small share of its work.
+constexpr int64_t kMinChunk = 256;
+} // namespace
+
+Choice choose(const Problem &p, const Plan &plan, int sms) {
+  Choice best{0, 1};
+  if (plan.count == 1 && plan.variants[0].gflops <= 0)
+    return best;
+  const double flops = 2.0 * p.batch * p.m * p.n * p.k;
+  const double element = p.dtype == DType::F32 ? 4 : 8;
+  double bestSeconds = 0;
+  for (int v = 0; v < plan.count; ++v) {
+    const Variant &var = plan.variants[v];
+    for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
+      if (splits > 1 && (p.k / splits < kMinChunk || !canSplit(p, splits)))
+        break;
+      const double fill = waveFill(p.batch * splits, p.m, p.n, var.blockM,
+                                   var.blockN, sms * var.blocksPerSM);
+      // Each chunk is written to the workspace and read back once.
+      const double chunkBytes =
+          splits > 1 ? 2.0 * splits * p.m * p.n * element : 0;
+      const double seconds = flops / (var.gflops * 1e9 * fill) +
+                             chunkBytes / (plan.dramGBs * 1e9);
+      if (bestSeconds == 0 || seconds < bestSeconds) {
+        bestSeconds = seconds;
+        best = {v, splits};
+      }
+    }
+  }
+  return best;
+}
+
+} // namespace gemm_rt::detail

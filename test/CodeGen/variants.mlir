@@ -1,0 +1,26 @@
+// An op with alternatives gets one kernel per schedule, each in its own
+// namespace, and its launcher hands them all to gemm_rt::run with each
+// kernel's tile, blocks per SM and the model's GFLOP/s on a full GPU of the
+// module's target; run() picks one per call (runtime/src/choose.cu).
+// RUN: gemm-opt --emit=cuda %s -o - | FileCheck %s
+
+// CHECK:      // Kernel: 128x128x8 block tile, 8x8 register tile per thread (256 threads),
+// CHECK:      namespace two_impl {
+// CHECK:      } // namespace two_impl
+// CHECK:      // Kernel: 64x64x16 block tile, 4x4 register tile per thread (256 threads),
+// CHECK:      namespace two_alt1_impl {
+// CHECK:      } // namespace two_alt1_impl
+// CHECK:      static bool two(
+// CHECK:        // GFLOP/s the cost model predicts on a full hopper-h200: run() picks one, and a
+// CHECK:        static const gemm_rt::Variant variants[] = {
+// CHECK-NEXT:       {two_impl::launch, 128, 128, 1, {{[0-9]+\.[0-9]}}},
+// CHECK-NEXT:       {two_alt1_impl::launch, 64, 64, 2, {{[0-9]+\.[0-9]}}},
+// CHECK-NEXT:   };
+// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0});
+module attributes {gemm.target = #gemm.target<name = "hopper-h200">} {
+func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+               %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+}
