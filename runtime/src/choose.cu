@@ -2,6 +2,7 @@
 #include "choose.h"
 
 #include "gemm_fill.h"
+#include "layout.h"
 #include "split.h"
 
 namespace gemm_rt::detail {
@@ -20,7 +21,7 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
   const double flops = 2.0 * p.batch * p.m * p.n * p.k;
-  const double element = p.dtype == DType::F32 ? 4 : 8;
+  const double element = double(elementSize(p.dtype));
   double bestSeconds = 0;
   for (int v = 0; v < plan.count; ++v) {
     const Variant &var = plan.variants[v];

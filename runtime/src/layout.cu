@@ -10,6 +10,10 @@
 
 namespace gemm_rt::detail {
 
+size_t elementSize(DType dtype) {
+  return dtype == DType::F32 ? sizeof(float) : sizeof(double);
+}
+
 namespace {
 struct Dim {
   int64_t extent, stride;

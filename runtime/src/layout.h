@@ -31,6 +31,9 @@ struct Span {
   }
 };
 
+/// Bytes per element of `dtype`.
+size_t elementSize(DType dtype);
+
 /// The span of `op` with extents `e` (all positive); strides may be any sign.
 Span spanOf(const Operand &op, const Extents &e, size_t elementSize);
 

@@ -40,10 +40,6 @@ bool fallBack(const Problem &p, const char *reason) {
   return false;
 }
 
-size_t elementSize(DType dtype) {
-  return dtype == DType::F32 ? sizeof(float) : sizeof(double);
-}
-
 /// One operand of the problem: where its elements lie and whose memory it is.
 struct Placement {
   Role role;

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "split.h"
 
+#include "layout.h"
+
 #include <algorithm>
 
 namespace gemm_rt::detail {
@@ -55,12 +57,14 @@ __global__ void sumChunks(Problem p, const T *chunks, Workspace w,
 
 bool canSplit(const Problem &p, int64_t splits) {
   const bool ambiguous = p.c.sr == 1 && p.c.sc == 1;
-  return p.batch == 1 && p.k % splits == 0 && !ambiguous;
+  // Chunks 16 bytes apart keep the kernel's 128-bit packs aligned; else it
+  // would take its scalar path.
+  const bool packed = p.k / splits * elementSize(p.dtype) % 16 == 0;
+  return p.batch == 1 && p.k % splits == 0 && packed && !ambiguous;
 }
 
 size_t splitWorkspaceBytes(const Problem &p, int64_t splits) {
-  const size_t element = p.dtype == DType::F32 ? sizeof(float) : sizeof(double);
-  return size_t(splits * Workspace(p).slice) * element;
+  return size_t(splits * Workspace(p).slice) * elementSize(p.dtype);
 }
 
 cudaError_t launchSplit(const Problem &p, LaunchFn launch, int64_t splits,

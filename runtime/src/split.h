@@ -16,8 +16,9 @@
 namespace gemm_rt::detail {
 
 /// Whether `p` can be split `splits` ways: one product, K a multiple of
-/// `splits`, and a C whose unit stride (if any) is unambiguous, so that the
-/// workspace can keep it; a kernel may assume that stride at compile time.
+/// `splits` whose chunks start 16 bytes apart, and a C whose unit stride (if
+/// any) is unambiguous, so that the workspace can keep it; a kernel may
+/// assume that stride at compile time.
 bool canSplit(const Problem &p, int64_t splits);
 
 /// The workspace bytes that splitting `p` `splits` ways needs.
