@@ -183,7 +183,7 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                         !target.supports(precision, compute) ||
                         (compute == Compute::Dmma && !fitsDmma(s)))
                       continue;
-                    Footprint f = estimateFootprint(target, precision, s);
+                    Footprint f = estimateFootprint(target, precision, s, problem);
                     if (!isFeasible(target, f, s))
                       continue;
                     ++set.feasible;

@@ -193,7 +193,8 @@ InstructionCounts countInstructions(const GpuTarget &target,
 /// Registers per thread: the target's measured law, else seeds/004 eq. 7;
 /// `margin` adds the law's margin.
 int64_t estimateRegisters(const GpuTarget &target, Precision precision,
-                          const Schedule &s, bool margin) {
+                          const Schedule &s, const Problem &problem,
+                          bool margin) {
   int64_t words = elementBytes(precision) / 4;
   int64_t accumulators = s.threadM * s.threadN;
   int64_t staged = stagedElements(s);
@@ -213,6 +214,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
         double(words) * (double(accumulators) + law->fragment * fragments +
                          (prefetched ? law->stagedLive : law->stagedDead) *
                              double(staged)) +
+        (problem.cUnitColumns ? 0.0 : 2.0 * double(s.threadN)) +
         (margin ? kMarginSigmas * law->sigma : 0.0);
     // Allocation units matter to residency only.
     int64_t registers = int64_t(std::ceil(estimate));
@@ -260,13 +262,15 @@ Bound Prediction::limiter() const {
 
 Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                                         Precision precision,
-                                        const Schedule &s) {
+                                        const Schedule &s,
+                                        const Problem &problem) {
   Footprint f;
   // No thread gets more than the cap, margin or not.
-  f.spillFree = estimateRegisters(target, precision, s, /*margin=*/false);
+  f.spillFree = estimateRegisters(target, precision, s, problem, /*margin=*/false);
   f.registers =
       std::max(f.spillFree,
-               std::min(estimateRegisters(target, precision, s, /*margin=*/true),
+               std::min(estimateRegisters(target, precision, s, problem,
+                                             /*margin=*/true),
                         target.maxRegistersPerThread));
   f.sharedBytes = s.stages * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
                   elementBytes(precision);
@@ -305,7 +309,7 @@ bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
 Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
                                const Schedule &s, const Problem &problem) {
   Prediction p;
-  p.footprint = estimateFootprint(target, precision, s);
+  p.footprint = estimateFootprint(target, precision, s, problem);
   int64_t bytes = elementBytes(precision);
   const FmaPipe &pipe = target.pipe(precision, s.compute);
   p.peakGFlops = target.peakGFlops(precision, s.compute);
@@ -416,8 +420,16 @@ double mlir::gemm::predictFill(const GpuTarget &target, const Schedule &s,
                                const Problem &problem) {
   // Partial tiles and the last wave (the runtime ranks variants with the
   // same term).
-  if (problem.m <= 0 || problem.n <= 0 || footprint.blocksPerSM <= 0)
+  if (footprint.blocksPerSM <= 0)
     return 1;
-  return gemm_rt::waveFill(problem.batch, problem.m, problem.n, s.blockM,
-                           s.blockN, target.sms * footprint.blocksPerSM);
+  if (problem.m > 0 && problem.n > 0)
+    return gemm_rt::waveFill(problem.batch, problem.m, problem.n, s.blockM,
+                             s.blockN, target.sms * footprint.blocksPerSM);
+  // An unknown extent is a large one: its tiles fill the waves, and only a
+  // known extent's partial tile remains.
+  auto used = [](int64_t extent, int64_t tile) {
+    return extent > 0 ? double(extent) / double(llvm::alignTo(extent, tile))
+                      : 1.0;
+  };
+  return used(problem.m, s.blockM) * used(problem.n, s.blockN);
 }

@@ -23,6 +23,7 @@ Problem mlir::gemm::problemOf(MatmulOp op) {
     p.batch = std::max<int64_t>(known(c[0]), 1);
   p.a = op.getTileStridesA();
   p.b = op.getTileStridesB();
+  p.cUnitColumns = hasUnitStride(op.getCType(), row + 1);
   return p;
 }
 

@@ -91,11 +91,11 @@ SmallVector<Problem> probesFor(MatmulOp op) {
 
 /// The searches that tell one op's problem from another's.
 using SearchKey = std::tuple<Precision, int64_t, int64_t, int64_t, bool, bool,
-                             bool, bool>;
+                             bool, bool, bool>;
 
 SearchKey keyOf(Precision precision, const Problem &p) {
-  return {precision, p.m,       p.n,       p.batch,
-          p.a.xUnit, p.a.kUnit, p.b.xUnit, p.b.kUnit};
+  return {precision, p.m,       p.n,       p.batch,         p.a.xUnit,
+          p.a.kUnit, p.b.xUnit, p.b.kUnit, p.cUnitColumns};
 }
 
 struct GemmSelectSchedule
@@ -256,7 +256,8 @@ struct GemmSelectSchedule
       return failure();
     if (p.occupancy == 0)
       schedule = make(std::max<int64_t>(
-          estimateFootprint(gpu, precisionOf(op), toSchedule(schedule))
+          estimateFootprint(gpu, precisionOf(op), toSchedule(schedule),
+                            problemOf(op))
               .blocksPerSM,
           1));
     if (!gpu.supports(precisionOf(op), schedule.getCompute()))

@@ -45,6 +45,9 @@ struct Problem {
   /// How A's and B's tiles lie in memory (the default: no tile transposes,
   /// the papers' count).
   TileStrides a, b;
+  /// Whether C's column stride is a static 1; else the epilogue holds a
+  /// 64-bit offset per column of a thread's tile.
+  bool cUnitColumns = true;
 };
 
 /// What a schedule costs on the SM.
@@ -105,7 +108,7 @@ struct Prediction {
 
 /// The footprint of `schedule` on `target`.
 Footprint estimateFootprint(const GpuTarget &target, Precision precision,
-                            const Schedule &schedule);
+                            const Schedule &schedule, const Problem &problem);
 
 /// Whether `schedule` can run at all: its registers, shared memory and
 /// threads fit one block of `target` and CodeGen's static shared memory.
