@@ -3,15 +3,16 @@
 // The benchmark of docs/performance.md, by the protocol of DESIGN.md. For
 // each shape it fills A, B and C with random numbers in [-1, 1) (never
 // zeros) in device memory, then in one process and on the same buffers:
-//   - times the function that gemm-opt rewrote (bench/inputs, declared in
-//     gemms.h) called with the device pointers. Its time is what a user's
-//     call costs: the launcher's pointer checks, the kernel and the
-//     synchronisation before it returns;
-//   - checks that call's result element by element against cuBLAS in
-//     pedantic math under the sweep's bound
+//   - calls the function that gemm-opt rewrote (bench/inputs, declared in
+//     gemms.h) with the device pointers and checks its result element by
+//     element against cuBLAS in pedantic math under the sweep's bound
 //       |C - C_cublas|_ij <= (K + 2) eps (|A||B|)_ij + tiny   (beta = 0);
-//   - times cuBLAS: SGEMM in pedantic FP32 (no TF32, as our kernels compute),
-//     DGEMM in its default math, strided-batched for batches.
+//   - times that function and cuBLAS in turn (ours, cuBLAS, ours, ...), so
+//     that clock drift reaches both alike. Our time is what a user's call
+//     costs: the launcher's pointer checks, the kernel and the
+//     synchronisation before it returns. cuBLAS: SGEMM in pedantic FP32 (no
+//     TF32, as our kernels compute), DGEMM in its default math,
+//     strided-batched for batches.
 // Each time is the median of 25 runs after 3 warm-ups between CUDA events,
 // with alpha = 1 and beta = 0. Last come the runtime's seed kernels at
 // 4096^3, through gemm_rt::run like the rewritten functions, checked and
@@ -121,8 +122,8 @@ struct Row {
   Comparison check;
 };
 
-/// Fills s's operands; times `ours` (which computes p into p.c), checks
-/// its last result against cuBLAS, then times cuBLAS on the same buffers.
+/// Fills s's operands; checks what `ours` computes into p.c against
+/// cuBLAS, then times `ours` and cuBLAS in turn on the same buffers.
 template <class T, class F>
 Row measure(cublasHandle_t handle, const Shape &s, DType dtype, F ours) {
   const size_t aCount = s.batch * s.m * s.k, bCount = s.batch * s.k * s.n,
@@ -131,8 +132,8 @@ Row measure(cublasHandle_t handle, const Shape &s, DType dtype, F ours) {
                                     /*nanC=*/false, rng);
   const Problem p = problemOf(s, dtype, d);
   Row row;
-  row.oursMs = medianMs([&] { ours(p); });
-  // With beta = 0 every timed run wrote the same C.
+  ours(p);
+  CHECK_CUDA(cudaDeviceSynchronize());
   oracleAndBound(handle, p, at(p.c, d.ref), at(p.a, d.absA), at(p.b, d.absB),
                  at(p.c, d.bound), /*useReference=*/false);
   row.check =
@@ -146,7 +147,11 @@ Row measure(cublasHandle_t handle, const Shape &s, DType dtype, F ours) {
                                     "cuBLAS", "bound term")
                      .c_str());
   }
-  row.blasMs = medianMs([&] { blasGemm(handle, p, /*pedantic=*/false); });
+  const std::array<double, 2> ms =
+      mediansMs(defaultWarmups, defaultRuns, [&] { ours(p); },
+                [&] { blasGemm(handle, p, /*pedantic=*/false); });
+  row.oursMs = ms[0];
+  row.blasMs = ms[1];
   return row;
 }
 

@@ -55,6 +55,21 @@ std::string scaled(StringRef index, StringRef stride) {
   return stride == "1" ? index.str() : (index + " * " + stride).str();
 }
 
+/// The type of the transposed matrix: its last two extents and strides
+/// swapped.
+MemRefType transposedType(MemRefType type) {
+  SmallVector<int64_t> shape(type.getShape()), strides;
+  int64_t offset;
+  // The op's operand constraint admits strided layouts only.
+  (void)getStridesAndOffset(type, strides, offset);
+  int64_t rank = type.getRank();
+  std::swap(shape[rank - 2], shape[rank - 1]);
+  std::swap(strides[rank - 2], strides[rank - 1]);
+  return MemRefType::get(
+      shape, type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), offset, strides));
+}
+
 TileLoad describeLoad(char name, MemRefType type, bool batched, int64_t v,
                       int64_t x, int64_t bk, int64_t pad) {
   unsigned row = batched ? 1 : 0;
@@ -622,6 +637,60 @@ void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
         "}\n\n";
 }
 
+/// storeC for a C whose rows are contiguous (unit row stride): each column
+/// of the thread's tile through one pointer, its rows at constant offsets
+/// and, where aligned, in packs of C_PACK rows; no per-column offsets stay
+/// live across the tile.
+void printEpilogueByColumns(llvm::raw_ostream &os) {
+  os << "/// C = alpha * acc + beta * C on this thread's elements. beta == 0 never\n"
+        "/// reads C, so NaN or garbage there cannot reach the result.\n"
+        "template <bool Vec>\n"
+        "/// Row i of the thread's tile is rowBase + (i / ROW_GROUP) * ROW_STEP +\n"
+        "/// i % ROW_GROUP, and likewise for columns.\n"
+        "__device__ __forceinline__ void storeC(const T (&acc)[TM][TN], T *c, "
+        "long long, long long cn, long long m, long long n, long long "
+        "rowBase, long long colBase, T alpha, T beta) {\n"
+        "  // C's rows are contiguous: a column needs one pointer, and its rows\n"
+        "  // lie at constant offsets from it.\n"
+        "#pragma unroll\n"
+        "  for (int j = 0; j < TN; ++j) {\n"
+        "    const long long col = colBase + (j / COL_GROUP) * COL_STEP + j % "
+        "COL_GROUP;\n"
+        "    if (col >= n)\n"
+        "      continue;\n"
+        "    T *colPtr = c + col * cn + rowBase;\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < TM; i += C_PACK) {\n"
+        "      const int offset = (i / ROW_GROUP) * ROW_STEP + i % ROW_GROUP;\n"
+        "      if (Vec && C_PACK > 1 && rowBase + offset + C_PACK - 1 < m) {\n"
+        "        Pack<C_PACK> *dst = reinterpret_cast<Pack<C_PACK> *>(colPtr + offset);\n"
+        "        Pack<C_PACK> out;\n"
+        "        if (beta == T(0)) {\n"
+        "#pragma unroll\n"
+        "          for (int w = 0; w < C_PACK; ++w)\n"
+        "            out.v[w] = alpha * acc[i + w][j];\n"
+        "        } else {\n"
+        "          const Pack<C_PACK> old = *dst;\n"
+        "#pragma unroll\n"
+        "          for (int w = 0; w < C_PACK; ++w)\n"
+        "            out.v[w] = alpha * acc[i + w][j] + beta * old.v[w];\n"
+        "        }\n"
+        "        *dst = out;\n"
+        "        continue;\n"
+        "      }\n"
+        "#pragma unroll\n"
+        "      for (int w = 0; w < C_PACK; ++w) {\n"
+        "        if (rowBase + offset + w >= m)\n"
+        "          continue;\n"
+        "        T *dst = colPtr + offset + w;\n"
+        "        *dst = beta == T(0) ? alpha * acc[i + w][j]\n"
+        "                            : alpha * acc[i + w][j] + beta * *dst;\n"
+        "      }\n"
+        "    }\n"
+        "  }\n"
+        "}\n\n";
+}
+
 } // namespace
 
 LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
@@ -642,8 +711,16 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
            << kMaxSharedBytes << " fit a block (sm_90)";
   bool async = s.getPrefetch() == Prefetch::Async;
 
-  TileLoad a = describeLoad('a', op.getAType(), batched, v, bm, bk, pad);
-  TileLoad b = describeLoad('b', op.getBType(), batched, v, bn, bk, pad);
+  // A transposed kernel computes C^T = B^T A^T: its A is B^T, its B is A^T.
+  bool transpose = s.getTranspose();
+  MemRefType aType =
+      transpose ? transposedType(op.getBType()) : op.getAType();
+  MemRefType bType =
+      transpose ? transposedType(op.getAType()) : op.getBType();
+  MemRefType cType =
+      transpose ? transposedType(op.getCType()) : op.getCType();
+  TileLoad a = describeLoad('a', aType, batched, v, bm, bk, pad);
+  TileLoad b = describeLoad('b', bType, batched, v, bn, bk, pad);
   // Where a thread's rows and columns of C lie: groups of adjacent rows
   // (columns), a step apart. FMA threads read their groups from shared
   // memory as packs; a dmma thread holds one row and two adjacent columns of
@@ -659,9 +736,14 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
   bool wideDmma = dmma && dmmaPairsRows(tm);
   int64_t dmmaK = dmmaDepth(tm, bk);
   unsigned row = batched ? 1 : 0;
-  std::string cm = strideText(op.getCType(), row, "p.c.sr");
-  std::string cn = strideText(op.getCType(), row + 1, "p.c.sc");
-  int64_t cPack = cn == "1" ? std::min(colGroup, v) : 1;
+  std::string cm = strideText(cType, row, "p.c.sr");
+  std::string cn = strideText(cType, row + 1, "p.c.sc");
+  // C is stored in packs along its unit stride: along rows when only its
+  // rows are contiguous.
+  bool byColumns = cm == "1" && cn != "1";
+  int64_t cPack = cn == "1"   ? std::min(colGroup, v)
+                  : byColumns ? std::min(rowGroup, v)
+                              : 1;
 
   std::string prefetchText;
   switch (s.getPrefetch()) {
@@ -685,7 +767,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
   os << llvm::formatv(
       "// Kernel: {0}x{1}x{2} block tile, {3}x{4} register tile per thread "
       "({5} threads),\n// {15}, {6}-element vector accesses, {7},\n// "
-      "shared rows padded by {8} elements.\n"
+      "shared rows padded by {8} elements.{18}\n"
       "// Internal linkage: every rewritten file numbers its nests from 0.\n"
       "namespace {{\nnamespace {9}_impl {{\n"
       "using T = {10};\n"
@@ -714,7 +796,9 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
       : wideDmma ? llvm::formatv("FP64 tensor-core mma.sync m16n8k{0} (m8n8k4 "
                                  "before sm_90)", dmmaK).str()
                  : "FP64 tensor-core mma.sync m8n8k4", colStep,
-      cPack);
+      cPack,
+      transpose ? "\n// Transposed: it computes C^T = B^T A^T, so BM runs along N."
+                : "");
   if (dmma)
     os << "// Each warp computes a WM x WN tile of 8 x 8 products, DMMA_K k at a\n"
           "// time.\n"
@@ -738,7 +822,10 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
     printDmmaMultiply(os, dmmaK, wideDmma);
   else
     printFmaMultiply(os);
-  printEpilogue(os, cn == "1" ? "1" : "cn", cPack);
+  if (byColumns)
+    printEpilogueByColumns(os);
+  else
+    printEpilogue(os, cn == "1" ? "1" : "cn", cPack);
 
   // The schedule's occupancy caps ptxas's registers at what that many
   // blocks leave each thread, so the kernel keeps the residency that the
@@ -824,10 +911,16 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
           "         x.sb % n == 0 && multiple(x.sr) && multiple(x.sc);\n"
           "}\n\n";
   os << "/// Launches the vector variant when every packed access is "
-        "aligned, the\n/// scalar one otherwise.\n"
-        "cudaError_t launch(const gemm_rt::Problem &p, cudaStream_t stream) "
-        "{\n"
-        "  const long long gridM = (p.m + BM - 1) / BM;\n"
+        "aligned, the\n/// scalar one otherwise.\n";
+  if (transpose)
+    os << "cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t "
+          "stream) {\n"
+          "  // The kernel computes C^T = B^T A^T.\n"
+          "  const gemm_rt::Problem p = gemm_rt::transposed(given);\n";
+  else
+    os << "cudaError_t launch(const gemm_rt::Problem &p, cudaStream_t stream) "
+          "{\n";
+  os << "  const long long gridM = (p.m + BM - 1) / BM;\n"
         "  const dim3 grid(unsigned((p.n + BN - 1) / BN),\n"
         "                  unsigned(gridM < 65535 ? gridM : 65535),\n"
         "                  unsigned(p.batch < 65535 ? p.batch : 65535));\n"

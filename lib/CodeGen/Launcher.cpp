@@ -79,9 +79,12 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
      << ": run() picks one, and a\n"
         "  // split of K, from the extents of each call.\n"
         "  static const gemm_rt::Variant variants[] = {\n";
+  // The tile as the runtime sees it, along C's rows and columns.
   for (auto [i, s] : llvm::enumerate(schedules))
     os << llvm::formatv("      {{{0}_impl::launch, {1}, {2}, {3}, {4:F1}},\n",
-                        kernelName(func, i), s.getBlockM(), s.getBlockN(),
+                        kernelName(func, i),
+                        s.getTranspose() ? s.getBlockN() : s.getBlockM(),
+                        s.getTranspose() ? s.getBlockM() : s.getBlockN(),
                         s.getOccupancy(), fullRate(*target, op, s));
   os << "  };\n"
      << llvm::formatv("  return gemm_rt::run(problem, gemm_rt::Plan{{variants, "

@@ -134,6 +134,8 @@ bool ScheduleConstraints::matches(const Schedule &s) const {
     return false;
   if (compute && *compute != s.compute)
     return false;
+  if (transpose && *transpose != s.transpose)
+    return false;
   return !prefetch || *prefetch == s.prefetch;
 }
 
@@ -150,6 +152,12 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
   if (target.asyncCopies)
     for (int64_t stages = 2; stages <= kMaxAsyncStages; ++stages)
       pipelines.push_back({Prefetch::Async, stages});
+  // Operands whose tiles lie differently may move better the other way
+  // round (C^T = B^T A^T); with alike ones the transposed kernel is the
+  // same kernel.
+  SmallVector<bool, 2> orientations = {false};
+  if (!(problem.a == problem.b))
+    orientations.push_back(true);
   // The C tile alone must fit a thread's registers.
   int64_t maxTileRegisters = target.maxRegistersPerThread / words;
   for (int64_t ndim = 1; ndim <= kMaxSide; ++ndim) {
@@ -177,19 +185,23 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                   pads.push_back(4);
                 for (auto [prefetch, stages] : pipelines) {
                   for (int64_t pad : pads) {
-                    Schedule s{mdim * tm, ndim * tn, bk,      tm,      tn,
-                               v,         prefetch,  pad,     compute, stages};
-                    if (!c.matches(s) || !loadsEvenly(s) ||
-                        !target.supports(precision, compute) ||
-                        (compute == Compute::Dmma && !fitsDmma(s)))
-                      continue;
-                    Footprint f = estimateFootprint(target, precision, s, problem);
-                    if (!isFeasible(target, f, s))
-                      continue;
-                    ++set.feasible;
-                    if (meetsGuidelines(target, precision, s, f))
-                      set.ranked.push_back(
-                          {s, predict(target, precision, s, problem)});
+                    for (bool transpose : orientations) {
+                      Schedule s{mdim * tm, ndim * tn, bk,      tm,
+                                 tn,        v,         prefetch, pad,
+                                 compute,   stages,    transpose};
+                      if (!c.matches(s) || !loadsEvenly(s) ||
+                          !target.supports(precision, compute) ||
+                          (compute == Compute::Dmma && !fitsDmma(s)))
+                        continue;
+                      Footprint f =
+                          estimateFootprint(target, precision, s, problem);
+                      if (!isFeasible(target, f, s))
+                        continue;
+                      ++set.feasible;
+                      if (meetsGuidelines(target, precision, s, f))
+                        set.ranked.push_back(
+                            {s, predict(target, precision, s, problem)});
+                    }
                   }
                 }
               }

@@ -214,7 +214,8 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
         double(words) * (double(accumulators) + law->fragment * fragments +
                          (prefetched ? law->stagedLive : law->stagedDead) *
                              double(staged)) +
-        (problem.cUnitColumns ? 0.0 : 2.0 * double(s.threadN)) +
+        (problem.cUnitColumns || problem.cUnitRows ? 0.0
+                                                   : 2.0 * double(s.threadN)) +
         (margin ? kMarginSigmas * law->sigma : 0.0);
     // Allocation units matter to residency only.
     int64_t registers = int64_t(std::ceil(estimate));
@@ -260,10 +261,21 @@ Bound Prediction::limiter() const {
   return issue <= latency ? Bound::Issue : Bound::Latency;
 }
 
+Problem mlir::gemm::orient(const Problem &problem, const Schedule &s) {
+  if (!s.transpose)
+    return problem;
+  Problem t = problem;
+  std::swap(t.m, t.n);
+  std::swap(t.a, t.b);
+  std::swap(t.cUnitColumns, t.cUnitRows);
+  return t;
+}
+
 Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                                         Precision precision,
                                         const Schedule &s,
-                                        const Problem &problem) {
+                                        const Problem &given) {
+  const Problem problem = orient(given, s);
   Footprint f;
   // No thread gets more than the cap, margin or not.
   f.spillFree = estimateRegisters(target, precision, s, problem, /*margin=*/false);
@@ -313,7 +325,8 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   int64_t bytes = elementBytes(precision);
   const FmaPipe &pipe = target.pipe(precision, s.compute);
   p.peakGFlops = target.peakGFlops(precision, s.compute);
-  InstructionCounts c = countInstructions(target, precision, s, problem);
+  InstructionCounts c =
+      countInstructions(target, precision, s, orient(problem, s));
 
   // seeds/001 section 3.2: the FMA share of the inner loop.
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
@@ -417,7 +430,8 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
 
 double mlir::gemm::predictFill(const GpuTarget &target, const Schedule &s,
                                const Footprint &footprint,
-                               const Problem &problem) {
+                               const Problem &given) {
+  const Problem problem = orient(given, s);
   // Partial tiles and the last wave (the runtime ranks variants with the
   // same term).
   if (footprint.blocksPerSM <= 0)

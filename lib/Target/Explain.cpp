@@ -58,10 +58,11 @@ std::string problemText(const Problem &p) {
 
 std::string mlir::gemm::formatScheduleOptions(const Schedule &s) {
   return llvm::formatv("block={0},{1},{2} thread={3},{4} vector={5} "
-                       "prefetch={6} stages={7} pad={8} compute={9}",
+                       "prefetch={6} stages={7} pad={8} compute={9} "
+                       "transpose={10}",
                        s.blockM, s.blockN, s.blockK, s.threadM, s.threadN,
                        s.vector, stringifyPrefetch(s.prefetch), s.stages,
-                       s.pad, stringifyCompute(s.compute))
+                       s.pad, stringifyCompute(s.compute), int(s.transpose))
       .str();
 }
 
@@ -70,7 +71,7 @@ std::string mlir::gemm::summarize(const GpuTarget &target, Precision precision,
   double peak = p.peakGFlops;
   return llvm::formatv(
              "{0} {1}: block {2}, thread {3} ({4} threads), vector {5}, "
-             "prefetch {6}, compute {14}: predicted {7:F0} GFLOP/s, {8} of the {9:F0} "
+             "prefetch {6}, compute {14}{16}: predicted {7:F0} GFLOP/s, {8} of the {9:F0} "
              "GFLOP/s peak, bound: {10} (memory {11}, issue {12}, latency "
              "{13}, fill {15})",
              target.name, stringifyPrecision(precision), blockText(s),
@@ -78,7 +79,8 @@ std::string mlir::gemm::summarize(const GpuTarget &target, Precision precision,
              p.efficiency() * peak,
              percent(p.efficiency()), peak, stringifyBound(p.limiter()),
              percent(p.memory), percent(p.issue), percent(p.latency),
-             stringifyCompute(s.compute), percent(p.fill))
+             stringifyCompute(s.compute), percent(p.fill),
+             s.transpose ? ", transposed (C^T = B^T A^T)" : "")
       .str();
 }
 

@@ -24,14 +24,15 @@ Problem mlir::gemm::problemOf(MatmulOp op) {
   p.a = op.getTileStridesA();
   p.b = op.getTileStridesB();
   p.cUnitColumns = hasUnitStride(op.getCType(), row + 1);
+  p.cUnitRows = hasUnitStride(op.getCType(), row);
   return p;
 }
 
 Schedule mlir::gemm::toSchedule(ScheduleAttr s) {
-  return {s.getBlockM(),  s.getBlockN(), s.getBlockK(),
-          s.getThreadM(), s.getThreadN(), s.getVector(),
-          s.getPrefetch(), s.getPad(),    s.getCompute(),
-          s.getStages()};
+  return {s.getBlockM(),   s.getBlockN(), s.getBlockK(),
+          s.getThreadM(),  s.getThreadN(), s.getVector(),
+          s.getPrefetch(), s.getPad(),     s.getCompute(),
+          s.getStages(),   s.getTranspose()};
 }
 
 double mlir::gemm::fullRate(const GpuTarget &target, MatmulOp op,

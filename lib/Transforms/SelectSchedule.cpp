@@ -37,6 +37,7 @@ struct ScheduleParams {
   Compute compute;
   /// Blocks per SM of the launch bounds; 0 until the model gives it.
   int64_t occupancy = 0;
+  bool transpose = false;
 };
 
 ScheduleParams fromAttr(ScheduleAttr s) {
@@ -47,7 +48,8 @@ ScheduleParams fromAttr(ScheduleAttr s) {
           s.getPad(),
           s.getPrefetch(),
           s.getCompute(),
-          s.getOccupancy()};
+          s.getOccupancy(),
+          s.getTranspose()};
 }
 
 ScheduleParams fromSchedule(const Schedule &s) {
@@ -57,7 +59,9 @@ ScheduleParams fromSchedule(const Schedule &s) {
           s.vector,
           s.pad,
           s.prefetch,
-          s.compute};
+          s.compute,
+          /*occupancy=*/0,
+          s.transpose};
 }
 
 /// Problems smaller than a GPU's worth of the largest tiles, whose first
@@ -91,11 +95,12 @@ SmallVector<Problem> probesFor(MatmulOp op) {
 
 /// The searches that tell one op's problem from another's.
 using SearchKey = std::tuple<Precision, int64_t, int64_t, int64_t, bool, bool,
-                             bool, bool, bool>;
+                             bool, bool, bool, bool>;
 
 SearchKey keyOf(Precision precision, const Problem &p) {
-  return {precision, p.m,       p.n,       p.batch,         p.a.xUnit,
-          p.a.kUnit, p.b.xUnit, p.b.kUnit, p.cUnitColumns};
+  return {precision,     p.m,        p.n,       p.batch,
+          p.a.xUnit,     p.a.kUnit,  p.b.xUnit, p.b.kUnit,
+          p.cUnitColumns, p.cUnitRows};
 }
 
 struct GemmSelectSchedule
@@ -167,6 +172,8 @@ struct GemmSelectSchedule
     c.pad = pad;
     c.prefetch = prefetchKind;
     c.compute = computeKind;
+    if (transpose >= 0)
+      c.transpose = transpose == 1;
     return c;
   }
 
@@ -197,6 +204,8 @@ struct GemmSelectSchedule
       p.compute = *computeKind;
     if (occupancy > 0)
       p.occupancy = occupancy;
+    if (transpose >= 0)
+      p.transpose = transpose == 1;
     return p;
   }
 
@@ -249,7 +258,7 @@ struct GemmSelectSchedule
           [&] { return op.emitError("invalid schedule: "); }, op.getContext(),
           ArrayRef<int64_t>(p.block), ArrayRef<int64_t>(p.thread),
           threads / 32, p.stages, p.vector, p.prefetch, p.pad, p.compute,
-          occupancy);
+          occupancy, p.transpose);
     };
     ScheduleAttr schedule = make(std::max<int64_t>(p.occupancy, 1));
     if (!schedule)

@@ -34,6 +34,21 @@ struct Problem {
   double alpha, beta;
 };
 
+/// The same product transposed, C^T = B^T A^T: n x m, B^T times A^T.
+inline Problem transposed(const Problem &p) {
+  return {p.nest,
+          p.dtype,
+          p.batch,
+          p.n,
+          p.m,
+          p.k,
+          {p.b.ptr, p.b.sb, p.b.sc, p.b.sr},
+          {p.a.ptr, p.a.sb, p.a.sc, p.a.sr},
+          {p.c.ptr, p.c.sb, p.c.sc, p.c.sr},
+          p.alpha,
+          p.beta};
+}
+
 /// Launches a kernel for a problem whose operand pointers are device pointers.
 /// Returns the launch's error (cudaGetLastError() after the launch).
 using LaunchFn = cudaError_t (*)(const Problem &device, cudaStream_t stream);

@@ -23,4 +23,24 @@ func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   return
 }
+
+// A transposed schedule (C^T = B^T A^T): the kernel's A is B^T and its C is
+// C^T, so with row-major operands it moves B's rows as packs along its M,
+// stores C a column at a time, and launch() transposes the problem; the
+// runtime sees the tile along C's rows and columns (64 x 128).
+// CHECK:      // Kernel: 128x64x8 block tile, 8x8 register tile per thread (128 threads),
+// CHECK:      // Transposed: it computes C^T = B^T A^T, so BM runs along N.
+// CHECK:      namespace flipped_impl {
+// CHECK:      // The A tile moves 4-element packs along M
+// CHECK:      // C's rows are contiguous: a column needs one pointer
+// CHECK:      const long long cm = 1, cn = p.c.sc;
+// CHECK:      cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
+// CHECK-NEXT:   // The kernel computes C^T = B^T A^T.
+// CHECK-NEXT:   const gemm_rt::Problem p = gemm_rt::transposed(given);
+// CHECK:        {flipped_impl::launch, 64, 128, 2, {{[0-9]+\.[0-9]}}},
+func.func @flipped(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                   %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 64, 8], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2, transpose = true>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
 }

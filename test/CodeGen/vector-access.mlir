@@ -44,17 +44,23 @@ func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: me
   return
 }
 
-// Column-major f64 (double2 packs): A along M, B along K, C element-wise.
+// Column-major f64 (double2 packs): A along M, B along K, C along its
+// contiguous rows, a column at a time.
 // CHECK-LABEL: namespace col_major_f64_impl {
 // CHECK:       using T = double;
 // CHECK:       constexpr int ROW_GROUP = 2, ROW_STEP = 32;
 // CHECK-NEXT:  constexpr int COL_GROUP = 2, COL_STEP = 32;
-// CHECK:       constexpr int C_PACK = 1;
+// CHECK:       constexpr int C_PACK = 2;
 // CHECK:       // The A tile moves 2-element packs along M
 // CHECK:       c.src[i] = a + gx + kk * kStride;
 // CHECK:       // The B tile moves 2-element packs along K
 // CHECK:       c.src[i] = b + gx * xStride + kk;
-// CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK);
+// CHECK:       // C's rows are contiguous: a column needs one pointer, and its rows
+// CHECK:       T *colPtr = c + col * cn + rowBase;
+// CHECK:       Pack<C_PACK> *dst = reinterpret_cast<Pack<C_PACK> *>(colPtr + offset);
+// CHECK:       out.v[w] = alpha * acc[i + w][j];
+// CHECK:       const long long cm = 1, cn = p.c.sc;
+// CHECK:       const bool aligned = packAligned(p.a, A_PACK) && packAligned(p.b, B_PACK) && packAligned(p.c, C_PACK);
 func.func @col_major_f64(%a: memref<?x?xf64, strided<[1, ?], offset: ?>>, %b: memref<?x?xf64, strided<[1, ?], offset: ?>>,
                          %c: memref<?x?xf64, strided<[1, ?], offset: ?>>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>} : memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[1, ?], offset: ?>>, f64

@@ -134,3 +134,12 @@ func.func @f64_scheduled_batched(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>,
 }
 
 }
+
+// A transposed schedule and alternatives survive the round trip; the
+// default `transpose = false` is not printed.
+// CHECK-LABEL: func.func @transposed_with_alternatives
+// CHECK: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>], schedule = #gemm.schedule<block = [128, 64, 8], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
+func.func @transposed_with_alternatives(%a: memref<?x?xf32>, %s: f32) {
+  gemm.matmul %a, %a, %a, %s, %s {schedule = #gemm.schedule<block = [128, 64, 8], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = false>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}

@@ -10,17 +10,19 @@
 // to it. Options restrict the search (stages picks the cp.async pipeline's
 // depth); when no candidate has them (the tiles below miss the guidelines)
 // they override the best schedule. Warps follow from the tiles. With C's
-// extents dynamic, the op also carries `alternatives`: the candidates that
+// row-major A and B the model may take the transposed product
+// (`transpose = true`: C^T = B^T A^T, whose tiles move the other way). With
+// C's extents dynamic, the op also carries `alternatives`: the candidates that
 // rank first for smaller problems (a 1024^2 square, 64 rows or columns,
 // batches of small squares), each kernel once, at most four, all under the
 // same options.
 
 // DEFAULT-LABEL: func.func @f32
-// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [4, 12], {{[^>]*}}>, #gemm.schedule<block = [224, 64, 28], {{[^>]*}}>, #gemm.schedule<block = [64, 192, 16], {{[^>]*}}>, #gemm.schedule<block = [80, 80, 32], {{[^>]*}}>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>}
+// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [4, 12], {{[^>]*}}>, #gemm.schedule<block = [224, 64, 28], {{[^>]*}}>, #gemm.schedule<block = [256, 64, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [80, 80, 32], {{[^>]*}}>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
 // OVERRIDE-LABEL: func.func @f32
-// OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2>}
+// OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2, transpose = true>}
 // STAGES-LABEL: func.func @f32
-// STAGES: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [4, 12], warps = 6, stages = 3, vector = 4, prefetch = async, pad = 4>, {{.*}}], schedule = #gemm.schedule<block = [128, 128, 32], thread = [4, 16], warps = 8, stages = 3, vector = 4, prefetch = async, pad = 4>}
+// STAGES: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [4, 12], warps = 6, stages = 3, vector = 4, prefetch = async, pad = 4>, {{.*}}], schedule = #gemm.schedule<block = [192, 96, 16], thread = [8, 12], warps = 6, stages = 3, vector = 4, prefetch = async, pad = 4, transpose = true>}
 func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -32,7 +34,7 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // On Hopper the FP64 tensor cores double the peak, so the model's best f64
 // schedule multiplies with mma.sync (compute = dmma).
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [64, 128, 16], {{[^>]*}}>, #gemm.schedule<block = [192, 64, 8], {{[^>]*}}>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 1, vector = 2, prefetch = none, pad = 4, compute = dmma, occupancy = 2>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [4, 16], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
+// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [128, 64, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, compute = dmma>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 1, vector = 2, prefetch = none, pad = 4, compute = dmma, occupancy = 2>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [4, 16], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return

@@ -20,6 +20,7 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -513,28 +514,45 @@ unsigned countChanged(const void *now, const void *before, size_t count,
 constexpr int defaultWarmups = 3;
 constexpr int defaultRuns = 25;
 
-/// Median milliseconds of `runs` runs of f after `warmups`, each between two
-/// events on the default stream.
-template <class F>
-double medianMs(F f, int warmups = defaultWarmups, int runs = defaultRuns) {
+/// Median milliseconds of `runs` runs of each of `fs` after `warmups`, each
+/// run between two events on the default stream. The functions take turns
+/// (f0, f1, f0, f1, ...), so that a drift of the clocks reaches them alike.
+template <class... F>
+std::array<double, sizeof...(F)> mediansMs(int warmups, int runs, F... fs) {
   for (int i = 0; i < warmups; ++i)
-    f();
+    (fs(), ...);
   CHECK_CUDA(cudaDeviceSynchronize());
   cudaEvent_t start, stop;
   CHECK_CUDA(cudaEventCreate(&start));
   CHECK_CUDA(cudaEventCreate(&stop));
-  std::vector<float> ms(runs);
-  for (float &t : ms) {
+  auto time = [&](auto &f) {
     CHECK_CUDA(cudaEventRecord(start));
     f();
     CHECK_CUDA(cudaEventRecord(stop));
     CHECK_CUDA(cudaEventSynchronize(stop));
-    CHECK_CUDA(cudaEventElapsedTime(&t, start, stop));
+    float ms = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+  };
+  std::array<std::vector<float>, sizeof...(F)> ms;
+  for (int r = 0; r < runs; ++r) {
+    size_t i = 0;
+    (ms[i++].push_back(time(fs)), ...);
   }
   CHECK_CUDA(cudaEventDestroy(start));
   CHECK_CUDA(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[runs / 2];
+  std::array<double, sizeof...(F)> medians;
+  for (size_t i = 0; i < ms.size(); ++i) {
+    std::sort(ms[i].begin(), ms[i].end());
+    medians[i] = ms[i][runs / 2];
+  }
+  return medians;
+}
+
+/// Median milliseconds of `runs` runs of f after `warmups`.
+template <class F>
+double medianMs(F f, int warmups = defaultWarmups, int runs = defaultRuns) {
+  return mediansMs(warmups, runs, f)[0];
 }
 
 } // namespace gpu_check

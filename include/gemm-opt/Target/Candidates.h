@@ -31,6 +31,7 @@ struct ScheduleConstraints {
   int64_t pad = -1;
   std::optional<Prefetch> prefetch;
   std::optional<Compute> compute;
+  std::optional<bool> transpose;
 
   bool matches(const Schedule &schedule) const;
 };

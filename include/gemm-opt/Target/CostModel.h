@@ -31,6 +31,9 @@ struct Schedule {
   /// Shared-memory buffers: two for a shared-memory prefetch, two or more
   /// for a cp.async pipeline, else one.
   int64_t stages = 1;
+  /// The kernel computes C^T = B^T A^T: the tiles are the transposed
+  /// problem's (BM along N).
+  bool transpose = false;
 
   /// One thread per register tile.
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
@@ -45,10 +48,14 @@ struct Problem {
   /// How A's and B's tiles lie in memory (the default: no tile transposes,
   /// the papers' count).
   TileStrides a, b;
-  /// Whether C's column stride is a static 1; else the epilogue holds a
-  /// 64-bit offset per column of a thread's tile.
-  bool cUnitColumns = true;
+  /// Whether C's column (row) stride is a static 1. With neither, the
+  /// epilogue holds a 64-bit offset per column of a thread's tile.
+  bool cUnitColumns = true, cUnitRows = false;
 };
+
+/// `problem` as `schedule`'s kernel sees it: transposed (M and N, A and B,
+/// C's strides swapped) when the schedule computes C^T = B^T A^T.
+Problem orient(const Problem &problem, const Schedule &schedule);
 
 /// What a schedule costs on the SM.
 struct Footprint {

@@ -57,6 +57,8 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
            "fma or dmma (empty: the model's choice)">,
     Option<"pad", "pad", "int64_t", "-1",
            "Shared-memory row padding in elements (-1: the model's)">,
+    Option<"transpose", "transpose", "int", "-1",
+           "1: compute C^T = B^T A^T, 0: C = A B (-1: the model's)">,
     Option<"occupancy", "occupancy", "int64_t", "0",
            "Blocks per SM of the launch bounds (0: the model's residency)">,
     Option<"alternatives", "alternatives", "unsigned", "4",

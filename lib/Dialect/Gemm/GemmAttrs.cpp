@@ -47,7 +47,7 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                      ArrayRef<int64_t> block, ArrayRef<int64_t> thread,
                      int64_t warps, int64_t stages, int64_t vector,
                      Prefetch prefetch, int64_t pad, Compute compute,
-                     int64_t occupancy) {
+                     int64_t occupancy, bool /*transpose*/) {
   if (failed(verifyTileList(emitError, "block", "[BM, BN, BK]", block, 3)) ||
       failed(verifyTileList(emitError, "thread", "[TM, TN]", thread, 2)))
     return failure();

@@ -38,38 +38,38 @@ PICKS = {
 }
 
 # Schedules measured on the H100 before this check (test/gpu/sweep), with
-# pad = vector as the search sets it.
+# pad = vector as the search sets it; all compute C = A B (transpose=0).
 HAND = {
     "f32": [
-        "block=128,128,8 thread=8,8 vector=4 prefetch=smem pad=4 compute=fma",
-        "block=128,128,8 thread=8,8 vector=4 prefetch=regs pad=4 compute=fma",
-        "block=128,128,8 thread=8,8 vector=4 prefetch=none pad=4 compute=fma",
-        "block=64,64,8 thread=4,4 vector=4 prefetch=smem pad=4 compute=fma",
-        "block=96,96,16 thread=6,6 vector=2 prefetch=regs pad=2 compute=fma",
+        "block=128,128,8 thread=8,8 vector=4 prefetch=smem pad=4 compute=fma transpose=0",
+        "block=128,128,8 thread=8,8 vector=4 prefetch=regs pad=4 compute=fma transpose=0",
+        "block=128,128,8 thread=8,8 vector=4 prefetch=none pad=4 compute=fma transpose=0",
+        "block=64,64,8 thread=4,4 vector=4 prefetch=smem pad=4 compute=fma transpose=0",
+        "block=96,96,16 thread=6,6 vector=2 prefetch=regs pad=2 compute=fma transpose=0",
         # cp.async pipelines (session 3).
-        "block=128,128,16 thread=8,8 vector=4 prefetch=async stages=2 pad=4 compute=fma",
-        "block=128,128,8 thread=8,8 vector=4 prefetch=async stages=3 pad=4 compute=fma",
+        "block=128,128,16 thread=8,8 vector=4 prefetch=async stages=2 pad=4 compute=fma transpose=0",
+        "block=128,128,8 thread=8,8 vector=4 prefetch=async stages=3 pad=4 compute=fma transpose=0",
         # 4x12 tiles with a prefetch (session 4).
-        "block=192,96,16 thread=4,12 vector=4 prefetch=regs pad=4 compute=fma",
+        "block=192,96,16 thread=4,12 vector=4 prefetch=regs pad=4 compute=fma transpose=0",
     ],
     "f64": [
-        "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=fma",
-        "block=64,64,16 thread=4,4 vector=2 prefetch=regs pad=2 compute=fma",
-        "block=64,64,16 thread=4,4 vector=2 prefetch=none pad=2 compute=fma",
-        "block=128,128,8 thread=8,8 vector=2 prefetch=smem pad=2 compute=dmma",
-        "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=dmma",
-        "block=64,128,16 thread=4,8 vector=2 prefetch=regs pad=2 compute=dmma",
+        "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=fma transpose=0",
+        "block=64,64,16 thread=4,4 vector=2 prefetch=regs pad=2 compute=fma transpose=0",
+        "block=64,64,16 thread=4,4 vector=2 prefetch=none pad=2 compute=fma transpose=0",
+        "block=128,128,8 thread=8,8 vector=2 prefetch=smem pad=2 compute=dmma transpose=0",
+        "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=dmma transpose=0",
+        "block=64,128,16 thread=4,8 vector=2 prefetch=regs pad=2 compute=dmma transpose=0",
         # m16n8k16 and m16n8k8 warp tiles of 64 x 32 and 32 x 32.
-        "block=128,128,16 thread=8,8 vector=2 prefetch=regs pad=4 compute=dmma",
-        "block=128,64,16 thread=8,4 vector=2 prefetch=regs pad=4 compute=dmma",
-        "block=128,64,8 thread=4,8 vector=2 prefetch=smem pad=4 compute=dmma",
+        "block=128,128,16 thread=8,8 vector=2 prefetch=regs pad=4 compute=dmma transpose=0",
+        "block=128,64,16 thread=8,4 vector=2 prefetch=regs pad=4 compute=dmma transpose=0",
+        "block=128,64,8 thread=4,8 vector=2 prefetch=smem pad=4 compute=dmma transpose=0",
         # Conflict-free pad 4 and cp.async pipelines (session 3).
-        "block=128,128,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma",
-        "block=128,128,16 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma",
-        "block=128,128,32 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma",
+        "block=128,128,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma transpose=0",
+        "block=128,128,16 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma transpose=0",
+        "block=128,128,32 thread=8,8 vector=2 prefetch=async stages=3 pad=4 compute=dmma transpose=0",
         # Smaller blocks, two or four to an SM (session 4).
-        "block=128,64,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma",
-        "block=64,64,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma",
+        "block=128,64,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma transpose=0",
+        "block=64,64,8 thread=8,8 vector=2 prefetch=smem pad=4 compute=dmma transpose=0",
     ],
 }
 
@@ -109,9 +109,10 @@ def explain(gemm_opt, target, candidates, schedule=None, dtype=None):
 
 def label(schedule):
     kv = dict(x.split("=") for x in schedule.split())
-    return "%s/%s/v%s/%s/p%s/%s" % (kv["block"].replace(",", "x"),
-                                     kv["thread"].replace(",", "x"), kv["vector"],
-                                     kv["prefetch"], kv["pad"], kv["compute"])
+    return "%s/%s/v%s/%s/p%s/%s%s" % (kv["block"].replace(",", "x"),
+                                       kv["thread"].replace(",", "x"), kv["vector"],
+                                       kv["prefetch"], kv["pad"], kv["compute"],
+                                       "/T" if kv.get("transpose") == "1" else "")
 
 
 # The problem that correlate.cu times; static extents let the model count

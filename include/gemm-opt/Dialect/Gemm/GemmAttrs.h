@@ -41,6 +41,10 @@ inline int64_t dmmaDepth(int64_t threadM, int64_t blockK) {
 /// x (M for A, N for B) and k.
 struct TileStrides {
   bool xUnit = true, kUnit = false;
+
+  bool operator==(const TileStrides &o) const {
+    return xUnit == o.xUnit && kUnit == o.kUnit;
+  }
 };
 
 /// How CodeGen moves an input's tile from global to shared memory, where it

@@ -133,6 +133,10 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
     ///   keeps each thread within the registers of that many blocks. The
     ///   cost model writes the residency it predicts. Optional; 1 by
     ///   default (ptxas may use up to the per-thread cap).
+    /// transpose: the kernel computes C^T = B^T * A^T, so that the tiles and
+    ///   the thread tile above are those of the transposed product: BM runs
+    ///   along N and BN along M. The operands' layouts decide which way
+    ///   round their tiles move best. Optional; false by default.
 
     Example:
 
@@ -160,7 +164,9 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
     /// The instruction that multiplies the register tiles.
     Gemm_ComputeParameter:$compute,
     /// Resident blocks per SM that the launch bounds ask for.
-    DefaultValuedParameter<"int64_t", "1">:$occupancy
+    DefaultValuedParameter<"int64_t", "1">:$occupancy,
+    /// Whether the kernel computes the transposed product.
+    DefaultValuedParameter<"bool", "false">:$transpose
   );
 
   let builders = [
@@ -170,7 +176,7 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
                      "int64_t":$stages, "int64_t":$vector,
                      "Prefetch":$prefetch, "int64_t":$pad), [{
       return $_get($_ctxt, block, thread, warps, stages, vector, prefetch, pad,
-                   Compute::Fma, 1);
+                   Compute::Fma, 1, false);
     }]>
   ];
 
