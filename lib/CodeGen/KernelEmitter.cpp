@@ -578,16 +578,24 @@ void printDmmaMultiply(llvm::raw_ostream &os, int64_t k, bool wide) {
         "}\n\n";
 }
 
-void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
+/// The comment and signature of storeC; `cm` names the row-stride
+/// parameter, or leaves it unnamed where the epilogue does not read it.
+void printStoreCHead(llvm::raw_ostream &os, StringRef cm) {
   os << "/// C = alpha * acc + beta * C on this thread's elements. beta == 0 never\n"
         "/// reads C, so NaN or garbage there cannot reach the result.\n"
         "template <bool Vec>\n"
         "/// Row i of the thread's tile is rowBase + (i / ROW_GROUP) * ROW_STEP +\n"
         "/// i % ROW_GROUP, and likewise for columns.\n"
         "__device__ __forceinline__ void storeC(const T (&acc)[TM][TN], T *c, "
-        "long long cm, long long cn, long long m, long long n, long long "
-        "rowBase, long long colBase, T alpha, T beta) {\n"
-        "  // Column offsets and bounds once, so that a row needs one pointer\n"
+        "long long "
+     << cm
+     << ", long long cn, long long m, long long n, long long rowBase, long "
+        "long colBase, T alpha, T beta) {\n";
+}
+
+void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
+  printStoreCHead(os, "cm");
+  os << "  // Column offsets and bounds once, so that a row needs one pointer\n"
         "  // (per-element addresses would crowd out the accumulators).\n"
         "  long long colOffset[TN];\n"
         "  bool colIn[TN];\n"
@@ -642,15 +650,8 @@ void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
 /// and, where aligned, in packs of C_PACK rows; no per-column offsets stay
 /// live across the tile.
 void printEpilogueByColumns(llvm::raw_ostream &os) {
-  os << "/// C = alpha * acc + beta * C on this thread's elements. beta == 0 never\n"
-        "/// reads C, so NaN or garbage there cannot reach the result.\n"
-        "template <bool Vec>\n"
-        "/// Row i of the thread's tile is rowBase + (i / ROW_GROUP) * ROW_STEP +\n"
-        "/// i % ROW_GROUP, and likewise for columns.\n"
-        "__device__ __forceinline__ void storeC(const T (&acc)[TM][TN], T *c, "
-        "long long, long long cn, long long m, long long n, long long "
-        "rowBase, long long colBase, T alpha, T beta) {\n"
-        "  // C's rows are contiguous: a column needs one pointer, and its rows\n"
+  printStoreCHead(os, "");
+  os << "  // C's rows are contiguous: a column needs one pointer, and its rows\n"
         "  // lie at constant offsets from it.\n"
         "#pragma unroll\n"
         "  for (int j = 0; j < TN; ++j) {\n"
