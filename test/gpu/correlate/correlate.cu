@@ -1,7 +1,8 @@
 //===- correlate.cu - The cost model's ranking against the device's ------===//
 //
 // Times every variant that test/gpu/correlate/gen.py generated (one schedule
-// each, row-major A, B and C) at 4096^3, alpha = 1, beta = 0, on random data:
+// each, row-major A and C, B row-major or, with --layout nt, transposed) at
+// 4096^3, alpha = 1, beta = 0, on random data:
 // the median of 25 event-timed launches after 3 warm-ups (gpu_check's
 // medianMs). Each variant's C is checked once against cuBLAS (pedantic IEEE
 // math) under the element-wise bound (K + 2) eps |A||B|. Prints, per element
@@ -102,9 +103,13 @@ int main() {
                                           rng);
     const size_t size = f64 ? 8 : 4;
     auto op = [&](void *p) { return Operand{p, 0, s, 1}; };
-    const Problem p{"correlate", dtype, 1,           s,   s, s, op(d.a),
-                    op(d.b),     op(d.c), 1.0,       0.0};
-    oracleAndBound(handle, p, op(d.ref), op(d.absA), op(d.absB), op(d.bound),
+    // gen.py --layout nt stores B (and so |B|) transposed, K contiguous.
+    auto opB = [&](void *p) {
+      return correlateBTransposed ? Operand{p, 0, 1, s} : op(p);
+    };
+    const Problem p{"correlate", dtype, 1,     s,   s, s, op(d.a),
+                    opB(d.b),    op(d.c), 1.0, 0.0};
+    oracleAndBound(handle, p, op(d.ref), op(d.absA), opB(d.absB), op(d.bound),
                    /*useReference=*/false);
     currentCase = "cuBLAS";
     const double blas = flops / medianMs([&] {
@@ -137,9 +142,11 @@ int main() {
       errs.push_back(r.maxRatio);
     }
     const std::vector<double> rp = ranks(predicted), rm = ranks(measured);
-    std::printf("\n== %s at %lld^3, row-major A, B, C; median of %d after %d "
+    std::printf("\n== %s at %lld^3, row-major A and C, %s B; median of %d after %d "
                 "warm-ups; cuBLAS (%s) %.1f GFLOP/s\n",
-                f64 ? "f64" : "f32", (long long)s, defaultRuns, defaultWarmups,
+                f64 ? "f64" : "f32", (long long)s,
+                correlateBTransposed ? "transposed" : "row-major", defaultRuns,
+                defaultWarmups,
                 f64 ? "default math" : "pedantic", blas);
     std::printf("%-34s %-10s %6s %-8s %10s %10s %6s %6s %8s %9s\n", "schedule",
                 "picked", "model#", "bound", "predicted", "measured", "rank-p",
