@@ -52,6 +52,11 @@ HAND = {
         "block=128,128,8 thread=8,8 vector=4 prefetch=async stages=3 pad=4 compute=fma transpose=0",
         # 4x12 tiles with a prefetch (session 4).
         "block=192,96,16 thread=4,12 vector=4 prefetch=regs pad=4 compute=fma transpose=0",
+        # 8x8 tiles held to two blocks per SM by their launch bounds
+        # (session 6: the NT layout's fastest kernel had 128 registers).
+        "block=128,128,8 thread=8,8 vector=4 prefetch=regs pad=4 compute=fma transpose=0 occupancy=2",
+        "block=128,128,8 thread=8,8 vector=4 prefetch=smem pad=4 compute=fma transpose=0 occupancy=2",
+        "block=128,128,8 thread=8,8 vector=4 prefetch=none pad=4 compute=fma transpose=0 occupancy=2",
     ],
     "f64": [
         "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=fma transpose=0",
@@ -110,10 +115,11 @@ def explain(gemm_opt, target, candidates, schedule=None, dtype=None):
 
 def label(schedule):
     kv = dict(x.split("=") for x in schedule.split())
-    return "%s/%s/v%s/%s/p%s/%s%s" % (kv["block"].replace(",", "x"),
-                                       kv["thread"].replace(",", "x"), kv["vector"],
-                                       kv["prefetch"], kv["pad"], kv["compute"],
-                                       "/T" if kv.get("transpose") == "1" else "")
+    return "%s/%s/v%s/%s/p%s/%s%s%s" % (kv["block"].replace(",", "x"),
+                                         kv["thread"].replace(",", "x"), kv["vector"],
+                                         kv["prefetch"], kv["pad"], kv["compute"],
+                                         "/T" if kv.get("transpose") == "1" else "",
+                                         "/o" + kv["occupancy"] if "occupancy" in kv else "")
 
 
 # The problem that correlate.cu times; static extents let the model count
@@ -173,7 +179,7 @@ def main():
                     continue
                 hit = [(0,) + one[0][1:]]
             r = hit[0]
-            picks.append((dtype, r[0], r[1], r[2], r[3], "hand"))
+            picks.append((dtype, r[0], r[1], r[2], s, "hand"))
     picks.sort(key=lambda p: (p[0], -p[2]))
     if args.list:
         for p in picks:
