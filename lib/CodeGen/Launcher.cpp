@@ -66,11 +66,9 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
     os << "  return gemm_rt::run(problem, gemm_rt::launchReference);\n";
     return;
   }
-  auto module = func->getParentOfType<ModuleOp>();
-  auto targetAttr =
-      module->getAttrOfType<TargetAttr>(GemmDialect::getTargetAttrName());
+  // gemm-select-schedule has checked the module's target name.
   const GpuTarget *target =
-      targetAttr ? lookupTarget(targetAttr.getName()) : nullptr;
+      lookupTarget(targetNameOf(func->getParentOfType<ModuleOp>()));
   if (!target)
     target = &getDefaultTarget();
   os << "  // One kernel per schedule, with its tile, its blocks per SM and the\n"

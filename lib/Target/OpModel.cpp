@@ -5,6 +5,12 @@
 using namespace mlir;
 using namespace mlir::gemm;
 
+StringRef mlir::gemm::targetNameOf(ModuleOp module) {
+  auto attr =
+      module->getAttrOfType<TargetAttr>(GemmDialect::getTargetAttrName());
+  return attr ? attr.getName() : getDefaultTarget().name;
+}
+
 Precision mlir::gemm::precisionOf(MatmulOp op) {
   // The op's verifier admits f32 and f64 only.
   return op.getElementType().isF64() ? Precision::F64 : Precision::F32;

@@ -143,11 +143,7 @@ struct GemmSelectSchedule
   /// the module carries the answer for later passes.
   const GpuTarget *resolveTarget() {
     ModuleOp module = getOperation();
-    StringRef name = target;
-    auto attr =
-        module->getAttrOfType<TargetAttr>(GemmDialect::getTargetAttrName());
-    if (name.empty())
-      name = attr ? attr.getName() : getDefaultTarget().name;
+    StringRef name = target.empty() ? targetNameOf(module) : StringRef(target);
     const GpuTarget *gpu = lookupTarget(name);
     if (!gpu) {
       InFlightDiagnostic diag = module.emitError()

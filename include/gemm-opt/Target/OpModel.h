@@ -13,7 +13,12 @@
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/CostModel.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 namespace mlir::gemm {
+
+/// The name in `module`'s #gemm.target, else the default target's.
+StringRef targetNameOf(ModuleOp module);
 
 /// The op's element type as the model's precision.
 Precision precisionOf(MatmulOp op);
