@@ -42,6 +42,11 @@ struct TileLoad {
   int64_t pack;         ///< Elements per global access (1 or V).
   bool alongK;          ///< Packs run along k (else along x).
   bool packedSmemStore; ///< Packs can be stored to shared memory whole.
+  /// A thread's packs lie a fixed address step apart: every thread has
+  /// the same number, and the threads cover whole lines of packs along
+  /// the packed dimension, so pack i is pack 0 moved i * THREADS / line
+  /// lines on.
+  bool regular;
 };
 
 /// C++ for a stride: the literal where the type fixes it to 1, so that the
@@ -71,19 +76,22 @@ MemRefType transposedType(MemRefType type) {
 }
 
 TileLoad describeLoad(char name, MemRefType type, bool batched, int64_t v,
-                      int64_t x, int64_t bk, int64_t pad) {
+                      int64_t x, int64_t bk, int64_t pad, int64_t threads) {
   unsigned row = batched ? 1 : 0;
   std::string sr = strideText(type, row, llvm::formatv("p.{0}.sr", name).str());
   std::string sc =
       strideText(type, row + 1, llvm::formatv("p.{0}.sc", name).str());
   // A is [M][K]: x is its row; B is [K][N]: x is its column.
   TileLoad t{name, name == 'a' ? "A" : "B", name == 'a' ? "BM" : "BN", x,
-             name == 'a' ? sr : sc, name == 'a' ? sc : sr, 1, false, false};
+             name == 'a' ? sr : sc, name == 'a' ? sc : sr, 1, false, false,
+             false};
   TilePacking packing =
       packTile({t.xStride == "1", t.kStride == "1"}, v, x, bk, pad);
   t.pack = packing.pack;
   t.alongK = packing.alongK;
   t.packedSmemStore = packing.wholeStore;
+  int64_t line = t.alongK ? bk / t.pack : x / t.pack;
+  t.regular = (x * bk / t.pack) % threads == 0 && threads % line == 0;
   return t;
 }
 
@@ -120,11 +128,14 @@ void printCursor(llvm::raw_ostream &os) {
         "K loop\n"
         "/// only steps pointers: addresses and x bounds recomputed per tile "
         "would cost\n"
-        "/// more instructions than the loads themselves.\n"
+        "/// more instructions than the loads themselves. Where a tile's packs "
+        "of a\n/// thread lie `stride` apart, only src[0] is kept, so that "
+        "the other pointers\n/// take no registers.\n"
         "template <int LOADS> struct Cursor {\n"
         "  const T *src[LOADS];\n"
         "  int room[LOADS];\n"
-        "  long long step; ///< BK rows of K.\n"
+        "  long long step;   ///< BK rows of K.\n"
+        "  long long stride; ///< From one pack of the thread to the next.\n"
         "};\n\n";
 }
 
@@ -172,10 +183,15 @@ void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
       "    c.room[i] = int(room < {0}_PACK ? (room > 0 ? room : 0) : "
       "{0}_PACK);\n"
       "  }\n"
-      "  c.step = BK * kStride;\n"
+      "  c.step = BK * kStride;\n{4}"
       "  return c;\n"
       "}\n\n",
-      u, n, packs, packSource(t));
+      u, n, packs, packSource(t),
+      t.regular ? llvm::formatv("  c.stride = {0}_LOADS > 1 ? c.src[{0}_LOADS "
+                                "> 1 ? 1 : 0] - c.src[0] : 0;\n",
+                                u)
+                      .str()
+                : "");
 }
 
 /// The head of a loop over this thread's packs that takes each pack's
@@ -186,10 +202,16 @@ void printPackStep(llvm::raw_ostream &os, const TileLoad &t) {
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
       "    const int e = threadIdx.x + i * THREADS;\n"
       "    int kk, x;\n"
-      "    {1}Coords(e, kk, x);\n"
-      "    const T *src = c.src[i];\n"
-      "    c.src[i] += c.step;\n",
+      "    {1}Coords(e, kk, x);\n",
       t.upper, t.name);
+  if (t.regular)
+    os << llvm::formatv("    const T *src = c.src[0] + i * c.stride;\n"
+                        "    if (i == {0}_LOADS - 1)\n"
+                        "      c.src[0] += c.step;\n",
+                        t.upper);
+  else
+    os << "    const T *src = c.src[i];\n"
+          "    c.src[i] += c.step;\n";
 }
 
 /// loadA/loadB: a thread's packs of a tile into registers; storeA/storeB:
@@ -519,8 +541,10 @@ void printMma16x8(llvm::raw_ostream &os, int64_t k) {
   os << llvm::formatv(
       "        asm(\"mma.sync.aligned.m16n8k{0}.row.col.f64.f64.f64.f64 \"\n"
       "            \"{{%0, %1, %2, %3}, {{{1}}, {{{2}}, {{%0, %1, %2, %3};\"\n"
-      "            : \"+d\"(acc[2 * r][2 * j]), \"+d\"(acc[2 * r][2 * j + 1]),\n"
-      "              \"+d\"(acc[2 * r + 1][2 * j]), \"+d\"(acc[2 * r + 1][2 * j + 1])\n"
+      "            : \"+d\"(acc[2 * r][accColumn(j, 0)]), "
+      "\"+d\"(acc[2 * r][accColumn(j, 1)]),\n"
+      "              \"+d\"(acc[2 * r + 1][accColumn(j, 0)]), "
+      "\"+d\"(acc[2 * r + 1][accColumn(j, 1)])\n"
       "            : {3},\n"
       "              {4});\n",
       k, llvm::join(aRegs, ", "), llvm::join(bRegs, ", "),
@@ -532,7 +556,13 @@ void printMma16x8(llvm::raw_ostream &os, int64_t k) {
 /// 8 x 4 and 4 x 8 block and C[l/4][2*(l%4) + {0, 1}] of each 8 x 8 result,
 /// which is the m8n8k4 layout and, for row blocks taken in pairs, the
 /// m16n8kK one; sm_90 has the wider products (PTX ISA 7.8), which need an
-/// even TM.
+/// even TM. Which rows and columns of the warp tile a product's rows and
+/// columns stand for is free, so that a lane's fragments of neighbouring
+/// blocks lie side by side and load as one 16-byte pack: with A_GROUP = 2,
+/// row g of block pair p is warp row 16p + 2g (block 2p) or 16p + 2g + 1
+/// (block 2p + 1); B_GROUP = 2 does the same for the columns of block
+/// pairs. A lane's C then holds groups of 2 rows and 2 * B_GROUP adjacent
+/// columns, which accColumn orders for the epilogue.
 void printDmmaMultiply(llvm::raw_ostream &os, int64_t k, bool wide) {
   os << "/// acc += A tile * B tile: per DMMA_K k, one m16n8k{DMMA_K} product\n"
         "/// per pair of 8-row blocks and 8-column block on sm_90, or one\n"
@@ -546,12 +576,23 @@ void printDmmaMultiply(llvm::raw_ostream &os, int64_t k, bool wide) {
         "    T fa[DMMA_K / 4][TM], fb[DMMA_K / 4][TN / 2];\n"
         "#pragma unroll\n"
         "    for (int s = 0; s < DMMA_K / 4; ++s) {\n"
+        "      const int k = k0 + 4 * s + tx % 4;\n"
         "#pragma unroll\n"
-        "      for (int i = 0; i < TM; ++i)\n"
-        "        fa[s][i] = ta[k0 + 4 * s + tx % 4][wm0 + i * 8 + tx / 4];\n"
+        "      for (int g = 0; g < TM / A_GROUP; ++g) {\n"
+        "        const Pack<A_GROUP> x = *reinterpret_cast<const Pack<A_GROUP> *>(\n"
+        "            &ta[k][wm0 + g * 8 * A_GROUP + A_GROUP * (tx / 4)]);\n"
         "#pragma unroll\n"
-        "      for (int j = 0; j < TN / 2; ++j)\n"
-        "        fb[s][j] = tb[k0 + 4 * s + tx % 4][wn0 + j * 8 + tx / 4];\n"
+        "        for (int h = 0; h < A_GROUP; ++h)\n"
+        "          fa[s][g * A_GROUP + h] = x.v[h];\n"
+        "      }\n"
+        "#pragma unroll\n"
+        "      for (int g = 0; g < TN / 2 / B_GROUP; ++g) {\n"
+        "        const Pack<B_GROUP> x = *reinterpret_cast<const Pack<B_GROUP> *>(\n"
+        "            &tb[k][wn0 + g * 8 * B_GROUP + B_GROUP * (tx / 4)]);\n"
+        "#pragma unroll\n"
+        "        for (int h = 0; h < B_GROUP; ++h)\n"
+        "          fb[s][g * B_GROUP + h] = x.v[h];\n"
+        "      }\n"
         "    }\n";
   if (wide) {
     os << "#if __CUDA_ARCH__ >= 900\n"
@@ -570,7 +611,8 @@ void printDmmaMultiply(llvm::raw_ostream &os, int64_t k, bool wide) {
         "        for (int j = 0; j < TN / 2; ++j)\n"
         "          asm(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 \"\n"
         "              \"{%0, %1}, {%2}, {%3}, {%0, %1};\"\n"
-        "              : \"+d\"(acc[i][2 * j]), \"+d\"(acc[i][2 * j + 1])\n"
+        "              : \"+d\"(acc[i][accColumn(j, 0)]), "
+        "\"+d\"(acc[i][accColumn(j, 1)])\n"
         "              : \"d\"(fa[s][i]), \"d\"(fb[s][j]));\n";
   if (wide)
     os << "#endif\n";
@@ -720,8 +762,9 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
       transpose ? transposedType(op.getAType()) : op.getBType();
   MemRefType cType =
       transpose ? transposedType(op.getCType()) : op.getCType();
-  TileLoad a = describeLoad('a', aType, batched, v, bm, bk, pad);
-  TileLoad b = describeLoad('b', bType, batched, v, bn, bk, pad);
+  int64_t threads = (bm / tm) * (bn / tn);
+  TileLoad a = describeLoad('a', aType, batched, v, bm, bk, pad, threads);
+  TileLoad b = describeLoad('b', bType, batched, v, bn, bk, pad, threads);
   // Where a thread's rows and columns of C lie: groups of adjacent rows
   // (columns), a step apart. FMA threads read their groups from shared
   // memory as packs; a dmma thread holds one row and two adjacent columns of
@@ -730,12 +773,15 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
   int64_t rowGroup = tm % v == 0 && (bm + pad) % v == 0 ? v : 1;
   int64_t colGroup = tn % v == 0 && (bn + pad) % v == 0 ? v : 1;
   int64_t rowStep = (bm / tm) * rowGroup, colStep = (bn / tn) * colGroup;
-  if (dmma)
-    rowGroup = 1, rowStep = 8, colGroup = 2, colStep = 8;
   // The deepest product that a K step holds whole; without row-block pairs
   // only m8n8k4 fits.
   bool wideDmma = dmma && dmmaPairsRows(tm);
   int64_t dmmaK = dmmaDepth(tm, bk);
+  int64_t aGroup = dmmaGroupA(tm, bm, pad);
+  int64_t bGroup = dmmaGroupB(tn, bn, pad, dmmaK);
+  if (dmma)
+    rowGroup = aGroup, rowStep = 8 * aGroup, colGroup = 2 * bGroup,
+    colStep = 8 * bGroup;
   unsigned row = batched ? 1 : 0;
   std::string cm = strideText(cType, row, "p.c.sr");
   std::string cn = strideText(cType, row + 1, "p.c.sc");
@@ -804,7 +850,19 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
     os << "// Each warp computes a WM x WN tile of 8 x 8 products, DMMA_K k at a\n"
           "// time.\n"
           "constexpr int WM = 8 * TM, WN = 4 * TN, DMMA_K = "
-       << dmmaK << ";\n";
+       << dmmaK
+       << ";\n"
+          "// Blocks of 8 rows (columns) whose fragments a lane loads as one "
+          "pack.\n"
+          "constexpr int A_GROUP = "
+       << aGroup << ", B_GROUP = " << bGroup
+       << ";\n"
+          "/// Where the product's column 2 * (lane % 4) + c of 8-column block "
+          "j\n/// lies in the lane's accumulators, in the order of its "
+          "columns.\n"
+          "__device__ constexpr int accColumn(int j, int c) {\n"
+          "  return (j / B_GROUP) * 2 * B_GROUP + c * B_GROUP + j % B_GROUP;\n"
+          "}\n";
   os << "\n/// N elements moved as one access (128 bits for 4 x f32 or 2 x "
         "f64).\n"
         "template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };\n\n";
@@ -848,8 +906,8 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
   if (dmma)
     os << "  // The warp and the lane; warps tile the block row by row.\n"
           "  const int ty = threadIdx.x / 32, tx = threadIdx.x % 32;\n"
-          "  const int rowIn = (ty / (BN / WN)) * WM + tx / 4;\n"
-          "  const int colIn = (ty % (BN / WN)) * WN + (tx % 4) * 2;\n";
+          "  const int rowIn = (ty / (BN / WN)) * WM + A_GROUP * (tx / 4);\n"
+          "  const int colIn = (ty % (BN / WN)) * WN + 2 * B_GROUP * (tx % 4);\n";
   else
     os << "  // Consecutive threads own consecutive column groups of C.\n"
           "  const int ty = threadIdx.x / (BN / TN), tx = threadIdx.x % (BN / "

@@ -66,21 +66,25 @@ int64_t lookahead(const Schedule &s) {
 }
 
 /// Shared-memory wavefronts of one warp's dmma fragment read from a tile
-/// whose k rows are `stride` doubles apart: lane l reads row l % 4 at
-/// column l / 4 (KernelEmitter's dmma multiply). 64-bit accesses are served
-/// a half warp at a time, 16 doubles per wavefront; lanes of a half that
+/// whose k rows are `stride` doubles apart: lane l reads `group` doubles
+/// of row l % 4 from column group * (l / 4) on (KernelEmitter's dmma
+/// multiply). 64-bit accesses are served a half warp at a time, 128-bit
+/// ones a quarter warp, 16 doubles per wavefront; lanes of a phase that
 /// hit the same bank pair at different addresses take a wavefront each.
-int64_t dmmaFragmentWavefronts(int64_t stride) {
+/// Without conflicts a read takes 2 * group.
+int64_t dmmaFragmentWavefronts(int64_t stride, int64_t group) {
   constexpr int64_t kBankPairs = 16;
-  int64_t total = 0;
-  for (int64_t half = 0; half < 2; ++half) {
+  int64_t lanes = kBankPairs / group, total = 0;
+  for (int64_t phase = 0; phase < 32 / lanes; ++phase) {
     int64_t worst = 0;
     for (int64_t bank = 0; bank < kBankPairs; ++bank) {
       SmallVector<int64_t, 16> addresses;
-      for (int64_t lane = 16 * half; lane < 16 * (half + 1); ++lane) {
-        int64_t address = (lane % 4) * stride + lane / 4;
-        if (address % kBankPairs == bank && !llvm::is_contained(addresses, address))
-          addresses.push_back(address);
+      for (int64_t lane = lanes * phase; lane < lanes * (phase + 1); ++lane) {
+        int64_t address = (lane % 4) * stride + group * (lane / 4);
+        for (int64_t d = 0; d < group; ++d)
+          if ((address + d) % kBankPairs == bank &&
+              !llvm::is_contained(addresses, address))
+            addresses.push_back(address);
       }
       worst = std::max<int64_t>(worst, addresses.size());
     }
@@ -173,12 +177,14 @@ InstructionCounts countInstructions(const GpuTarget &target,
   if (s.compute == Compute::Dmma) {
     // A warp's m16n8kK product is 128 K multiply-adds, 4 K per thread
     // (m8n8k4: 8); a lane reads one element of A per 8 rows and one of B
-    // per 8 columns per 4 k (KernelEmitter's dmma multiply).
+    // per 8 columns per 4 k, in packs of its groups of blocks
+    // (KernelEmitter's dmma multiply).
     int64_t depth = dmmaDepth(s.threadM, s.blockK);
-    c.packA = c.packB = 1;
+    c.packA = dmmaGroupA(s.threadM, s.blockM, s.pad);
+    c.packB = dmmaGroupB(s.threadN, s.blockN, s.pad, depth);
     c.products = c.fma / (dmmaPairsRows(s.threadM) ? 4.0 * double(depth) : 8.0);
-    c.loadsA = double(s.blockK / 4 * s.threadM);
-    c.loadsB = double(s.blockK / 4 * (s.threadN / 2));
+    c.loadsA = double(s.blockK / 4 * s.threadM / c.packA);
+    c.loadsB = double(s.blockK / 4 * (s.threadN / 2) / c.packB);
   }
   TileMoves a = countMoves(target, precision, s, s.blockM, problem.a);
   TileMoves b = countMoves(target, precision, s, s.blockN, problem.b);
@@ -359,11 +365,13 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double rate = dmma ? target.dmmaPerClock(narrow) : double(pipe.perClock);
   double issueClocks = c.all() / target.issuePerClock(precision);
   double fmaClocks = c.fma / rate;
-  // A dmma fragment read takes its wavefronts over the conflict-free two.
+  // A dmma fragment read takes its wavefronts over the conflict-free ones.
   double conflictA = 1, conflictB = 1;
   if (s.compute == Compute::Dmma) {
-    conflictA = double(dmmaFragmentWavefronts(s.blockM + s.pad)) / 2.0;
-    conflictB = double(dmmaFragmentWavefronts(s.blockN + s.pad)) / 2.0;
+    conflictA = double(dmmaFragmentWavefronts(s.blockM + s.pad, c.packA)) /
+                double(2 * c.packA);
+    conflictB = double(dmmaFragmentWavefronts(s.blockN + s.pad, c.packB)) /
+                double(2 * c.packB);
   }
   double lsuClocks =
       (c.loadsA * conflictA *

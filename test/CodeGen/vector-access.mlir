@@ -11,9 +11,13 @@
 // CHECK:       template <int N> struct alignas(N * sizeof(T)) Pack { T v[N]; };
 // CHECK:       // The A tile moves 4-element packs along K
 // CHECK:       constexpr int A_PACK = 4;
+// A thread's packs lie a fixed step apart (256 threads cover whole lines
+// of packs), so the cursor keeps one pointer and the step between them.
 // CHECK:       c.src[i] = a + gx * xStride + kk;
-// CHECK:       const T *src = c.src[i];
-// CHECK-NEXT:  c.src[i] += c.step;
+// CHECK:       c.stride = A_LOADS > 1 ? c.src[A_LOADS > 1 ? 1 : 0] - c.src[0] : 0;
+// CHECK:       const T *src = c.src[0] + i * c.stride;
+// CHECK-NEXT:  if (i == A_LOADS - 1)
+// CHECK-NEXT:    c.src[0] += c.step;
 // CHECK-NEXT:  if (Vec && 0 < c.room[i] && (KFull || kk + A_PACK - 1 < kLeft)) {
 // CHECK-NEXT:    r[i] = *reinterpret_cast<const Pack<A_PACK> *>(src);
 // CHECK:       tile[kk + v][x] = r[i].v[v];

@@ -37,6 +37,21 @@ inline int64_t dmmaDepth(int64_t threadM, int64_t blockK) {
   return blockK % 8 == 0 ? 8 : 4;
 }
 
+/// How many 8-row blocks of A (8-column blocks of B) a dmma lane reads as
+/// one 16-byte pack: KernelEmitter lays the warp tile out so that a lane's
+/// elements of a block pair sit side by side. A pairs where rows pair into
+/// m16n8kK products (a0, a1 of one product) and the padded rows keep packs
+/// aligned; B only where a product takes one B register (k4), as otherwise
+/// each pair would be moved apart into two products' registers.
+inline int64_t dmmaGroupA(int64_t threadM, int64_t blockM, int64_t pad) {
+  return dmmaPairsRows(threadM) && (blockM + pad) % 2 == 0 ? 2 : 1;
+}
+inline int64_t dmmaGroupB(int64_t threadN, int64_t blockN, int64_t pad,
+                          int64_t depth) {
+  return depth == 4 && (threadN / 2) % 2 == 0 && (blockN + pad) % 2 == 0 ? 2
+                                                                          : 1;
+}
+
 /// Which dimensions of an input's tile have a static unit stride in memory:
 /// x (M for A, N for B) and k.
 struct TileStrides {
