@@ -153,17 +153,25 @@ void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
       "constexpr int {0}_LOADS = ({2} + THREADS - 1) / THREADS;\n\n",
       u, describe(t), packs, t.pack, t.extent);
 
-  std::string kk = t.alongK ? llvm::formatv("(e % (BK / {0}_PACK)) * {0}_PACK", u).str()
-                            : llvm::formatv("e / ({0} / {1}_PACK)", t.extent, u).str();
-  std::string xx = t.alongK ? llvm::formatv("e / (BK / {0}_PACK)", u).str()
-                            : llvm::formatv("(e % ({0} / {1}_PACK)) * {1}_PACK", t.extent, u).str();
+  // A line is the packs along the packed dimension at one index of the
+  // other. In a regular tile pack i is THREADS / LINE lines past pack 0, so
+  // the offsets between a thread's packs are constants.
+  std::string fast = llvm::formatv("({0} % LINE) * {1}_PACK",
+                                   t.regular ? "threadIdx.x" : "e", u);
+  std::string slow = t.regular ? "threadIdx.x / LINE + i * (THREADS / LINE)"
+                               : "e / LINE";
   os << llvm::formatv(
-      "/// Where pack e of the {0} tile sits: tile row kk (along K), column x.\n"
-      "__device__ __forceinline__ void {1}Coords(int e, int &kk, int &x) {{\n"
-      "  kk = {2};\n"
-      "  x = {3};\n"
+      "/// Where the thread's pack i of the {0} tile sits: tile row kk (along "
+      "K),\n/// column x.\n"
+      "__device__ __forceinline__ void {1}Coords(int i, int &kk, int &x) {{\n"
+      "  constexpr int LINE = {2} / {0}_PACK;\n"
+      "{3}"
+      "  kk = {4};\n"
+      "  x = {5};\n"
       "}\n\n",
-      u, n, kk, xx);
+      u, n, t.alongK ? "BK" : t.extent,
+      t.regular ? "" : "  const int e = threadIdx.x + i * THREADS;\n",
+      t.alongK ? fast : slow, t.alongK ? slow : fast);
 
   // A pack along K needs only its x inside; one along x needs all of them.
   os << llvm::formatv(
@@ -176,7 +184,7 @@ void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
       "    const int e = threadIdx.x + i * THREADS;\n"
       "    int kk, x;\n"
-      "    {1}Coords(e, kk, x);\n"
+      "    {1}Coords(i, kk, x);\n"
       "    const long long gx = x0 + x;\n"
       "    const long long room = e < {2} ? xs - gx : 0;\n"
       "    c.src[i] = {3};\n"
@@ -202,7 +210,7 @@ void printPackStep(llvm::raw_ostream &os, const TileLoad &t) {
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
       "    const int e = threadIdx.x + i * THREADS;\n"
       "    int kk, x;\n"
-      "    {1}Coords(e, kk, x);\n",
+      "    {1}Coords(i, kk, x);\n",
       t.upper, t.name);
   if (t.regular)
     os << llvm::formatv("    const T *src = c.src[0] + i * c.stride;\n"
@@ -256,7 +264,7 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
       "    const int e = threadIdx.x + i * THREADS;\n"
       "    int kk, x;\n"
-      "    {2}Coords(e, kk, x);\n"
+      "    {2}Coords(i, kk, x);\n"
       "    if (e >= {3})\n"
       "      continue;\n",
       u, t.extent, n, packs);
