@@ -3,10 +3,15 @@
 // a thread's packs lie a fixed address step apart: the cursor then keeps
 // one pointer (the others would each hold two registers through the K
 // loop). Elsewhere it keeps a pointer per pack.
-// RUN: gemm-opt --emit=cuda %s --schedule="block=72,64,24 thread=6,8 vector=4 prefetch=smem pad=4" | FileCheck %s
+// RUN: gemm-opt --emit=cuda %s --schedule="block=72,64,24 thread=6,8 vector=4 prefetch=smem pad=4 transpose=0" | FileCheck %s
 
 // A: 72 x 24 / 4 = 432 packs for 96 threads, some get 5 and some 4.
 // CHECK:      constexpr int A_PACKS = BM * BK / A_PACK;
+// CHECK:      void aCoords(int i, int &kk, int &x) {
+// CHECK-NEXT:   constexpr int LINE = BK / A_PACK;
+// CHECK-NEXT:   const int e = threadIdx.x + i * THREADS;
+// CHECK-NEXT:   kk = (e % LINE) * A_PACK;
+// CHECK-NEXT:   x = e / LINE;
 // CHECK:      Cursor<A_LOADS> startA(
 // CHECK-NOT:  c.stride
 // CHECK:      return c;
@@ -14,7 +19,11 @@
 // CHECK:        const T *src = c.src[i];
 // CHECK-NEXT:   c.src[i] += c.step;
 // B: 64 x 24 / 4 = 384 packs, 4 per thread, 16 to a K row, so pack i + 1
-// of a thread is 96 / 16 = 6 K rows below pack i.
+// of a thread is 96 / 16 = 6 K rows below pack i: its offsets are constants.
+// CHECK:      void bCoords(int i, int &kk, int &x) {
+// CHECK-NEXT:   constexpr int LINE = BN / B_PACK;
+// CHECK-NEXT:   kk = threadIdx.x / LINE + i * (THREADS / LINE);
+// CHECK-NEXT:   x = (threadIdx.x % LINE) * B_PACK;
 // CHECK:      Cursor<B_LOADS> startB(
 // CHECK:        c.stride = B_LOADS > 1 ? c.src[B_LOADS > 1 ? 1 : 0] - c.src[0] : 0;
 // CHECK:      void loadB(
