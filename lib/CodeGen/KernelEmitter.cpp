@@ -202,13 +202,20 @@ void printTileLayout(llvm::raw_ostream &os, const TileLoad &t) {
                 : "");
 }
 
+/// Skips a pack past the tile's last, which only an irregular tile has.
+void printSkipPastTile(llvm::raw_ostream &os, const TileLoad &t) {
+  if (!t.regular)
+    os << llvm::formatv("    if (threadIdx.x + i * THREADS >= {0}_PACKS)\n"
+                        "      continue;\n",
+                        t.upper);
+}
+
 /// The head of a loop over this thread's packs that takes each pack's
 /// source from the cursor and steps the cursor to the next K tile.
 void printPackStep(llvm::raw_ostream &os, const TileLoad &t) {
   os << llvm::formatv(
       "#pragma unroll\n"
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
-      "    const int e = threadIdx.x + i * THREADS;\n"
       "    int kk, x;\n"
       "    {1}Coords(i, kk, x);\n",
       t.upper, t.name);
@@ -227,7 +234,6 @@ void printPackStep(llvm::raw_ostream &os, const TileLoad &t) {
 void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
-  std::string packs = llvm::formatv("{0}_PACKS", u);
   std::string whole = t.alongK ? "0 < c.room[i]"
                                : llvm::formatv("c.room[i] == {0}_PACK", u).str();
   std::string lastK = t.alongK ? llvm::formatv("kk + {0}_PACK - 1", u).str() : "kk";
@@ -262,12 +268,10 @@ void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
       "const Pack<{0}_PACK> (&r)[{0}_LOADS]) {{\n"
       "#pragma unroll\n"
       "  for (int i = 0; i < {0}_LOADS; ++i) {{\n"
-      "    const int e = threadIdx.x + i * THREADS;\n"
       "    int kk, x;\n"
-      "    {2}Coords(i, kk, x);\n"
-      "    if (e >= {3})\n"
-      "      continue;\n",
-      u, t.extent, n, packs);
+      "    {2}Coords(i, kk, x);\n",
+      u, t.extent, n);
+  printSkipPastTile(os, t);
   if (t.packedSmemStore)
     os << llvm::formatv(
         "    *reinterpret_cast<Pack<{0}_PACK> *>(&tile[kk][x]) = r[i];\n", u);
@@ -297,9 +301,7 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
       "Cursor<{0}_LOADS> &c, const T *{1}, int kLeft) {{\n",
       u, n, t.extent);
   printPackStep(os, t);
-  os << llvm::formatv("    if (e >= {0}_PACKS)\n"
-                      "      continue;\n",
-                      u);
+  printSkipPastTile(os, t);
   if (t.packedSmemStore)
     os << llvm::formatv(
         "    if (Vec && c.room[i] == {0}_PACK && (KFull || kk < kLeft)) {{\n"

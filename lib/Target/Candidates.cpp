@@ -98,7 +98,8 @@ std::array<double, 3> sortedBounds(const Prediction &p) {
 }
 
 /// Better first: the least bound (the prediction), then the next ones, then
-/// the smaller footprint.
+/// the larger share of FMAs among the instructions (seeds/001 section 3.2:
+/// the same bounds with fewer loads), then the smaller footprint.
 bool ranksBefore(const Candidate &a, const Candidate &b) {
   // Across pipes (FMA and tensor cores) the predicted rate decides; within
   // one pipe this is the least bound, compared as below.
@@ -111,6 +112,10 @@ bool ranksBefore(const Candidate &a, const Candidate &b) {
   if (ba != bb)
     return std::lexicographical_compare(bb.begin(), bb.end(), ba.begin(),
                                         ba.end());
+  double ma = std::round(a.prediction.fmaMix / kResolution),
+         mb = std::round(b.prediction.fmaMix / kResolution);
+  if (ma != mb)
+    return ma > mb;
   const Footprint &fa = a.prediction.footprint, &fb = b.prediction.footprint;
   if (fa.registers != fb.registers)
     return fa.registers < fb.registers;
