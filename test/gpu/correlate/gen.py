@@ -18,7 +18,12 @@ launch wrapper per variant; variants.inc lists them with their predictions
 for test/gpu/correlate/correlate.cu.
 
 Usage: gen.py [--gemm-opt PATH] [--target NAME] [--out DIR] [--parts N]
-              [--layout nn|nt]
+              [--layout nn|nt] [--only FILE]
+
+--only FILE times just the schedules that FILE lists, one "f32|f64
+SCHEDULE" a line ('#' starts a comment), for kernel experiments: each keeps
+the model's prediction where it has one (else 0, marked "unranked"), so
+the rho it prints means little.
 """
 
 import argparse
@@ -153,12 +158,26 @@ def main():
                         help="nt: B stored transposed (BLAS NT)")
     parser.add_argument("--list", action="store_true",
                         help="print the picks and their predictions only")
+    parser.add_argument("--only", metavar="FILE",
+                        help="time only the schedules listed in FILE")
     args = parser.parse_args()
     global LAYOUT
     LAYOUT = args.layout
 
-    ranked = explain(args.gemm_opt, args.target, 1000000)
     picks = []  # (dtype, model rank, gflops, bound, schedule, how)
+    if args.only:
+        for line in open(args.only):
+            line = line.split("#")[0].strip()
+            if not line:
+                continue
+            dtype, s = line.split(None, 1)
+            one = explain(args.gemm_opt, args.target, 1, s, dtype)[dtype]
+            r = (0,) + one[0][1:3] if one else (0, 0.0, "-")
+            picks.append((dtype, r[0], r[1], r[2], s,
+                          "only" if one else "unranked"))
+        return write(args, picks)
+
+    ranked = explain(args.gemm_opt, args.target, 1000000)
     for (dtype, compute), ranks in PICKS.items():
         kind = [r for r in ranked[dtype] if "compute=" + compute in r[3]]
         for k in ranks:
@@ -180,6 +199,11 @@ def main():
                 hit = [(0,) + one[0][1:]]
             r = hit[0]
             picks.append((dtype, r[0], r[1], r[2], s, "hand"))
+    return write(args, picks)
+
+
+def write(args, picks):
+    """Prints the picks (--list) or writes their kernels, parts and table."""
     picks.sort(key=lambda p: (p[0], -p[2]))
     if args.list:
         for p in picks:
