@@ -1,0 +1,266 @@
+//===- MainLoop.cpp - The K loop and its multiply -------------------------===//
+//
+// The K loop of each prefetch kind with its barriers, the remainder step, and
+// the multiply of a K step: scalar FMAs or FP64 tensor-core mma.sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelParts.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+namespace mlir::gemm::kernel {
+
+/// copyTiles of a full K tile into buffer `buffer`.
+static void printCopies(llvm::raw_ostream &os, StringRef buffer, StringRef indent) {
+  os << indent << "copyTiles<Vec, true>(tileA[" << buffer << "], tileB["
+     << buffer << "], ca, cb, a, b, BK);\n";
+}
+
+/// loadTiles of a full K tile.
+static void printLoads(llvm::raw_ostream &os, StringRef indent) {
+  os << indent << "loadTiles<Vec, true>(ra, rb, ca, cb, BK);\n";
+}
+
+static void printStores(llvm::raw_ostream &os, StringRef buffer, StringRef indent) {
+  os << indent << "storeA(tileA[" << buffer << "], ra);\n"
+     << indent << "storeB(tileB[" << buffer << "], rb);\n";
+}
+
+/// The first tile into buffer 0, then the head of a prefetching K loop up to
+/// the global loads of the next tile; `step` declares per-step names.
+static void printPrefetchHead(llvm::raw_ostream &os, StringRef step) {
+  os << "    if (kTiles > 0) {\n";
+  printLoads(os, "      ");
+  printStores(os, "0", "      ");
+  os << "    }\n"
+        "    __syncthreads();\n"
+        "    for (int t = 0; t < kTiles; ++t) {\n"
+     << step
+     << "      const bool more = t + 1 < kTiles;\n"
+        "      if (more) {\n";
+  printLoads(os, "        ");
+  os << "      }\n";
+}
+
+/// The last K rows short of a tile, as one more step through buffer 0 with
+/// bounds on K; the pipeline's last barrier has freed every buffer.
+void printRemainder(llvm::raw_ostream &os, bool async) {
+  os << "    // The K rows short of a full tile: one more step, with K bounds,\n"
+        "    // so that the loop above checks none.\n"
+        "    if (kRest > 0) {\n";
+  if (async)
+    os << "      copyTiles<Vec, false>(tileA[0], tileB[0], ca, cb, a, b, kRest);\n"
+          "      commitCopies();\n"
+          "      waitCopies<0>();\n";
+  else
+    os << "      loadTiles<Vec, false>(ra, rb, ca, cb, kRest);\n"
+          "      storeA(tileA[0], ra);\n"
+          "      storeB(tileB[0], rb);\n";
+  os << "      __syncthreads();\n"
+        "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
+        "      __syncthreads();\n"
+        "    }\n";
+}
+
+/// The K loop for each prefetch kind, with its barriers.
+void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
+  switch (prefetch) {
+  case Prefetch::Smem:
+    os << "    // Two shared buffers: the next K tile travels from global memory\n"
+          "    // to registers while the current one is multiplied, then fills\n"
+          "    // the other buffer.\n";
+    printPrefetchHead(os, "      const int cur = t % 2;\n");
+    os << "      multiplyTile(acc, tileA[cur], tileB[cur], ty, tx);\n"
+          "      if (more) {\n";
+    printStores(os, "cur ^ 1", "        ");
+    os << "      }\n"
+          "      // One barrier per step: the next step reads the buffer just\n"
+          "      // written and overwrites the one just read.\n"
+          "      __syncthreads();\n"
+          "    }\n";
+    return;
+  case Prefetch::Regs:
+    os << "    // One shared buffer and a register prefetch: the next K tile is\n"
+          "    // loaded before the current one is multiplied and stored after.\n";
+    printPrefetchHead(os, "");
+    os << "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
+          "      __syncthreads(); // everyone is done reading the buffer\n"
+          "      if (more) {\n";
+    printStores(os, "0", "        ");
+    os << "      }\n"
+          "      __syncthreads(); // the next tile is in place\n"
+          "    }\n";
+    return;
+  case Prefetch::Async:
+    os << "    // STAGES shared buffers filled by cp.async: the copies of the next\n"
+          "    // STAGES - 1 K tiles are in flight while the current one is\n"
+          "    // multiplied, and no register holds them.\n"
+          "#pragma unroll\n"
+          "    for (int s = 0; s < STAGES - 1; ++s) {\n"
+          "      if (s < kTiles) {\n";
+    printCopies(os, "s", "        ");
+    os << "      }\n"
+          "      commitCopies();\n"
+          "    }\n"
+          "    for (int t = 0; t < kTiles; ++t) {\n"
+          "      // Tile t has landed (this thread's copies, then everyone's),\n"
+          "      // and nobody still reads the buffer that the next copy refills.\n"
+          "      waitCopies<STAGES - 2>();\n"
+          "      __syncthreads();\n"
+          "      const int next = t + STAGES - 1;\n"
+          "      if (next < kTiles) {\n";
+    printCopies(os, "next % STAGES", "        ");
+    os << "      }\n"
+          "      commitCopies();\n"
+          "      multiplyTile(acc, tileA[t % STAGES], tileB[t % STAGES], ty, tx);\n"
+          "    }\n"
+          "    // The remainder's or the next row tile's copies refill buffers still\n"
+          "    // read here.\n"
+          "    __syncthreads();\n";
+    return;
+  case Prefetch::None:
+    os << "    // No prefetch: load, wait, multiply, wait.\n"
+          "    for (int t = 0; t < kTiles; ++t) {\n";
+    printLoads(os, "      ");
+    printStores(os, "0", "      ");
+    os << "      __syncthreads();\n"
+          "      multiplyTile(acc, tileA[0], tileB[0], ty, tx);\n"
+          "      __syncthreads();\n"
+          "    }\n";
+    return;
+  }
+}
+
+/// acc += A tile * B tile over one K step with scalar FMAs: (ty, tx) is the
+/// thread's place in the (BM / TM) x (BN / TN) grid.
+void printFmaMultiply(llvm::raw_ostream &os) {
+  os << "/// acc += A tile * B tile over one K step, on this thread's fragments.\n"
+        "__device__ __forceinline__ void multiplyTile(T (&acc)[TM][TN], "
+        "const T (&ta)[BK][BM + PAD], const T (&tb)[BK][BN + PAD], int ty, "
+        "int tx) {\n"
+        "#pragma unroll\n"
+        "  for (int kk = 0; kk < BK; ++kk) {\n"
+        "    Pack<ROW_GROUP> fa[TM / ROW_GROUP];\n"
+        "    Pack<COL_GROUP> fb[TN / COL_GROUP];\n"
+        "#pragma unroll\n"
+        "    for (int g = 0; g < TM / ROW_GROUP; ++g)\n"
+        "      fa[g] = *reinterpret_cast<const Pack<ROW_GROUP> *>(\n"
+        "          &ta[kk][g * ROW_STEP + ty * ROW_GROUP]);\n"
+        "#pragma unroll\n"
+        "    for (int g = 0; g < TN / COL_GROUP; ++g)\n"
+        "      fb[g] = *reinterpret_cast<const Pack<COL_GROUP> *>(\n"
+        "          &tb[kk][g * COL_STEP + tx * COL_GROUP]);\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < TM; ++i)\n"
+        "#pragma unroll\n"
+        "      for (int j = 0; j < TN; ++j)\n"
+        "        acc[i][j] += fa[i / ROW_GROUP].v[i % ROW_GROUP] *\n"
+        "                     fb[j / COL_GROUP].v[j % COL_GROUP];\n"
+        "  }\n"
+        "}\n\n";
+}
+
+/// The mma.sync that adds the 16 x 8 product of row blocks 2r, 2r + 1 and
+/// column block j over DMMA_K k to the accumulators. Its A registers are the
+/// rows' fragments for each 4 k in turn, its B registers the column's: a
+/// m16n8kK product is K / 4 m16n8k4 ones (PTX ISA, "Matrix Fragments for
+/// mma.m16n8k4/8/16 with .f64").
+static void printMma16x8(llvm::raw_ostream &os, int64_t k) {
+  int64_t slices = k / 4;
+  SmallVector<std::string> aRegs, bRegs, aArgs, bArgs;
+  for (int64_t s = 0; s < slices; ++s) {
+    for (int64_t h = 0; h < 2; ++h) {
+      aRegs.push_back(llvm::formatv("%{0}", 4 + 2 * s + h));
+      aArgs.push_back(llvm::formatv("\"d\"(fa[{0}][2 * r + {1}])", s, h));
+    }
+    bRegs.push_back(llvm::formatv("%{0}", 4 + 2 * slices + s));
+    bArgs.push_back(llvm::formatv("\"d\"(fb[{0}][j])", s));
+  }
+  os << llvm::formatv(
+      "        asm(\"mma.sync.aligned.m16n8k{0}.row.col.f64.f64.f64.f64 \"\n"
+      "            \"{{%0, %1, %2, %3}, {{{1}}, {{{2}}, {{%0, %1, %2, %3};\"\n"
+      "            : \"+d\"(acc[2 * r][accColumn(j, 0)]), "
+      "\"+d\"(acc[2 * r][accColumn(j, 1)]),\n"
+      "              \"+d\"(acc[2 * r + 1][accColumn(j, 0)]), "
+      "\"+d\"(acc[2 * r + 1][accColumn(j, 1)])\n"
+      "            : {3},\n"
+      "              {4});\n",
+      k, llvm::join(aRegs, ", "), llvm::join(bRegs, ", "),
+      llvm::join(aArgs, ", "), llvm::join(bArgs, ", "));
+}
+
+/// acc += A tile * B tile with FP64 tensor-core products: (ty, tx) is the
+/// warp and the lane. Lane l holds A[l/4][l%4] and B[l%4][l/4] of each
+/// 8 x 4 and 4 x 8 block and C[l/4][2*(l%4) + {0, 1}] of each 8 x 8 result,
+/// which is the m8n8k4 layout and, for row blocks taken in pairs, the
+/// m16n8kK one; sm_90 has the wider products (PTX ISA 7.8), which need an
+/// even TM. Which rows and columns of the warp tile a product's rows and
+/// columns stand for is free, so that a lane's fragments of neighbouring
+/// blocks lie side by side and load as one 16-byte pack: with A_GROUP = 2,
+/// row g of block pair p is warp row 16p + 2g (block 2p) or 16p + 2g + 1
+/// (block 2p + 1); B_GROUP = 2 does the same for the columns of block
+/// pairs. A lane's C then holds groups of 2 rows and 2 * B_GROUP adjacent
+/// columns, which accColumn orders for the epilogue.
+void printDmmaMultiply(llvm::raw_ostream &os, int64_t k, bool wide) {
+  os << "/// acc += A tile * B tile: per DMMA_K k, one m16n8k{DMMA_K} product\n"
+        "/// per pair of 8-row blocks and 8-column block on sm_90, or one\n"
+        "/// m8n8k4 per 8 x 8 block and 4 k before it.\n"
+        "__device__ __forceinline__ void multiplyTile(T (&acc)[TM][TN], "
+        "const T (&ta)[BK][BM + PAD], const T (&tb)[BK][BN + PAD], int ty, "
+        "int tx) {\n"
+        "  const int wm0 = (ty / (BN / WN)) * WM, wn0 = (ty % (BN / WN)) * WN;\n"
+        "#pragma unroll\n"
+        "  for (int k0 = 0; k0 < BK; k0 += DMMA_K) {\n"
+        "    T fa[DMMA_K / 4][TM], fb[DMMA_K / 4][TN / 2];\n"
+        "#pragma unroll\n"
+        "    for (int s = 0; s < DMMA_K / 4; ++s) {\n"
+        "      const int k = k0 + 4 * s + tx % 4;\n"
+        "#pragma unroll\n"
+        "      for (int g = 0; g < TM / A_GROUP; ++g) {\n"
+        "        const Pack<A_GROUP> x = *reinterpret_cast<const Pack<A_GROUP> *>(\n"
+        "            &ta[k][wm0 + g * 8 * A_GROUP + A_GROUP * (tx / 4)]);\n"
+        "#pragma unroll\n"
+        "        for (int h = 0; h < A_GROUP; ++h)\n"
+        "          fa[s][g * A_GROUP + h] = x.v[h];\n"
+        "      }\n"
+        "#pragma unroll\n"
+        "      for (int g = 0; g < TN / 2 / B_GROUP; ++g) {\n"
+        "        const Pack<B_GROUP> x = *reinterpret_cast<const Pack<B_GROUP> *>(\n"
+        "            &tb[k][wn0 + g * 8 * B_GROUP + B_GROUP * (tx / 4)]);\n"
+        "#pragma unroll\n"
+        "        for (int h = 0; h < B_GROUP; ++h)\n"
+        "          fb[s][g * B_GROUP + h] = x.v[h];\n"
+        "      }\n"
+        "    }\n";
+  if (wide) {
+    os << "#if __CUDA_ARCH__ >= 900\n"
+          "#pragma unroll\n"
+          "    for (int r = 0; r < TM / 2; ++r)\n"
+          "#pragma unroll\n"
+          "      for (int j = 0; j < TN / 2; ++j)\n";
+    printMma16x8(os, k);
+    os << "#else\n";
+  }
+  os << "#pragma unroll\n"
+        "    for (int s = 0; s < DMMA_K / 4; ++s)\n"
+        "#pragma unroll\n"
+        "      for (int i = 0; i < TM; ++i)\n"
+        "#pragma unroll\n"
+        "        for (int j = 0; j < TN / 2; ++j)\n"
+        "          asm(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 \"\n"
+        "              \"{%0, %1}, {%2}, {%3}, {%0, %1};\"\n"
+        "              : \"+d\"(acc[i][accColumn(j, 0)]), "
+        "\"+d\"(acc[i][accColumn(j, 1)])\n"
+        "              : \"d\"(fa[s][i]), \"d\"(fb[s][j]));\n";
+  if (wide)
+    os << "#endif\n";
+  os << "  }\n"
+        "}\n\n";
+}
+
+} // namespace mlir::gemm::kernel
