@@ -135,7 +135,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
       "    (STAGES * BK * (BM + PAD) * int(sizeof(T)) + 31) / 32 * 32;\n"
       "constexpr int SMEM_BYTES =\n"
       "    A_TILE_BYTES + STAGES * BK * (BN + PAD) * int(sizeof(T));\n",
-      bm, bn, bk, tm, tn, (bm / tm) * (bn / tn), v, prefetchText, pad, name,
+      bm, bn, bk, tm, tn, threads, v, prefetchText, pad, name,
       f64 ? "double" : "float", s.getStages(), rowGroup, rowStep, colGroup,
       !dmma       ? "scalar FMA"
       : wideDmma ? llvm::formatv("FP64 tensor-core mma.sync m16n8k{0} (m8n8k4 "

@@ -171,10 +171,9 @@ def main():
             if not line:
                 continue
             dtype, s = line.split(None, 1)
-            one = explain(args.gemm_opt, args.target, 1, s, dtype)[dtype]
-            r = (0,) + one[0][1:3] if one else (0, 0.0, "-")
-            picks.append((dtype, r[0], r[1], r[2], s,
-                          "only" if one else "unranked"))
+            r = prediction(args, dtype, s)
+            picks.append((dtype,) + (r or (0, 0.0, "-")) +
+                         (s, "only" if r else "unranked"))
         return write(args, picks)
 
     ranked = explain(args.gemm_opt, args.target, 1000000)
@@ -189,17 +188,21 @@ def main():
         for s in schedules:
             if any(p[0] == dtype and p[4] == s for p in picks):
                 continue
-            hit = [r for r in ranked[dtype] if r[3] == s]
-            if not hit:
-                one = explain(args.gemm_opt, args.target, 1, s, dtype)[dtype]
-                if not one:
-                    sys.stderr.write("gen.py: no prediction for %s (the "
-                                     "guidelines drop it); skipped\n" % s)
-                    continue
-                hit = [(0,) + one[0][1:]]
-            r = hit[0]
-            picks.append((dtype, r[0], r[1], r[2], s, "hand"))
+            hit = [r[:3] for r in ranked[dtype] if r[3] == s]
+            r = hit[0] if hit else prediction(args, dtype, s)
+            if not r:
+                sys.stderr.write("gen.py: no prediction for %s (the "
+                                 "guidelines drop it); skipped\n" % s)
+                continue
+            picks.append((dtype,) + r + (s, "hand"))
     return write(args, picks)
+
+
+def prediction(args, dtype, schedule):
+    """(0, GFLOP/s, bound) of one schedule outside the ranked list, from
+    --explain --schedule, or None where the guidelines drop it."""
+    one = explain(args.gemm_opt, args.target, 1, schedule, dtype)[dtype]
+    return (0,) + one[0][1:3] if one else None
 
 
 def write(args, picks):
