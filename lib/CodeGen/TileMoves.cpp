@@ -71,11 +71,26 @@ static std::string packSource(const TileLoad &t) {
       .str();
 }
 
+/// `roomCheck`, the cursor's test that pack i lies inside the matrix along
+/// x, unless the block's whole tile does (Inside); an irregular tile's packs
+/// past its end stay outside.
+static std::string insideOr(const TileLoad &t, StringRef roomCheck) {
+  std::string inside =
+      t.regular ? "Inside"
+                : llvm::formatv("(Inside && threadIdx.x + i * THREADS < "
+                                "{0}_PACKS)",
+                                t.upper)
+                      .str();
+  return llvm::formatv("({0} || {1})", inside, roomCheck);
+}
+
 /// The conditions under which element v of pack i lies inside the matrix:
 /// along x from the cursor's room, along K only in a partial tile.
 static std::string elementIn(const TileLoad &t) {
-  return llvm::formatv("{0} < c.room[i] && (KFull || {1} < kLeft)",
-                       t.alongK ? "0" : "v", t.alongK ? "kk + v" : "kk");
+  return llvm::formatv(
+      "{0} && (KFull || {1} < kLeft)",
+      insideOr(t, t.alongK ? "0 < c.room[i]" : "v < c.room[i]"),
+      t.alongK ? "kk + v" : "kk");
 }
 
 static std::string describe(const TileLoad &t) {
@@ -201,33 +216,40 @@ static void printPackStep(llvm::raw_ostream &os, const TileLoad &t) {
 void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
-  std::string whole = t.alongK ? "0 < c.room[i]"
-                               : llvm::formatv("c.room[i] == {0}_PACK", u).str();
+  std::string whole = insideOr(
+      t, t.alongK ? "0 < c.room[i]"
+                  : llvm::formatv("c.room[i] == {0}_PACK", u).str());
   std::string lastK = t.alongK ? llvm::formatv("kk + {0}_PACK - 1", u).str() : "kk";
   os << llvm::formatv(
       "/// Loads this thread's packs of the {0} tile under the cursor into "
       "registers,\n/// kLeft rows before K's end, and steps the cursor; "
       "elements outside the\n/// matrix read as zero. KFull: the whole tile "
-      "lies inside K.\n"
-      "template <bool Vec, bool KFull>\n"
+      "lies inside K; Inside: inside\n/// M and N.\n"
+      "template <bool Vec, bool KFull, bool Inside>\n"
       "__device__ __forceinline__ void load{0}(Pack<{0}_PACK> (&r)[{0}_LOADS], "
       "Cursor<{0}_LOADS> &c, int kLeft) {{\n",
       u);
   printPackStep(os, t);
-  if (t.pack > 1)
+  // An if-else rather than `continue`: where the vector branch is always
+  // taken, nvcc warns of an unreachable loop after a `continue`.
+  auto elements = [&](StringRef indent) {
+    os << llvm::formatv("#pragma unroll\n"
+                        "{0}for (int v = 0; v < {1}_PACK; ++v)\n"
+                        "{0}  r[i].v[v] = {2} ? src[v] : T(0);\n",
+                        indent, u, elementIn(t));
+  };
+  if (t.pack > 1) {
     os << llvm::formatv(
         "    if (Vec && {0} && (KFull || {1} < kLeft)) {{\n"
         "      r[i] = *reinterpret_cast<const Pack<{2}_PACK> *>(src);\n"
-        "      continue;\n"
-        "    }\n",
+        "    } else {{\n",
         whole, lastK, u);
-  os << llvm::formatv(
-      "#pragma unroll\n"
-      "    for (int v = 0; v < {0}_PACK; ++v)\n"
-      "      r[i].v[v] = {1} ? src[v] : T(0);\n"
-      "  }\n"
-      "}\n\n",
-      u, elementIn(t));
+    elements("      ");
+    os << "    }\n";
+  } else {
+    elements("    ");
+  }
+  os << "  }\n}\n\n";
 
   os << llvm::formatv(
       "/// Stores the registers of load{0} into a shared-memory tile.\n"
@@ -262,30 +284,35 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
       "/// Copies this thread's packs of the {0} tile under the cursor into a\n"
       "/// shared-memory tile with cp.async, kLeft rows before K's end, and "
       "steps the\n/// cursor; elements outside the matrix are zero-filled "
-      "from {1}, a valid address.\n"
-      "template <bool Vec, bool KFull>\n"
+      "from {1}, a valid address. KFull and\n/// Inside as for load{0}.\n"
+      "template <bool Vec, bool KFull, bool Inside>\n"
       "__device__ __forceinline__ void copy{0}(T (&tile)[BK][{2} + PAD], "
       "Cursor<{0}_LOADS> &c, const T *{1}, int kLeft) {{\n",
       u, n, t.extent);
   printPackStep(os, t);
   printSkipPastTile(os, t);
-  if (t.packedSmemStore)
+  auto elements = [&](StringRef indent) {
+    os << llvm::formatv("#pragma unroll\n"
+                        "{0}for (int v = 0; v < {1}_PACK; ++v) {{\n"
+                        "{0}  const bool in = {2};\n"
+                        "{0}  copyAsync<1>(&tile[{3}][{4}], in ? src + v : "
+                        "{5}, in);\n"
+                        "{0}}\n",
+                        indent, u, elementIn(t), t.alongK ? "kk + v" : "kk",
+                        t.alongK ? "x" : "x + v", n);
+  };
+  if (t.packedSmemStore) {
     os << llvm::formatv(
-        "    if (Vec && c.room[i] == {0}_PACK && (KFull || kk < kLeft)) {{\n"
+        "    if (Vec && {1} && (KFull || kk < kLeft)) {{\n"
         "      copyAsync<{0}_PACK>(&tile[kk][x], src, true);\n"
-        "      continue;\n"
-        "    }\n",
-        u);
-  os << llvm::formatv(
-      "#pragma unroll\n"
-      "    for (int v = 0; v < {0}_PACK; ++v) {{\n"
-      "      const bool in = {1};\n"
-      "      copyAsync<1>(&tile[{2}][{3}], in ? src + v : {4}, in);\n"
-      "    }\n"
-      "  }\n"
-      "}\n\n",
-      u, elementIn(t), t.alongK ? "kk + v" : "kk", t.alongK ? "x" : "x + v",
-      n);
+        "    } else {{\n",
+        u, insideOr(t, llvm::formatv("c.room[i] == {0}_PACK", u).str()));
+    elements("      ");
+    os << "    }\n";
+  } else {
+    elements("    ");
+  }
+  os << "  }\n}\n\n";
 }
 
 /// The cp.async primitives (PTX ISA, "cp.async"; sm_80 and later). Before
@@ -340,11 +367,11 @@ void printTilePair(llvm::raw_ostream &os, bool async) {
   StringRef bArgs = async ? "tb, cb, b" : "rb, cb";
   os << llvm::formatv(
       "/// The next K tile of A and B, kLeft rows before K's end.\n"
-      "template <bool Vec, bool KFull>\n"
+      "template <bool Vec, bool KFull, bool Inside>\n"
       "__device__ __forceinline__ void {0}Tiles({1}Cursor<A_LOADS> &ca, "
       "Cursor<B_LOADS> &cb{2}, int kLeft) {{\n"
-      "  {0}A<Vec, KFull>({3}, kLeft);\n"
-      "  {0}B<Vec, KFull>({4}, kLeft);\n"
+      "  {0}A<Vec, KFull, Inside>({3}, kLeft);\n"
+      "  {0}B<Vec, KFull, Inside>({4}, kLeft);\n"
       "}\n\n",
       verb, dst, src, aArgs, bArgs);
 }

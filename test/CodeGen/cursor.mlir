@@ -18,6 +18,8 @@
 // CHECK:      void loadA(
 // CHECK:        const T *src = c.src[i];
 // CHECK-NEXT:   c.src[i] += c.step;
+// Inside M and N a pack needs no room, unless it lies past the tile.
+// CHECK-NEXT:   if (Vec && ((Inside && threadIdx.x + i * THREADS < A_PACKS) || 0 < c.room[i]) &&
 // B: 64 x 24 / 4 = 384 packs, 4 per thread, 16 to a K row, so pack i + 1
 // of a thread is 96 / 16 = 6 K rows below pack i: its offsets are constants.
 // CHECK:      void bCoords(int i, int &kk, int &x) {
@@ -30,6 +32,7 @@
 // CHECK:        const T *src = c.src[0] + i * c.stride;
 // CHECK-NEXT:   if (i == B_LOADS - 1)
 // CHECK-NEXT:     c.src[0] += c.step;
+// CHECK-NEXT:   if (Vec && (Inside || c.room[i] == B_PACK) &&
 func.func @cursor(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                   %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32

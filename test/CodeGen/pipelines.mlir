@@ -13,21 +13,24 @@
 // element, zero-filled outside it.
 // ASYNC:      constexpr int STAGES = 4, PAD = 4;
 // ASYNC:      cp.async.cg.shared.global [%0], [%1], 16, %2;
-// ASYNC:      if (Vec && c.room[i] == B_PACK && (KFull || kk < kLeft)) {
+// ASYNC:      if (Vec && (Inside || c.room[i] == B_PACK) && (KFull || kk < kLeft)) {
 // ASYNC-NEXT:   copyAsync<B_PACK>(&tile[kk][x], src, true);
-// ASYNC:      const bool in = v < c.room[i] && (KFull || kk < kLeft);
+// ASYNC:      const bool in = (Inside || v < c.room[i]) && (KFull || kk < kLeft);
 // ASYNC-NEXT: copyAsync<1>(&tile[kk][x + v], in ? src + v : b, in);
 // ASYNC:      void copyTiles(
-// ASYNC-NEXT:   copyA<Vec, KFull>(ta, ca, a, kLeft);
-// ASYNC-NEXT:   copyB<Vec, KFull>(tb, cb, b, kLeft);
+// ASYNC-NEXT:   copyA<Vec, KFull, Inside>(ta, ca, a, kLeft);
+// ASYNC-NEXT:   copyB<Vec, KFull, Inside>(tb, cb, b, kLeft);
 // The loop moves full K tiles only, unchecked along K.
 // ASYNC:      const int kTiles = int(p.k / BK), kRest = int(p.k % BK);
-// Cursors start once per row tile.
+// Cursors start once per row tile; the K loop is instantiated for blocks
+// inside M and N, without bounds on their packs, and for the others.
 // ASYNC:      Cursor<A_LOADS> ca = startA(a, aX, aK, p.m, m0);
 // ASYNC-NEXT: Cursor<B_LOADS> cb = startB(b, bX, bK, p.n, n0);
+// ASYNC:      const auto kLoop = [&](auto inside) {
+// ASYNC-NEXT:   constexpr bool Inside = decltype(inside)::value;
 // ASYNC:      for (int s = 0; s < STAGES - 1; ++s) {
 // ASYNC-NEXT:   if (s < kTiles) {
-// ASYNC-NEXT:     copyTiles<Vec, true>(tileA[s], tileB[s], ca, cb, a, b, BK);
+// ASYNC-NEXT:     copyTiles<Vec, true, Inside>(tileA[s], tileB[s], ca, cb, a, b, BK);
 // ASYNC-NEXT:   }
 // ASYNC-NEXT:   commitCopies();
 // ASYNC-NEXT: }
@@ -36,14 +39,19 @@
 // ASYNC-NEXT:   __syncthreads();
 // ASYNC-NEXT:   const int next = t + STAGES - 1;
 // ASYNC-NEXT:   if (next < kTiles) {
-// ASYNC-NEXT:     copyTiles<Vec, true>(tileA[next % STAGES], tileB[next % STAGES], ca, cb, a, b, BK);
+// ASYNC-NEXT:     copyTiles<Vec, true, Inside>(tileA[next % STAGES], tileB[next % STAGES], ca, cb, a, b, BK);
 // ASYNC:        commitCopies();
 // ASYNC-NEXT:   multiplyTile(acc, tileA[t % STAGES], tileB[t % STAGES], ty, tx);
 // ASYNC-NEXT: }
 // ASYNC:      __syncthreads();
+// ASYNC-NEXT: };
+// ASYNC-NEXT: if (m0 + BM <= p.m && n0 + BN <= p.n)
+// ASYNC-NEXT:   kLoop(Flag<true>{});
+// ASYNC-NEXT: else
+// ASYNC-NEXT:   kLoop(Flag<false>{});
 // The K remainder is one more step through buffer 0, with K bounds.
 // ASYNC:      if (kRest > 0) {
-// ASYNC-NEXT:   copyTiles<Vec, false>(tileA[0], tileB[0], ca, cb, a, b, kRest);
+// ASYNC-NEXT:   copyTiles<Vec, false, false>(tileA[0], tileB[0], ca, cb, a, b, kRest);
 // ASYNC-NEXT:   commitCopies();
 // ASYNC-NEXT:   waitCopies<0>();
 // ASYNC-NEXT:   __syncthreads();
@@ -59,8 +67,15 @@
 // math on the current one and stored into the other buffer after it, with
 // one barrier per step.
 // SMEM:      constexpr int STAGES = 2, PAD = 4;
+// The multiply has a scheduling fence halfway through the K step, used by
+// the register-staged pipelines: ptxas sinks the staged loads towards their
+// stores at the step's end, and the fence holds them in its first half.
+// SMEM:      template <bool Fence = false>
+// SMEM-NEXT: __device__ __forceinline__ void multiplyTile(
+// SMEM:        if (Fence && kk == BK / 2)
+// SMEM-NEXT:     __syncwarp();
 // SMEM:      if (kTiles > 0) {
-// SMEM-NEXT:   loadTiles<Vec, true>(ra, rb, ca, cb, BK);
+// SMEM-NEXT:   loadTiles<Vec, true, Inside>(ra, rb, ca, cb, BK);
 // SMEM-NEXT:   storeA(tileA[0], ra);
 // SMEM-NEXT:   storeB(tileB[0], rb);
 // SMEM-NEXT: }
@@ -69,17 +84,19 @@
 // SMEM-NEXT:   const int cur = t % 2;
 // SMEM-NEXT:   const bool more = t + 1 < kTiles;
 // SMEM-NEXT:   if (more) {
-// SMEM-NEXT:     loadTiles<Vec, true>(ra, rb, ca, cb, BK);
+// SMEM-NEXT:     loadTiles<Vec, true, Inside>(ra, rb, ca, cb, BK);
 // SMEM-NEXT:   }
-// SMEM-NEXT:   multiplyTile(acc, tileA[cur], tileB[cur], ty, tx);
+// SMEM-NEXT:   // Its fence keeps the loads above from sinking to the stores.
+// SMEM-NEXT:   multiplyTile<true>(acc, tileA[cur], tileB[cur], ty, tx);
 // SMEM-NEXT:   if (more) {
 // SMEM-NEXT:     storeA(tileA[cur ^ 1], ra);
 // SMEM-NEXT:     storeB(tileB[cur ^ 1], rb);
 // SMEM-NEXT:   }
 // SMEM:        __syncthreads();
 // SMEM-NEXT: }
+// SMEM-NEXT: };
 // SMEM:      if (kRest > 0) {
-// SMEM-NEXT:   loadTiles<Vec, false>(ra, rb, ca, cb, kRest);
+// SMEM-NEXT:   loadTiles<Vec, false, false>(ra, rb, ca, cb, kRest);
 // SMEM-NEXT:   storeA(tileA[0], ra);
 // SMEM-NEXT:   storeB(tileB[0], rb);
 // SMEM-NEXT:   __syncthreads();
@@ -94,8 +111,8 @@
 // REGS:      for (int t = 0; t < kTiles; ++t) {
 // REGS-NEXT:   const bool more = t + 1 < kTiles;
 // REGS-NEXT:   if (more) {
-// REGS-NEXT:     loadTiles<Vec, true>(ra, rb, ca, cb, BK);
-// REGS:        multiplyTile(acc, tileA[0], tileB[0], ty, tx);
+// REGS-NEXT:     loadTiles<Vec, true, Inside>(ra, rb, ca, cb, BK);
+// REGS:        multiplyTile<true>(acc, tileA[0], tileB[0], ty, tx);
 // REGS-NEXT:   __syncthreads();
 // REGS-NEXT:   if (more) {
 // REGS-NEXT:     storeA(tileA[0], ra);
@@ -106,7 +123,7 @@
 
 // NONE:      constexpr int STAGES = 1, PAD = {{[0-9]+}};
 // NONE:      for (int t = 0; t < kTiles; ++t) {
-// NONE-NEXT:   loadTiles<Vec, true>(ra, rb, ca, cb, BK);
+// NONE-NEXT:   loadTiles<Vec, true, Inside>(ra, rb, ca, cb, BK);
 // NONE-NEXT:   storeA(tileA[0], ra);
 // NONE-NEXT:   storeB(tileB[0], rb);
 // NONE-NEXT:   __syncthreads();

@@ -18,7 +18,7 @@
 // tile), and only a partial K tile checks K.
 // CHECK:      const long long room = e < A_PACKS ? xs - gx : 0;
 // CHECK:      c.room[i] = int(room < A_PACK ? (room > 0 ? room : 0) : A_PACK);
-// CHECK:      r[i].v[v] = 0 < c.room[i] && (KFull || kk + v < kLeft) ? src[v] : T(0);
+// CHECK:      r[i].v[v] = (Inside || 0 < c.room[i]) && (KFull || kk + v < kLeft) ? src[v] : T(0);
 // CHECK:      tile[kk][x + v] = r[i].v[v];
 // Edge columns and rows are skipped; beta == 0 never reads C.
 // CHECK:      colIn[j] = col < n;

@@ -18,11 +18,11 @@
 // CHECK:       const T *src = c.src[0] + i * c.stride;
 // CHECK-NEXT:  if (i == A_LOADS - 1)
 // CHECK-NEXT:    c.src[0] += c.step;
-// CHECK-NEXT:  if (Vec && 0 < c.room[i] && (KFull || kk + A_PACK - 1 < kLeft)) {
+// CHECK-NEXT:  if (Vec && (Inside || 0 < c.room[i]) && (KFull || kk + A_PACK - 1 < kLeft)) {
 // CHECK-NEXT:    r[i] = *reinterpret_cast<const Pack<A_PACK> *>(src);
 // CHECK:       tile[kk + v][x] = r[i].v[v];
 // CHECK:       // The B tile moves 4-element packs along N
-// CHECK:       if (Vec && c.room[i] == B_PACK && (KFull || kk < kLeft)) {
+// CHECK:       if (Vec && (Inside || c.room[i] == B_PACK) && (KFull || kk < kLeft)) {
 // CHECK:       *reinterpret_cast<Pack<B_PACK> *>(&tile[kk][x]) = r[i];
 // CHECK:       fa[g] = *reinterpret_cast<const Pack<ROW_GROUP> *>(
 // CHECK:       if (Vec && colIn[j + C_PACK - 1]) {
