@@ -111,8 +111,9 @@ void callRewritten(const Functions<T> &f, const Shape &s, const Problem &p) {
     (transposesA(s) ? (transposesB(s) ? f.tt : f.tn)
                     : (transposesB(s) ? f.nt : f.nn))(
         s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, p.c.sr);
-  // The launcher has synchronised; a fallback to the original loop would
-  // have crashed on the device pointers.
+  // The launcher has queued the kernel (device operands: it does not wait,
+  // like cuBLAS); a fallback to the original loop would have crashed on the
+  // device pointers.
   CHECK_CUDA(cudaGetLastError());
 }
 

@@ -75,11 +75,15 @@ struct Plan {
 /// Runs p with the variant of `plan`, and the split of K, that the model's
 /// fill term (gemm_fill.h) and the split's extra traffic make fastest on this
 /// GPU. Device and managed pointers are used in place; host pointers are
-/// staged through a cached device pool and C is copied back. Returns false,
-/// having touched nothing, when the caller must run its original loop: no
-/// usable GPU, an empty extent, C overlapping A or B, or a C layout that maps
-/// two elements to one address. CUDA errors abort the program with a message
-/// that names p.nest.
+/// staged through a cached device pool and C is copied back. With A and B in
+/// device or host memory and C in device memory, run() returns once the
+/// kernel is queued on the default stream (like cuBLAS); otherwise,
+/// and under GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
+/// Returns false, having touched nothing, when the caller must run its
+/// original loop: no usable GPU, an empty extent, C overlapping A or B, or a
+/// C layout that maps two elements to one address. CUDA errors abort the
+/// program with a message that names p.nest (a fault inside a queued kernel
+/// surfaces at the caller's next synchronising CUDA call).
 bool run(const Problem &p, const Plan &plan);
 
 /// run() with one kernel and no split.

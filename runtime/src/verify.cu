@@ -175,14 +175,14 @@ double normwiseRatio(const Problem &host, const void *cInitial,
 }
 
 LaunchCheck::LaunchCheck(const Problem &device)
-    : enabled(verifying()), device(device) {
-  if (enabled)
+    : on(verifying()), device(device) {
+  if (on)
     initialC = copyToHost(spanOfC(device), device.nest,
                           "GEMM_OPT_VERIFY: saving the initial C");
 }
 
 void LaunchCheck::report() {
-  if (!enabled)
+  if (!on)
     return;
   const Problem &p = device;
   const size_t size = elementSize(p.dtype);

@@ -33,8 +33,11 @@ public:
   /// A failure changes nothing else: run() goes on and returns as usual.
   void report();
 
+  /// Whether GEMM_OPT_VERIFY asked for the check.
+  bool enabled() const { return on; }
+
 private:
-  bool enabled;
+  bool on;
   Problem device;
   std::vector<unsigned char> initialC; ///< C's span before the launch.
 };
