@@ -12,14 +12,17 @@
 #      version and nvcc's, goes to stdout and to bench.md in $OUT (the device
 #      tool) or /tmp/gemm-opt-bench.
 # Arguments go to bench (a seed). Exits non-zero if anything failed.
+# BENCH_GEN=DIR times another set of rewritten inputs (say, a baseline
+# written by an older gemm-opt) in the same way; its table goes to
+# bench-$(basename DIR).md.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source test/gpu/lib.sh
 
-GEN=.gpu/bench
-WORK=/tmp/gemm-opt-bench
+GEN=${BENCH_GEN:-.gpu/bench}
+WORK=/tmp/gemm-opt-$(basename "$GEN")
 if [[ ! -f $GEN/VERSION ]]; then
   echo "run.sh: $GEN is missing: run 'bench/gen.sh' on the dev machine and" \
     "carry .gpu" >&2
@@ -64,4 +67,4 @@ echo "== bench"
   done
   echo
   "$WORK/bench" "$@"
-} | tee "${OUT:-$WORK}/bench.md"
+} | tee "${OUT:-$WORK}/$(basename "$GEN").md"
