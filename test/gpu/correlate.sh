@@ -9,15 +9,17 @@
 # test/gpu/correlate/correlate.cu, and runs it: predicted vs measured
 # GFLOP/s at 4096^3 per schedule, Spearman's rho per element type and the
 # model's rank-1 schedule's error (docs/cost-model-hopper.md).
+# CORRELATE_GEN=DIR runs another generated set (gen.py --out DIR), so that
+# one device call can time, say, an NN and an NT set.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source test/gpu/lib.sh
 
-WORK=/tmp/gemm-opt-correlate
-GEN=.gpu/correlate
-LOGS=${OUT:-$WORK/logs}
+GEN=${CORRELATE_GEN:-.gpu/correlate}
+WORK=/tmp/gemm-opt-$(basename "$GEN")
+LOGS=${OUT:-$WORK/logs}/$(basename "$GEN")
 if [[ ! -f $GEN/variants.inc ]]; then
   echo "correlate.sh: run 'python3 test/gpu/correlate/gen.py' here first" \
     "and carry .gpu" >&2
