@@ -15,14 +15,15 @@
 // C's extents dynamic, the op also carries `alternatives`: the candidates that
 // rank first for smaller problems (a 1024^2 square, 64 rows or columns,
 // batches of small squares), each kernel once, at most four, all under the
-// same options.
+// same options. Resident warps fill the four schedulers evenly (8 warps, or
+// 2 blocks of 4), since the busiest scheduler sets the pace.
 
 // DEFAULT-LABEL: func.func @f32
-// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [4, 12], {{[^>]*}}>, #gemm.schedule<block = [224, 64, 28], {{[^>]*}}>, #gemm.schedule<block = [256, 64, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [80, 80, 32], {{[^>]*}}>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
+// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, {{[^>]*}}prefetch = smem{{[^>]*}}>, #gemm.schedule<block = [192, 64, 16], thread = [12, 8], warps = 4, {{[^>]*}}occupancy = 2>, #gemm.schedule<block = [256, 64, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, {{[^>]*}}prefetch = regs{{[^>]*}}>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
 // OVERRIDE-LABEL: func.func @f32
 // OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2, transpose = true>}
 // STAGES-LABEL: func.func @f32
-// STAGES: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [4, 12], warps = 6, stages = 3, vector = 4, prefetch = async, pad = 4>, {{.*}}], schedule = #gemm.schedule<block = [192, 96, 16], thread = [8, 12], warps = 6, stages = 3, vector = 4, prefetch = async, pad = 4, transpose = true>}
+// STAGES: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 3, vector = 2, prefetch = async, pad = 2>, {{.*}}], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 3, vector = 4, prefetch = async, pad = 4, transpose = true>}
 func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
