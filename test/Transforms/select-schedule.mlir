@@ -19,7 +19,7 @@
 // 2 blocks of 4), since the busiest scheduler sets the pace.
 
 // DEFAULT-LABEL: func.func @f32
-// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, {{[^>]*}}prefetch = smem{{[^>]*}}>, #gemm.schedule<block = [192, 64, 16], thread = [12, 8], warps = 4, {{[^>]*}}occupancy = 2>, #gemm.schedule<block = [256, 64, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, {{[^>]*}}prefetch = regs{{[^>]*}}>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
+// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, {{[^>]*}}prefetch = smem{{[^>]*}}>, #gemm.schedule<block = [128, 64, 24], thread = [8, 8], warps = 4, {{[^>]*}}prefetch = regs{{[^>]*}}occupancy = 2>, #gemm.schedule<block = [256, 64, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, {{[^>]*}}prefetch = regs{{[^>]*}}>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
 // OVERRIDE-LABEL: func.func @f32
 // OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2, transpose = true>}
 // STAGES-LABEL: func.func @f32
@@ -37,7 +37,7 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // tiles tie on every bound; 8x8 reads A in pairs of blocks, so fewer of its
 // instructions are loads (the FMA share breaks the tie).
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [128, 64, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, compute = dmma>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 1, vector = 2, prefetch = none, pad = 4, compute = dmma, occupancy = 2>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
+// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [128, 64, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, compute = dmma>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma, occupancy = 2>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return
