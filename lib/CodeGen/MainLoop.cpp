@@ -88,8 +88,7 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
           "    // the other buffer.\n";
     printPrefetchHead(os, "      const int cur = t % 2;\n");
     printFencedMultiply(os, "cur");
-    os << 
-          "      if (more) {\n";
+    os << "      if (more) {\n";
     printStores(os, "cur ^ 1", "        ");
     os << "      }\n"
           "      // One barrier per step: the next step reads the buffer just\n"
@@ -102,8 +101,7 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch) {
           "    // loaded before the current one is multiplied and stored after.\n";
     printPrefetchHead(os, "");
     printFencedMultiply(os, "0");
-    os << 
-          "      __syncthreads(); // everyone is done reading the buffer\n"
+    os << "      __syncthreads(); // everyone is done reading the buffer\n"
           "      if (more) {\n";
     printStores(os, "0", "        ");
     os << "      }\n"

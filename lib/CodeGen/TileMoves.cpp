@@ -84,6 +84,13 @@ static std::string insideOr(const TileLoad &t, StringRef roomCheck) {
   return llvm::formatv("({0} || {1})", inside, roomCheck);
 }
 
+/// The test that pack i lies whole inside the matrix along x.
+static std::string packIn(const TileLoad &t) {
+  return insideOr(t, t.alongK
+                         ? "0 < c.room[i]"
+                         : llvm::formatv("c.room[i] == {0}_PACK", t.upper).str());
+}
+
 /// The conditions under which element v of pack i lies inside the matrix:
 /// along x from the cursor's room, along K only in a partial tile.
 static std::string elementIn(const TileLoad &t) {
@@ -216,9 +223,7 @@ static void printPackStep(llvm::raw_ostream &os, const TileLoad &t) {
 void printTileLoadStore(llvm::raw_ostream &os, const TileLoad &t) {
   char n = t.name;
   StringRef u = t.upper;
-  std::string whole = insideOr(
-      t, t.alongK ? "0 < c.room[i]"
-                  : llvm::formatv("c.room[i] == {0}_PACK", u).str());
+  std::string whole = packIn(t);
   std::string lastK = t.alongK ? llvm::formatv("kk + {0}_PACK - 1", u).str() : "kk";
   os << llvm::formatv(
       "/// Loads this thread's packs of the {0} tile under the cursor into "
@@ -306,7 +311,7 @@ void printTileCopy(llvm::raw_ostream &os, const TileLoad &t) {
         "    if (Vec && {1} && (KFull || kk < kLeft)) {{\n"
         "      copyAsync<{0}_PACK>(&tile[kk][x], src, true);\n"
         "    } else {{\n",
-        u, insideOr(t, llvm::formatv("c.room[i] == {0}_PACK", u).str()));
+        u, packIn(t));
     elements("      ");
     os << "    }\n";
   } else {
