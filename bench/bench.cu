@@ -202,6 +202,49 @@ void benchRewritten(cublasHandle_t handle, const Functions<T> &f, DType dtype,
               count, std::exp(logSum / count));
 }
 
+/// Every variant and K split of the rewritten functions on the shapes up to
+/// 4096^3, forced through GEMM_OPT_CHOICE, with the one that run() picks
+/// first: whether the runtime's choice (runtime/src/choose.cu) is the
+/// fastest that the plan offers.
+template <class T>
+void benchChoices(cublasHandle_t handle, const Functions<T> &f, DType dtype,
+                  const char *name) {
+  std::printf("\n## %s: each choice of the plans (GEMM_OPT_CHOICE)\n\n", name);
+  printHeader("function, variant (tile) / split");
+  const char *prefix = dtype == DType::F64 ? "dgemm" : "sgemm";
+  for (const Shape &s : shapes) {
+    if (s.batch * s.m * s.n * s.k > 4096LL * 4096 * 4096)
+      continue;
+    const std::string fn =
+        std::string(prefix) + "_" + (s.batch > 1 ? "batched" : s.layout);
+    currentCase = fn + " " + std::to_string(s.m) + "x" + std::to_string(s.n) +
+                  "x" + std::to_string(s.k);
+    auto ours = [&](const Problem &p) { callRewritten(f, s, p); };
+    auto label = [&](const char *how) {
+      const gemm_rt::LastRun r = gemm_rt::lastRun();
+      return fn + ", " + std::to_string(r.variant) + " (" +
+             std::to_string(r.blockM) + "x" + std::to_string(r.blockN) +
+             ") / " + std::to_string(r.splits) + how;
+    };
+    unsetenv("GEMM_OPT_CHOICE");
+    Row row = measure<T>(handle, s, dtype, ours);
+    printRow(label(" picked").c_str(), s, row);
+    const int variants = gemm_rt::lastRun().count;
+    for (int v = 0; v < variants; ++v)
+      for (int splits = 1; splits <= 16; splits *= 2) {
+        const std::string choice =
+            std::to_string(v) + "," + std::to_string(splits);
+        setenv("GEMM_OPT_CHOICE", choice.c_str(), 1);
+        row = measure<T>(handle, s, dtype, ours);
+        const gemm_rt::LastRun r = gemm_rt::lastRun();
+        // A split that the problem does not allow runs the model's choice.
+        if (r.variant == v && r.splits == splits)
+          printRow(label("").c_str(), s, row);
+      }
+    unsetenv("GEMM_OPT_CHOICE");
+  }
+}
+
 /// The runtime's seed kernels at 4096^3 NN, through gemm_rt::run.
 void benchSeeds(cublasHandle_t handle) {
   const Shape s{"nn", 1, 4096, 4096, 4096};
@@ -231,8 +274,11 @@ int main(int argc, char **argv) {
   unsetenv("GEMM_OPT_VERIFY");
   if (!haveGpu("bench"))
     return 2;
+  // --choices times every variant and split of the plans instead.
+  const bool choices = argc > 1 && std::strcmp(argv[1], "--choices") == 0;
+  const int seedArg = choices ? 2 : 1;
   const unsigned long long seed =
-      argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
+      argc > seedArg ? std::strtoull(argv[seedArg], nullptr, 0) : 1;
   rng.seed(seed);
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
@@ -241,11 +287,16 @@ int main(int argc, char **argv) {
               "device memory (seed %llu). TFLOP/s counts 2 x batch x M x N x "
               "K. Ratio: ours / cuBLAS.\n",
               deviceSummary(handle).c_str(), defaultRuns, defaultWarmups, seed);
-  benchRewritten<float>(handle, sgemm, DType::F32, "f32",
-                        "cuBLAS SGEMM (pedantic FP32, no TF32)");
-  benchRewritten<double>(handle, dgemm, DType::F64, "f64",
-                         "cuBLAS DGEMM (default math)");
-  benchSeeds(handle);
+  if (choices) {
+    benchChoices<float>(handle, sgemm, DType::F32, "f32");
+    benchChoices<double>(handle, dgemm, DType::F64, "f64");
+  } else {
+    benchRewritten<float>(handle, sgemm, DType::F32, "f32",
+                          "cuBLAS SGEMM (pedantic FP32, no TF32)");
+    benchRewritten<double>(handle, dgemm, DType::F64, "f64",
+                           "cuBLAS DGEMM (default math)");
+    benchSeeds(handle);
+  }
   CHECK_CUBLAS(cublasDestroy(handle));
   if (failures) {
     std::printf("\n%d checks FAILED\n", failures);

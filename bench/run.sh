@@ -11,7 +11,9 @@
 #   3. runs the benchmark: its markdown, headed by the date, gemm-opt's
 #      version and nvcc's, goes to stdout and to bench.md in $OUT (the device
 #      tool) or /tmp/gemm-opt-bench.
-# Arguments go to bench (a seed). Exits non-zero if anything failed.
+# Arguments go to bench (a seed; --choices [seed] times every variant and K
+# split of the plans instead, GEMM_OPT_CHOICE). Exits non-zero if anything
+# failed.
 # BENCH_GEN=DIR times another set of rewritten inputs (say, a baseline
 # written by an older gemm-opt) in the same way; its table goes to
 # bench-$(basename DIR).md.

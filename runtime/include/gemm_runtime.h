@@ -89,6 +89,16 @@ bool run(const Problem &p, const Plan &plan);
 /// run() with one kernel and no split.
 bool run(const Problem &p, LaunchFn launch);
 
+/// What the calling thread's last run() on the GPU launched: the plan's
+/// variant (of count) and its tile, and the K split. For experiments that
+/// set GEMM_OPT_CHOICE="variant,splits" to time each choice of a plan
+/// (bench/bench.cu --choices); the variant is 0 of 1 for run(p, launch).
+struct LastRun {
+  int variant, count;
+  int64_t blockM, blockN, splits;
+};
+LastRun lastRun();
+
 /// The plain reference kernel: one thread per element of C, accumulating in
 /// double. It is the launcher's kernel until tuned kernels exist, and an oracle.
 cudaError_t launchReference(const Problem &device, cudaStream_t stream);

@@ -5,6 +5,9 @@
 #include "layout.h"
 #include "split.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace gemm_rt::detail {
 
 namespace {
@@ -16,8 +19,25 @@ constexpr int64_t kMaxSplits = 16;
 constexpr int64_t kMinChunk = 256;
 } // namespace
 
+/// GEMM_OPT_CHOICE="v,s" where the plan has variant v and K splits s ways
+/// for p.
+static bool forced(const Problem &p, const Plan &plan, Choice &choice) {
+  const char *value = std::getenv("GEMM_OPT_CHOICE");
+  int variant = 0;
+  long long splits = 0;
+  if (!value || std::sscanf(value, "%d,%lld", &variant, &splits) != 2)
+    return false;
+  if (variant < 0 || variant >= plan.count || splits < 1 ||
+      (splits > 1 && !canSplit(p, splits)))
+    return false;
+  choice = {variant, splits};
+  return true;
+}
+
 Choice choose(const Problem &p, const Plan &plan, int sms) {
   Choice best{0, 1};
+  if (forced(p, plan, best))
+    return best;
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
   const double flops = 2.0 * p.batch * p.m * p.n * p.k;

@@ -24,6 +24,9 @@ namespace gemm_rt {
 using namespace detail;
 
 namespace {
+/// The calling thread's last launch, for lastRun().
+thread_local LastRun last{};
+
 bool tracing() {
   static const bool on = [] {
     const char *value = std::getenv("GEMM_OPT_TRACE");
@@ -116,6 +119,8 @@ bool run(const Problem &p, const Plan &plan) {
   LaunchCheck launchCheck(device); // GEMM_OPT_VERIFY: saves the initial C.
   const Choice choice = choose(device, plan, smCount());
   const Variant &variant = plan.variants[choice.variant];
+  last = {choice.variant, plan.count, variant.blockM, variant.blockN,
+          choice.splits};
   if (choice.splits > 1)
     checkCuda(launchSplit(device, variant.launch, choice.splits,
                           poolBuffer(Role::Chunks,
@@ -163,5 +168,7 @@ bool run(const Problem &p, LaunchFn launch) {
   const Variant only{launch, 0, 0, 0, 0};
   return run(p, Plan{&only, 1, 0});
 }
+
+LastRun lastRun() { return last; }
 
 } // namespace gemm_rt

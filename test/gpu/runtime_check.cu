@@ -144,6 +144,9 @@ struct Case {
   double alpha, beta;
   /// Run through a plan whose model numbers make run() split K.
   bool split = false;
+  /// With split: GEMM_OPT_CHOICE for the call ("variant,splits"), which
+  /// lastRun() must then report.
+  const char *choice = nullptr;
 };
 
 int failures = 0;
@@ -183,12 +186,23 @@ template <class T> void runCase(const Case &cs) {
                     c.memName();
   // The reference kernel posing as a 16 x 16-tile variant: few tiles and a
   // long K make choose() split K as far as it goes.
-  static const gemm_rt::Variant tile16{gemm_rt::launchReference, 16, 16, 1,
-                                       1000.0};
-  bool ran = cs.split ? gemm_rt::run(p, gemm_rt::Plan{&tile16, 1, 3350.0})
+  // A second, 32 x 32 one that the model never picks, for GEMM_OPT_CHOICE.
+  static const gemm_rt::Variant variants[] = {
+      {gemm_rt::launchReference, 16, 16, 1, 1000.0},
+      {gemm_rt::launchReference, 32, 32, 1, 1.0}};
+  if (cs.choice)
+    setenv("GEMM_OPT_CHOICE", cs.choice, 1);
+  bool ran = cs.split ? gemm_rt::run(p, gemm_rt::Plan{variants, 2, 3350.0})
                       : gemm_rt::run(p, gemm_rt::launchReference);
+  unsetenv("GEMM_OPT_CHOICE");
   if (!ran) {
     report(cs, mem, NAN, false, "  (run() returned false)");
+    return;
+  }
+  const gemm_rt::LastRun last = gemm_rt::lastRun();
+  if (cs.choice && (std::to_string(last.variant) + "," +
+                    std::to_string(last.splits)) != cs.choice) {
+    report(cs, mem, NAN, false, "  (GEMM_OPT_CHOICE not honoured)");
     return;
   }
   std::vector<T> out = c.current();
@@ -340,6 +354,9 @@ std::vector<Case> makeCases() {
                      true, 3, false, {d, h, u}, 1, 0, true});
     cases.push_back({"split-K ld+3", f64, 1, 65, 7, 1000, false, true, false,
                      3, false, {h, d, d}, -0.75, 1, true});
+    // The model's last choice forced (32 x 32 tiles, K in 4 chunks of 256).
+    cases.push_back({"GEMM_OPT_CHOICE=1,4", f64, 1, 45, 37, 1024, false, false,
+                     false, 1, false, {d, d, d}, 1, 0.5, true, "1,4"});
   }
   return cases;
 }
