@@ -179,23 +179,31 @@ void printHeader(const char *first) {
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
 }
 
+/// The bench input that computes s: sgemm_nn, ..., dgemm_batched.
+std::string functionName(DType dtype, const Shape &s) {
+  return std::string(dtype == DType::F64 ? "dgemm_" : "sgemm_") +
+         (s.batch > 1 ? "batched" : s.layout);
+}
+
+/// The case that a failed check names.
+std::string caseName(DType dtype, const Shape &s) {
+  return std::string(dtype == DType::F64 ? "dgemm_" : "sgemm_") + s.layout +
+         " " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+         std::to_string(s.k) + " batch " + std::to_string(s.batch);
+}
+
 /// The table of the rewritten functions of one element type.
 template <class T>
 void benchRewritten(cublasHandle_t handle, const Functions<T> &f, DType dtype,
                     const char *name, const char *blas) {
   std::printf("\n## %s: gemm-opt's kernels vs %s\n\n", name, blas);
   printHeader("function");
-  const char *prefix = dtype == DType::F64 ? "dgemm" : "sgemm";
   double logSum = 0;
   for (const Shape &s : shapes) {
-    currentCase = std::string(prefix) + "_" + s.layout + " " +
-                  std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                  std::to_string(s.k) + " batch " + std::to_string(s.batch);
+    currentCase = caseName(dtype, s);
     const Row row = measure<T>(
         handle, s, dtype, [&](const Problem &p) { callRewritten(f, s, p); });
-    const std::string fn =
-        std::string(prefix) + "_" + (s.batch > 1 ? "batched" : s.layout);
-    logSum += std::log(printRow(fn.c_str(), s, row));
+    logSum += std::log(printRow(functionName(dtype, s).c_str(), s, row));
   }
   const int count = sizeof(shapes) / sizeof(shapes[0]);
   std::printf("\nGeometric mean of the ratios (%s, %d shapes): %.3f\n", name,
@@ -211,14 +219,11 @@ void benchChoices(cublasHandle_t handle, const Functions<T> &f, DType dtype,
                   const char *name) {
   std::printf("\n## %s: each choice of the plans (GEMM_OPT_CHOICE)\n\n", name);
   printHeader("function, variant (tile) / split");
-  const char *prefix = dtype == DType::F64 ? "dgemm" : "sgemm";
   for (const Shape &s : shapes) {
     if (s.batch * s.m * s.n * s.k > 4096LL * 4096 * 4096)
       continue;
-    const std::string fn =
-        std::string(prefix) + "_" + (s.batch > 1 ? "batched" : s.layout);
-    currentCase = fn + " " + std::to_string(s.m) + "x" + std::to_string(s.n) +
-                  "x" + std::to_string(s.k);
+    const std::string fn = functionName(dtype, s);
+    currentCase = caseName(dtype, s);
     auto ours = [&](const Problem &p) { callRewritten(f, s, p); };
     auto label = [&](const char *how) {
       const gemm_rt::LastRun r = gemm_rt::lastRun();

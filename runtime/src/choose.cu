@@ -17,11 +17,10 @@ constexpr int64_t kMaxSplits = 16;
 /// The fewest K per chunk: a block's prologue (the pipeline's first tiles)
 /// and epilogue (C) should stay a small share of its work.
 constexpr int64_t kMinChunk = 256;
-} // namespace
 
 /// GEMM_OPT_CHOICE="v,s" where the plan has variant v and K splits s ways
-/// for p.
-static bool forced(const Problem &p, const Plan &plan, Choice &choice) {
+/// for p. Read per call: an experiment changes it between calls.
+bool forced(const Problem &p, const Plan &plan, Choice &choice) {
   const char *value = std::getenv("GEMM_OPT_CHOICE");
   int variant = 0;
   long long splits = 0;
@@ -33,6 +32,7 @@ static bool forced(const Problem &p, const Plan &plan, Choice &choice) {
   choice = {variant, splits};
   return true;
 }
+} // namespace
 
 Choice choose(const Problem &p, const Plan &plan, int sms) {
   Choice best{0, 1};
