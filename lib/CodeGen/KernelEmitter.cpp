@@ -102,7 +102,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
     break;
   case Prefetch::Async:
     prefetchText = llvm::formatv("{0} shared-memory buffers filled by "
-                                 "cp.async\n// (up to {1} K tiles ahead)",
+                                 "cp.async\n// (up to {1} K tiles ahead), warps paced by mbarriers",
                                  s.getStages(), s.getStages() - 1);
     break;
   case Prefetch::None:
@@ -215,6 +215,8 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
           "  const int ty = threadIdx.x / (BN / TN), tx = threadIdx.x % (BN / "
           "TN);\n"
           "  const int rowIn = ty * ROW_GROUP, colIn = tx * COL_GROUP;\n";
+  if (async)
+    printPipelineSetup(os);
   os << "  const long long n0 = (long long)blockIdx.x * BN;\n"
         "  // Full K tiles, and the rows short of one.\n"
         "  const int kTiles = int(p.k / BK), kRest = int(p.k % BK);\n"
@@ -255,7 +257,7 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
         "      constexpr bool Inside = decltype(inside)::value;\n";
   std::string loop;
   llvm::raw_string_ostream loopOs(loop);
-  printPipeline(loopOs, s.getPrefetch());
+  printPipeline(loopOs, s.getPrefetch(), s.getStages());
   for (StringRef line : llvm::split(StringRef(loop).rtrim('\n'), '\n'))
     os << (line.starts_with("#") ? "" : "  ") << line << "\n";
   os << "    };\n"

@@ -46,18 +46,33 @@ int64_t stagedElements(const Schedule &s) {
   return llvm::divideCeil((s.blockM + s.blockN) * s.blockK, s.threads());
 }
 
-/// Barriers per K step: one with two shared buffers or more, two with one
-/// (the pipelines of KernelEmitter).
-int64_t barriersPerStep(const Schedule &s) { return s.stages >= 2 ? 1 : 2; }
+/// Block-wide barriers per K step (the pipelines of KernelEmitter): one
+/// with two shared buffers, two with one. The warps of a cp.async pipeline
+/// meet at none: they wait on mbarriers for their data only.
+int64_t barriersPerStep(const Schedule &s) {
+  if (s.prefetch == Prefetch::Async)
+    return 0;
+  return s.stages >= 2 ? 1 : 2;
+}
+
+/// Instructions per K step that synchronise: a bar.sync per barrier, or
+/// the cp.async pipeline's two mbarrier waits (a try_wait, a select and a
+/// branch each) and two arrivals.
+int64_t syncInstructions(const Schedule &s) {
+  return s.prefetch == Prefetch::Async ? 8 : barriersPerStep(s);
+}
 
 /// K steps between the issue of a tile's global loads and its use: a
-/// cp.async pipeline keeps stages - 1 tiles in flight, a prefetch one.
+/// prefetch's one. A cp.async pipeline of three buffers or more refills a
+/// buffer after its step's multiply, stages - 2 steps before its use, and
+/// the last warp to do so may trail the first to use it by a step; one of
+/// two buffers refills before the multiply.
 int64_t lookahead(const Schedule &s) {
   switch (s.prefetch) {
   case Prefetch::None:
     return 0;
   case Prefetch::Async:
-    return s.stages - 1;
+    return s.stages == 2 ? 1 : s.stages - 3;
   case Prefetch::Smem:
   case Prefetch::Regs:
     return 1;
@@ -191,7 +206,7 @@ InstructionCounts countInstructions(const GpuTarget &target,
   c.globalLoads = a.global + b.global;
   c.smemStores = a.stores + b.stores;
   c.moveClocks = a.lsuClocks + b.lsuClocks;
-  c.other = double(kLoopOverhead + barriersPerStep(s)) +
+  c.other = double(kLoopOverhead + syncInstructions(s)) +
             double(target.loadAddressing) * (a.packs + b.packs);
   return c;
 }
@@ -388,9 +403,21 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double otherClocks =
       (c.all() - c.products - c.loadsA - c.loadsB) /
       target.issuePerClock(precision);
+  // Warps that meet at a block barrier every step load together, and so
+  // take those turns. A cp.async pipeline of three buffers or more lets
+  // them drift up to a step apart (MainLoop.cpp), so that one warp's loads
+  // issue while another's mma.sync holds the tensor pipe (H200, DGEMM
+  // 128x128x8/8x8: 45.1 TFLOP/s with a barrier per step, 54.8-58.1 with
+  // four buffers). FFMAs leave no issue slot to a drifting warp: FFMA
+  // kernels gain nothing (256x128x8/8x16: 48.2 smem, 44.7-46.9 async).
+  bool drift = dmma && s.prefetch == Prefetch::Async && s.stages >= 3;
+  double turns = fmaClocks + lsuClocks + otherClocks;
+  if (drift)
+    turns = std::max(fmaClocks, turns / double(std::max<int64_t>(
+                                            p.footprint.threadsPerSM / 32 /
+                                                target.schedulersPerSM, 1)));
   double stepClocks = std::max(
-      {fmaClocks, issueClocks,
-       target.stallsAdd ? fmaClocks + lsuClocks + otherClocks : lsuClocks});
+      {fmaClocks, issueClocks, target.stallsAdd ? turns : lsuClocks});
   // Warps take the schedulers in turn, each scheduler with its own pipes:
   // the one holding the most warps sets the pace while the others idle
   // (192 threads, one block per SM: 6 warps on 4 schedulers run at 6/8 of

@@ -5,14 +5,24 @@
 // RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=4" -o %t.async.cu
 // RUN: FileCheck %s --check-prefix=ASYNC < %t.async.cu
 // RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -Xptxas -v -c %t.async.cu -o %t.async.o 2>&1 | FileCheck %s --check-prefix=PTXAS
+// RUN: %nvcc -std=c++17 -arch=sm_80 -I %gemm_runtime_include -c %t.async.cu -o %t.async80.o
 // RUN: %nvcc -std=c++17 -arch=sm_75 -I %gemm_runtime_include -c %t.async.cu -o %t.async75.o
+// RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=2" | FileCheck %s --check-prefix=ASYNC2
 
-// cp.async (sm_80 and later; plain copies before): STAGES - 1 tiles are in
-// flight, one barrier per step, and the 66 KB of tiles opt in past 48 KB.
-// Packs whole inside the matrix are one 16-byte copy; the rest go element by
-// element, zero-filled outside it.
+// cp.async (sm_80 and later; plain copies and block barriers before): each
+// buffer has a full and an empty mbarrier, and the 66 KB of tiles opt in
+// past 48 KB. Packs whole inside the matrix are one 16-byte copy; the rest
+// go element by element, zero-filled outside it.
 // ASYNC:      constexpr int STAGES = 4, PAD = 4;
+// ASYNC:      sharedAddress(const void *p) {
 // ASYNC:      cp.async.cg.shared.global [%0], [%1], 16, %2;
+// ASYNC:      cp.async.wait_all;
+// ASYNC:      mbarrier.init.shared.b64 [%0], %1;
+// ASYNC:      mbarrier.arrive.shared.b64 _, [%0];
+// ASYNC:      cp.async.mbarrier.arrive.noinc.shared.b64 [%0];
+// ASYNC:      mbarrier.try_wait.parity.shared.b64 p, [%1], %2;
+// ASYNC:      mbarrier.test_wait.parity.shared.b64 p, [%1], %2;
+// ASYNC:      __syncthreads();
 // ASYNC:      if (Vec && (Inside || c.room[i] == B_PACK) && (KFull || kk < kLeft)) {
 // ASYNC-NEXT:   copyAsync<B_PACK>(&tile[kk][x], src, true);
 // ASYNC:      const bool in = (Inside || v < c.room[i]) && (KFull || kk < kLeft);
@@ -20,6 +30,16 @@
 // ASYNC:      void copyTiles(
 // ASYNC-NEXT:   copyA<Vec, KFull, Inside>(ta, ca, a, kLeft);
 // ASYNC-NEXT:   copyB<Vec, KFull, Inside>(tb, cb, b, kLeft);
+// The barriers start once per block; `used` counts the tiles through the
+// buffers across row tiles, which fixes each tile's buffer and phase.
+// ASYNC:      __shared__ unsigned long long full[STAGES], empty[STAGES];
+// ASYNC-NEXT: if (threadIdx.x == 0)
+// ASYNC-NEXT:   for (int s = 0; s < STAGES; ++s) {
+// ASYNC-NEXT:     initBarrier(full[s]);
+// ASYNC-NEXT:     initBarrier(empty[s]);
+// ASYNC-NEXT:   }
+// ASYNC-NEXT: __syncthreads();
+// ASYNC-NEXT: int used = 0;
 // The loop moves full K tiles only, unchecked along K.
 // ASYNC:      const int kTiles = int(p.k / BK), kRest = int(p.k % BK);
 // Cursors start once per row tile; the K loop is instantiated for blocks
@@ -28,21 +48,29 @@
 // ASYNC-NEXT: Cursor<B_LOADS> cb = startB(b, bX, bK, p.n, n0);
 // ASYNC:      const auto kLoop = [&](auto inside) {
 // ASYNC-NEXT:   constexpr bool Inside = decltype(inside)::value;
-// ASYNC:      for (int s = 0; s < STAGES - 1; ++s) {
-// ASYNC-NEXT:   if (s < kTiles) {
-// ASYNC-NEXT:     copyTiles<Vec, true, Inside>(tileA[s], tileB[s], ca, cb, a, b, BK);
-// ASYNC-NEXT:   }
-// ASYNC-NEXT:   commitCopies();
-// ASYNC-NEXT: }
-// ASYNC-NEXT: for (int t = 0; t < kTiles; ++t) {
-// ASYNC:        waitCopies<STAGES - 2>();
-// ASYNC-NEXT:   __syncthreads();
-// ASYNC-NEXT:   const int next = t + STAGES - 1;
+// A refill waits until every thread has read the buffer's last tile, then
+// arrives on its full barrier when its copies land.
+// ASYNC:      const auto refill = [&](int next) {
 // ASYNC-NEXT:   if (next < kTiles) {
-// ASYNC-NEXT:     copyTiles<Vec, true, Inside>(tileA[next % STAGES], tileB[next % STAGES], ca, cb, a, b, BK);
-// ASYNC:        commitCopies();
-// ASYNC-NEXT:   multiplyTile(acc, tileA[t % STAGES], tileB[t % STAGES], ty, tx);
+// ASYNC-NEXT:     const int u = used + next, buf = u % STAGES;
+// ASYNC-NEXT:     if (u >= STAGES)
+// ASYNC-NEXT:       waitPhase(empty[buf], u / STAGES - 1);
+// ASYNC-NEXT:     copyTiles<Vec, true, Inside>(tileA[buf], tileB[buf], ca, cb, a, b, BK);
+// ASYNC-NEXT:     arriveOnCopies(full[buf]);
+// ASYNC-NEXT:   }
+// ASYNC-NEXT: };
+// ASYNC:      for (int s = 0; s < STAGES - 1; ++s)
+// ASYNC-NEXT:   refill(s);
+// With four buffers a warp refills after its multiply; no block barrier in
+// the loop.
+// ASYNC-NEXT: for (int t = 0; t < kTiles; ++t) {
+// ASYNC-NEXT:   const int u = used + t, buf = u % STAGES;
+// ASYNC-NEXT:   waitPhase(full[buf], u / STAGES);
+// ASYNC-NEXT:   multiplyTile(acc, tileA[buf], tileB[buf], ty, tx);
+// ASYNC-NEXT:   arrive(empty[buf]);
+// ASYNC-NEXT:   refill(t + STAGES - 1);
 // ASYNC-NEXT: }
+// ASYNC-NEXT: used += kTiles;
 // ASYNC:      __syncthreads();
 // ASYNC-NEXT: };
 // ASYNC-NEXT: if (m0 + BM <= p.m && n0 + BN <= p.n)
@@ -52,8 +80,7 @@
 // The K remainder is one more step through buffer 0, with K bounds.
 // ASYNC:      if (kRest > 0) {
 // ASYNC-NEXT:   copyTiles<Vec, false, false>(tileA[0], tileB[0], ca, cb, a, b, kRest);
-// ASYNC-NEXT:   commitCopies();
-// ASYNC-NEXT:   waitCopies<0>();
+// ASYNC-NEXT:   waitCopies();
 // ASYNC-NEXT:   __syncthreads();
 // ASYNC-NEXT:   multiplyTile(acc, tileA[0], tileB[0], ty, tx);
 // ASYNC-NEXT:   __syncthreads();
@@ -62,6 +89,16 @@
 // ASYNC:      if (SMEM_BYTES > 48 * 1024) {
 // ASYNC-NEXT:   const cudaError_t err = cudaFuncSetAttribute(
 // PTXAS-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// With two buffers the refill must come before the multiply: the buffer it
+// fills is the one read in the step before.
+// ASYNC2:      for (int t = 0; t < kTiles; ++t) {
+// ASYNC2-NEXT:   const int u = used + t, buf = u % STAGES;
+// ASYNC2-NEXT:   waitPhase(full[buf], u / STAGES);
+// ASYNC2-NEXT:   refill(t + STAGES - 1);
+// ASYNC2-NEXT:   multiplyTile(acc, tileA[buf], tileB[buf], ty, tx);
+// ASYNC2-NEXT:   arrive(empty[buf]);
+// ASYNC2-NEXT: }
 
 // Two buffers (seeds/001 section 4.2): the next tile is loaded before the
 // math on the current one and stored into the other buffer after it, with

@@ -9,9 +9,11 @@
 // `occupancy` (omitted when it is 1), so that the launch bounds hold ptxas
 // to it. Options restrict the search (stages picks the cp.async pipeline's
 // depth); when no candidate has them (the tiles below miss the guidelines)
-// they override the best schedule. Warps follow from the tiles. With C's
-// row-major A and B the model may take the transposed product
-// (`transpose = true`: C^T = B^T A^T, whose tiles move the other way). With
+// they override the best schedule (with three buffers a tile's copies may
+// have no step to land in, which favours deep steps). Warps follow from the
+// tiles. With C's row-major A and B the model may take the transposed
+// product (`transpose = true`: C^T = B^T A^T, whose tiles move the other
+// way). With
 // C's extents dynamic, the op also carries `alternatives`: the candidates that
 // rank first for smaller problems (a 1024^2 square, 64 rows or columns,
 // batches of small squares), each kernel once, at most four, all under the
@@ -23,7 +25,7 @@
 // OVERRIDE-LABEL: func.func @f32
 // OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2, transpose = true>}
 // STAGES-LABEL: func.func @f32
-// STAGES: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 3, vector = 2, prefetch = async, pad = 2>, {{.*}}], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 3, vector = 4, prefetch = async, pad = 4, transpose = true>}
+// STAGES: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 48, 32], thread = [6, 6], warps = 4, stages = 3, vector = 2, prefetch = async, pad = 2, occupancy = 2, transpose = true>, {{.*}}], schedule = #gemm.schedule<block = [128, 128, 32], thread = [4, 16], warps = 8, stages = 3, vector = 4, prefetch = async, pad = 4>}
 func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -33,11 +35,12 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // -----
 
 // On Hopper the FP64 tensor cores double the peak, so the model's best f64
-// schedule multiplies with mma.sync (compute = dmma). 8x8 and 4x16 register
-// tiles tie on every bound; 8x8 reads A in pairs of blocks, so fewer of its
-// instructions are loads (the FMA share breaks the tie).
+// schedule multiplies with mma.sync (compute = dmma), fed by a four-buffer
+// cp.async pipeline whose warps drift apart (prefetch = async). 8x8 and
+// 4x16 register tiles tie on every bound; 8x8 reads A in pairs of blocks,
+// so fewer of its instructions are loads (the FMA share breaks the tie).
 // DEFAULT-LABEL: func.func @f64
-// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [128, 64, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, compute = dmma>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma, occupancy = 2>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
+// DEFAULT: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [128, 64, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 160, 16], {{[^>]*}}, compute = dmma>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 4, vector = 2, prefetch = async, pad = 4, compute = dmma, occupancy = 2>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 4, vector = 2, prefetch = async, pad = 4, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return

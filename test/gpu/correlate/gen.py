@@ -120,9 +120,11 @@ def explain(gemm_opt, target, candidates, schedule=None, dtype=None):
 
 def label(schedule):
     kv = dict(x.split("=") for x in schedule.split())
+    # cp.async pipelines differ by their buffer count.
+    prefetch = kv["prefetch"] + (kv.get("stages", "") if kv["prefetch"] == "async" else "")
     return "%s/%s/v%s/%s/p%s/%s%s%s" % (kv["block"].replace(",", "x"),
                                          kv["thread"].replace(",", "x"), kv["vector"],
-                                         kv["prefetch"], kv["pad"], kv["compute"],
+                                         prefetch, kv["pad"], kv["compute"],
                                          "/T" if kv.get("transpose") == "1" else "",
                                          "/o" + kv["occupancy"] if "occupancy" in kv else "")
 
