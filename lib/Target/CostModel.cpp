@@ -405,17 +405,16 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
       target.issuePerClock(precision);
   // Warps that meet at a block barrier every step load together, and so
   // take those turns. A cp.async pipeline of three buffers or more lets
-  // them drift up to a step apart (MainLoop.cpp), so that one warp's loads
-  // issue while another's mma.sync holds the tensor pipe (H200, DGEMM
-  // 128x128x8/8x8: 45.1 TFLOP/s with a barrier per step, 54.8-58.1 with
-  // four buffers). FFMAs leave no issue slot to a drifting warp: FFMA
-  // kernels gain nothing (256x128x8/8x16: 48.2 smem, 44.7-46.9 async).
+  // them drift apart (MainLoop.cpp), so that the loads and other
+  // instructions of some warps issue while others' mma.sync hold the tensor
+  // pipe, and the longer of the two sets the pace (H200, DGEMM 4096^3 NT
+  // in four buffers: 128x128x8/8x8 51.2 TFLOP/s, 96x96x12/6x4 40.8, which
+  // their sums put at 31.8 and 24.7 and this at 59.8 and 41.3). FFMAs
+  // leave no issue slot to a drifting warp: FFMA kernels gain nothing
+  // (256x128x8/8x16: 48.2 with a barrier per step, 44.7-46.9 drifting).
   bool drift = dmma && s.prefetch == Prefetch::Async && s.stages >= 3;
-  double turns = fmaClocks + lsuClocks + otherClocks;
-  if (drift)
-    turns = std::max(fmaClocks, turns / double(std::max<int64_t>(
-                                            p.footprint.threadsPerSM / 32 /
-                                                target.schedulersPerSM, 1)));
+  double turns = drift ? std::max(fmaClocks, lsuClocks + otherClocks)
+                       : fmaClocks + lsuClocks + otherClocks;
   double stepClocks = std::max(
       {fmaClocks, issueClocks, target.stallsAdd ? turns : lsuClocks});
   // Warps take the schedulers in turn, each scheduler with its own pipes:
