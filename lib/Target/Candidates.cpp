@@ -154,6 +154,12 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
   // Pipelines: the prefetch kinds with their buffer counts.
   std::vector<std::pair<Prefetch, int64_t>> pipelines = {
       {Prefetch::None, 1}, {Prefetch::Regs, 1}, {Prefetch::Smem, 2}};
+  // FFMA kernels of a target whose warps take turns with their loads
+  // (stallsAdd) skip cp.async: their FMAs fill the issue slots that drifting
+  // warps would share, and the copies measured slower than a register-staged
+  // prefetch, which the counts do not show (H200, SGEMM 4096^3:
+  // 256x128x8/8x16 NN 45.4-46.9 TFLOP/s against 48.2; the TN benchmark
+  // 0.909-0.910 of cuBLAS with two buffers against 0.959-0.966, three runs).
   if (target.asyncCopies)
     for (int64_t stages = 2; stages <= kMaxAsyncStages; ++stages)
       pipelines.push_back({Prefetch::Async, stages});
@@ -196,7 +202,9 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                                  compute,   stages,    transpose};
                       if (!c.matches(s) || !loadsEvenly(s) ||
                           !target.supports(precision, compute) ||
-                          (compute == Compute::Dmma && !fitsDmma(s)))
+                          (compute == Compute::Dmma && !fitsDmma(s)) ||
+                          (compute == Compute::Fma &&
+                           prefetch == Prefetch::Async && target.stallsAdd))
                         continue;
                       Footprint f =
                           estimateFootprint(target, precision, s, problem);

@@ -2,12 +2,12 @@
 // RUN: gemm-opt --emit=cuda %s --schedule="prefetch=smem" | FileCheck %s --check-prefix=SMEM
 // RUN: gemm-opt --emit=cuda %s --schedule="prefetch=regs" | FileCheck %s --check-prefix=REGS
 // RUN: gemm-opt --emit=cuda %s --schedule="prefetch=none" | FileCheck %s --check-prefix=NONE
-// RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=4" -o %t.async.cu
+// RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=4 transpose=0" -o %t.async.cu
 // RUN: FileCheck %s --check-prefix=ASYNC < %t.async.cu
 // RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -Xptxas -v -c %t.async.cu -o %t.async.o 2>&1 | FileCheck %s --check-prefix=PTXAS
 // RUN: %nvcc -std=c++17 -arch=sm_80 -I %gemm_runtime_include -c %t.async.cu -o %t.async80.o
 // RUN: %nvcc -std=c++17 -arch=sm_75 -I %gemm_runtime_include -c %t.async.cu -o %t.async75.o
-// RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=2" | FileCheck %s --check-prefix=ASYNC2
+// RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=2 transpose=0" | FileCheck %s --check-prefix=ASYNC2
 
 // cp.async (sm_80 and later; plain copies and block barriers before): each
 // buffer has a full and an empty mbarrier, and the 66 KB of tiles opt in
