@@ -102,7 +102,8 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
     break;
   case Prefetch::Async:
     prefetchText = llvm::formatv("{0} shared-memory buffers filled by "
-                                 "cp.async\n// (up to {1} K tiles ahead), warps paced by mbarriers",
+                                 "cp.async\n// (up to {1} K tiles ahead), "
+                                 "warps paced by mbarriers",
                                  s.getStages(), s.getStages() - 1);
     break;
   case Prefetch::None:

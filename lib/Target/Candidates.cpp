@@ -44,8 +44,6 @@ bool loadsEvenly(const Schedule &s) {
          (s.blockK * s.blockN / v) % threads == 0;
 }
 
-/// Resident blocks as Algorithm 3 counts them from one resource: at most
-/// `perSM / perBlock`, the hardware's block limit and its warp limit.
 /// The warp tiles of KernelEmitter's dmma multiply: 8 * TM x 4 * TN, in
 /// steps of 4 k (the schedule verifier's rule).
 bool fitsDmma(const Schedule &s) {
@@ -53,6 +51,21 @@ bool fitsDmma(const Schedule &s) {
          s.threadN % 2 == 0 && s.blockK % 4 == 0;
 }
 
+/// Whether the pipeline suits the kind of product. FFMA kernels of a target
+/// whose warps take turns with their loads (stallsAdd) skip cp.async: their
+/// FMAs fill the issue slots that drifting warps would share, and the copies
+/// measured slower than a register-staged prefetch, which the counts do not
+/// show (H200, SGEMM 4096^3: 256x128x8/8x16 NN 45.4-46.9 TFLOP/s against
+/// 48.2; the TN benchmark 0.909-0.910 of cuBLAS with two cp.async buffers
+/// against 0.959-0.966 with the smem pipeline, three runs each).
+bool feedsCompute(const GpuTarget &target, Prefetch prefetch,
+                  Compute compute) {
+  return !(compute == Compute::Fma && prefetch == Prefetch::Async &&
+           target.stallsAdd);
+}
+
+/// Resident blocks as Algorithm 3 counts them from one resource: at most
+/// `perSM / perBlock`, the hardware's block limit and its warp limit.
 int64_t guidelineBlocks(const GpuTarget &target, int64_t perSM,
                         int64_t perBlock, int64_t warpsPerBlock) {
   int64_t blocks = std::min(perSM / perBlock, target.maxBlocksPerSM);
@@ -154,12 +167,6 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
   // Pipelines: the prefetch kinds with their buffer counts.
   std::vector<std::pair<Prefetch, int64_t>> pipelines = {
       {Prefetch::None, 1}, {Prefetch::Regs, 1}, {Prefetch::Smem, 2}};
-  // FFMA kernels of a target whose warps take turns with their loads
-  // (stallsAdd) skip cp.async: their FMAs fill the issue slots that drifting
-  // warps would share, and the copies measured slower than a register-staged
-  // prefetch, which the counts do not show (H200, SGEMM 4096^3:
-  // 256x128x8/8x16 NN 45.4-46.9 TFLOP/s against 48.2; the TN benchmark
-  // 0.909-0.910 of cuBLAS with two buffers against 0.959-0.966, three runs).
   if (target.asyncCopies)
     for (int64_t stages = 2; stages <= kMaxAsyncStages; ++stages)
       pipelines.push_back({Prefetch::Async, stages});
@@ -203,8 +210,7 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                       if (!c.matches(s) || !loadsEvenly(s) ||
                           !target.supports(precision, compute) ||
                           (compute == Compute::Dmma && !fitsDmma(s)) ||
-                          (compute == Compute::Fma &&
-                           prefetch == Prefetch::Async && target.stallsAdd))
+                          !feedsCompute(target, prefetch, compute))
                         continue;
                       Footprint f =
                           estimateFootprint(target, precision, s, problem);
