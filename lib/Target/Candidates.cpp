@@ -51,6 +51,20 @@ bool fitsDmma(const Schedule &s) {
          s.threadN % 2 == 0 && s.blockK % 4 == 0;
 }
 
+/// Whether a dmma kernel of a target whose warps take turns with their
+/// loads (stallsAdd) has a warp tile and K step that measured able to keep
+/// the tensor pipe busy: at most 64 x 32 (TM, TN <= 8), and one k8 slice
+/// per step when its warps drift. The model rates wider tiles and deeper
+/// steps at the peak too, but they ran slower (H200, DGEMM 4096^3 in four
+/// buffers: 128x128x8/8x8 and 256x64x8/8x8 53-54 TFLOP/s, 96x160x8/6x10
+/// and 64x160x16/4x10 47, 128x128x16/8x8 42; the bench's NT 0.77 of
+/// cuBLAS with 160x96x16/10x6 against 0.94 with 128x128x8/8x8).
+bool keepsTensorPipe(const GpuTarget &target, const Schedule &s) {
+  if (s.compute != Compute::Dmma || !target.stallsAdd)
+    return true;
+  return s.threadM <= 8 && s.threadN <= 8 && (!s.drifts() || s.blockK <= 8);
+}
+
 /// Whether the pipeline suits the kind of product. FFMA kernels of a target
 /// whose warps take turns with their loads (stallsAdd) skip cp.async: their
 /// FMAs fill the issue slots that drifting warps would share, and the copies
@@ -210,7 +224,8 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                       if (!c.matches(s) || !loadsEvenly(s) ||
                           !target.supports(precision, compute) ||
                           (compute == Compute::Dmma && !fitsDmma(s)) ||
-                          !feedsCompute(target, prefetch, compute))
+                          !feedsCompute(target, prefetch, compute) ||
+                          !keepsTensorPipe(target, s))
                         continue;
                       Footprint f =
                           estimateFootprint(target, precision, s, problem);

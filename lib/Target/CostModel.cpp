@@ -223,7 +223,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
   // bounds of every copy stay live as a prefetched tile does (ptxas 13.0:
   // 192x128x24/4x16 f32 spills at 168 registers with column-major A).
   bool prefetched = s.prefetch != Prefetch::None;
-  if (const std::optional<RegisterLaw> &law = target.registerLaw) {
+  if (const std::optional<RegisterLaw> &law = target.registerLawOf(s.compute)) {
     // Every fragment of the unrolled K step: a dmma lane's per 4 k of its
     // product's depth, an FMA thread's row and column of a rank-1 update.
     int64_t fragments =
@@ -329,7 +329,7 @@ bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
                             const Schedule &s) {
   // seeds/004 eq. 2, and a block that fits the SM: the law's estimate with
   // its margin must fit the cap, on the tiles it was fitted to.
-  const std::optional<RegisterLaw> &law = target.registerLaw;
+  const std::optional<RegisterLaw> &law = target.registerLawOf(s.compute);
   double margin = law ? kMarginSigmas * law->sigma : 0.0;
   if (law && f.stagedWords > law->maxStagedWords)
     return false;
@@ -412,8 +412,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // their sums put at 31.8 and 24.7 and this at 59.8 and 41.3). FFMAs
   // leave no issue slot to a drifting warp: FFMA kernels gain nothing
   // (256x128x8/8x16: 48.2 with a barrier per step, 44.7-46.9 drifting).
-  bool drift = dmma && s.prefetch == Prefetch::Async && s.stages >= 3;
-  double turns = drift ? std::max(fmaClocks, lsuClocks + otherClocks)
+  double turns = s.drifts() ? std::max(fmaClocks, lsuClocks + otherClocks)
                        : fmaClocks + lsuClocks + otherClocks;
   double stepClocks = std::max(
       {fmaClocks, issueClocks, target.stallsAdd ? turns : lsuClocks});

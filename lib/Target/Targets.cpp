@@ -109,6 +109,13 @@ GpuTarget hopperSM() {
   // tile is 36 words a thread (64x224x28/8x8, f32); 48x120x40/6x6 (42
   // words) spills at 255 registers where the law predicts 206.
   t.registerLaw = RegisterLaw{47.1, -0.12, 2.78, 2.06, 20, 36};
+  // dmma kernels by their own fit (session 11, the same script on ptxas
+  // 13.0.88's session-10 measurements, 19 dmma kernels): sd 14.9 where the
+  // shared law's residuals had grown to 25, most of them from cp.async
+  // tiles it overestimated by 10-90 (128x128x32/8x8 uses 255, the law
+  // said 347). 256x64x8/8x8, 204-209 registers and as fast as
+  // 128x128x8/8x8, was infeasible by the shared law (225 + 40).
+  t.dmmaRegisterLaw = RegisterLaw{77.2, -0.25, 1.23, 1.61, 15, 36};
   // source: H100 whitepaper SM diagram (a 16K x 32-bit register file per
   // partition); ptxas caps 576-thread blocks at 96 registers, not 112.
   t.registerPartitions = 4;

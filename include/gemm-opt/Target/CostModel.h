@@ -37,6 +37,12 @@ struct Schedule {
 
   /// One thread per register tile.
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
+  /// Whether a dmma kernel's warps drift apart, meeting at no barrier: a
+  /// cp.async pipeline of three buffers or more (MainLoop.cpp).
+  bool drifts() const {
+    return compute == Compute::Dmma && prefetch == Prefetch::Async &&
+           stages >= 3;
+  }
 };
 
 /// What the model knows of one matmul besides its precision.

@@ -92,6 +92,14 @@ struct GpuTarget {
   /// Registers per thread by a measured law of the target's compiler;
   /// without one, seeds/004 eq. 7 (the papers' compilers).
   std::optional<RegisterLaw> registerLaw;
+  /// The law of tensor-core (dmma) kernels where the target fits them
+  /// apart: ptxas allocates their fragments and cp.async addresses
+  /// differently from an FFMA kernel's.
+  std::optional<RegisterLaw> dmmaRegisterLaw;
+  const std::optional<RegisterLaw> &registerLawOf(Compute compute) const {
+    return compute == Compute::Dmma && dmmaRegisterLaw ? dmmaRegisterLaw
+                                                       : registerLaw;
+  }
   /// Shared memory per SM and the most one block can use.
   int64_t sharedBytesPerSM, sharedBytesPerBlock;
   /// Residency limits.

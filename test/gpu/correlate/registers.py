@@ -12,9 +12,10 @@ both kernel variants without spilling, and fits by least squares
   registers = base + words * (accumulators + fragment * fragments
                               + staged * (stagedLive or stagedDead))
 
-with the cost model's counts (CostModel.cpp). It prints the table, the fit
-and its residuals; the margin that CostModel adds for residency should cover
-their scatter.
+with the cost model's counts (CostModel.cpp), once over the FFMA kernels
+and once over the dmma ones. It prints each table, fit, residuals and their
+standard deviation; the margin that CostModel adds for residency should
+cover their scatter.
 """
 
 import argparse
@@ -132,8 +133,17 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         measured = list(pool.map(measure, schedules))
 
+    # The FFMA and the dmma kernels each have their law (Targets.cpp's
+    # registerLaw and dmmaRegisterLaw).
+    for kind in ("fma", "dmma"):
+        fit(kind, [(item, regs) for item, regs in zip(schedules, measured)
+                   if counts(*item)[5] == (kind == "dmma")])
+
+
+def fit(kind, measured):
+    """Fits and prints one law over `measured`, ((dtype, schedule), regs)."""
     rows, ys, table = [], [], []
-    for (dtype, schedule), regs in zip(schedules, measured):
+    for (dtype, schedule), regs in measured:
         words, acc, frag, staged, prefetched, dmma = counts(dtype, schedule)
         table.append((dtype, gen.label(schedule), regs))
         if regs is None:
@@ -145,17 +155,22 @@ def main():
         ys.append(regs - known)
     base, fragment, live, dead = solve(rows, ys)
     print("%-4s %-44s %5s %7s %6s" % ("type", "schedule", "regs", "fit", "resid"))
-    i = 0
+    i, squares = 0, 0.0
     for dtype, label, regs in table:
         if regs is None:
             print("%-4s %-44s spills at 255" % (dtype, label))
             continue
         r = rows[i]
-        fit = base + fragment * r[1] + live * r[2] + dead * r[3] + (regs - ys[i])
-        print("%-4s %-44s %5d %7.1f %+6.1f" % (dtype, label, regs, fit, regs - fit))
+        estimate = (base + fragment * r[1] + live * r[2] + dead * r[3] +
+                    (regs - ys[i]))
+        squares += (regs - estimate) ** 2
+        print("%-4s %-44s %5d %7.1f %+6.1f" % (dtype, label, regs, estimate,
+                                              regs - estimate))
         i += 1
-    print("RegisterLaw{%.1f, %.2f, %.2f, %.2f}  (base, fragment, stagedLive, stagedDead)"
-          % (base, fragment, live, dead))
+    sigma = (squares / max(i - 4, 1)) ** 0.5
+    print("%s: RegisterLaw{%.1f, %.2f, %.2f, %.2f, %.0f}  (base, fragment, "
+          "stagedLive, stagedDead, sigma)\n"
+          % (kind, base, fragment, live, dead, sigma))
 
 
 if __name__ == "__main__":
