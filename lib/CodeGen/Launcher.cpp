@@ -71,19 +71,23 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
       lookupTarget(targetNameOf(func->getParentOfType<ModuleOp>()));
   if (!target)
     target = &getDefaultTarget();
-  os << "  // One kernel per schedule, with its tile, its blocks per SM and the\n"
+  os << "  // One kernel per schedule, with its tile, its blocks per SM, the\n"
         "  // GFLOP/s the cost model predicts on a full "
      << target->name
-     << ": run() picks one, and a\n"
-        "  // split of K, from the extents of each call.\n"
+     << " and the shares\n"
+        "  // of DRAM bandwidth its rows of A and B stream at: run() picks one,\n"
+        "  // and a split of K, from the extents of each call.\n"
         "  static const gemm_rt::Variant variants[] = {\n";
   // The tile as the runtime sees it, along C's rows and columns.
-  for (auto [i, s] : llvm::enumerate(schedules))
-    os << llvm::formatv("      {{{0}_impl::launch, {1}, {2}, {3}, {4:F1}},\n",
-                        kernelName(func, i),
-                        s.getTranspose() ? s.getBlockN() : s.getBlockM(),
-                        s.getTranspose() ? s.getBlockM() : s.getBlockN(),
-                        s.getOccupancy(), fullRate(*target, op, s));
+  for (auto [i, s] : llvm::enumerate(schedules)) {
+    auto [shareA, shareB] = streamShares(*target, precisionOf(op),
+                                         toSchedule(s), problemOf(op));
+    os << llvm::formatv(
+        "      {{{0}_impl::launch, {1}, {2}, {3}, {4:F1}, {5:F3}, {6:F3}},\n",
+        kernelName(func, i), s.getTranspose() ? s.getBlockN() : s.getBlockM(),
+        s.getTranspose() ? s.getBlockM() : s.getBlockN(), s.getOccupancy(),
+        fullRate(*target, op, s), shareA, shareB);
+  }
   os << "  };\n"
      << llvm::formatv("  return gemm_rt::run(problem, gemm_rt::Plan{{variants, "
                       "{0}, {1:F1}});\n",

@@ -52,17 +52,16 @@ bool fitsDmma(const Schedule &s) {
 }
 
 /// Whether a dmma kernel of a target whose warps take turns with their
-/// loads (stallsAdd) has a warp tile and K step that measured able to keep
-/// the tensor pipe busy: at most 64 x 32 (TM, TN <= 8), and one k8 slice
-/// per step when its warps drift. The model rates wider tiles and deeper
-/// steps at the peak too, but they ran slower (H200, DGEMM 4096^3 in four
-/// buffers: 128x128x8/8x8 and 256x64x8/8x8 53-54 TFLOP/s, 96x160x8/6x10
-/// and 64x160x16/4x10 47, 128x128x16/8x8 42; the bench's NT 0.77 of
-/// cuBLAS with 160x96x16/10x6 against 0.94 with 128x128x8/8x8).
+/// loads (stallsAdd) has a warp tile that measured able to keep the tensor
+/// pipe busy: at most 64 x 32 (TM, TN <= 8). The model rates wider tiles at
+/// the peak too, but they ran slower (H200, DGEMM 4096^3 in four buffers:
+/// 128x128x8/8x8 and 256x64x8/8x8 53-54 TFLOP/s, 96x160x8/6x10 and
+/// 64x160x16/4x10 47; the bench's NT 0.77 of cuBLAS with 160x96x16/10x6
+/// against 0.94 with 128x128x8/8x8).
 bool keepsTensorPipe(const GpuTarget &target, const Schedule &s) {
   if (s.compute != Compute::Dmma || !target.stallsAdd)
     return true;
-  return s.threadM <= 8 && s.threadN <= 8 && (!s.drifts() || s.blockK <= 8);
+  return s.threadM <= 8 && s.threadN <= 8;
 }
 
 /// Whether the pipeline suits the kind of product. FFMA kernels of a target
@@ -176,6 +175,7 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                                          const ScheduleConstraints &c,
                                          const Problem &problem) {
   CandidateSet set;
+  set.precision = precision;
   set.problem = problem;
   int64_t words = elementBytes(precision) / 4;
   // Pipelines: the prefetch kinds with their buffer counts.
@@ -254,8 +254,7 @@ Candidate mlir::gemm::rankFirst(const GpuTarget &target,
                                 const Problem &problem) {
   std::optional<Candidate> best;
   for (Candidate c : set.ranked) {
-    c.prediction.fill = predictFill(target, c.schedule,
-                                    c.prediction.footprint, problem);
+    c.prediction = predict(target, set.precision, c.schedule, problem);
     if (!best || ranksBefore(c, *best))
       best = c;
   }

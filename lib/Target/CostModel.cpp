@@ -224,6 +224,9 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
   // 192x128x24/4x16 f32 spills at 168 registers with column-major A).
   bool prefetched = s.prefetch != Prefetch::None;
   if (const std::optional<RegisterLaw> &law = target.registerLawOf(s.compute)) {
+    double perStaged = s.prefetch == Prefetch::Async ? law->stagedCopied
+                       : prefetched                  ? law->stagedLive
+                                                     : law->stagedDead;
     // Every fragment of the unrolled K step: a dmma lane's per 4 k of its
     // product's depth, an FMA thread's row and column of a rank-1 update.
     int64_t fragments =
@@ -233,8 +236,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
     double estimate =
         law->base +
         double(words) * (double(accumulators) + law->fragment * fragments +
-                         (prefetched ? law->stagedLive : law->stagedDead) *
-                             double(staged)) +
+                         perStaged * double(staged)) +
         (problem.cUnitColumns || problem.cUnitRows ? 0.0
                                                    : 2.0 * double(s.threadN)) +
         (margin ? kMarginSigmas * law->sigma : 0.0);
@@ -339,6 +341,42 @@ bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
          f.sharedBytes <= target.sharedBytesPerBlock && f.blocksPerSM >= 1;
 }
 
+/// Prediction::fill of `s` with `footprint` for `given`.
+static double predictFill(const GpuTarget &target, const Schedule &s,
+                          const Footprint &footprint, const Problem &given) {
+  const Problem problem = orient(given, s);
+  // Partial tiles and the last wave (the runtime ranks variants with the
+  // same term).
+  if (footprint.blocksPerSM <= 0)
+    return 1;
+  if (problem.m > 0 && problem.n > 0)
+    return gemm_rt::waveFill(problem.batch, problem.m, problem.n, s.blockM,
+                             s.blockN, target.sms * footprint.blocksPerSM);
+  // An unknown extent is a large one: its tiles fill the waves, and only a
+  // known extent's partial tile remains.
+  auto used = [](int64_t extent, int64_t tile) {
+    return extent > 0 ? double(extent) / double(llvm::alignTo(extent, tile))
+                      : 1.0;
+  };
+  return used(problem.m, s.blockM) * used(problem.n, s.blockN);
+}
+
+std::pair<double, double> mlir::gemm::streamShares(const GpuTarget &target,
+                                                   Precision precision,
+                                                   const Schedule &s,
+                                                   const Problem &problem) {
+  // The problem's A tile runs BM along M, or BN where the kernel computes
+  // C^T; a tile row is contiguous along its unit-stride side.
+  int64_t alongM = s.transpose ? s.blockN : s.blockM,
+          alongN = s.transpose ? s.blockM : s.blockN;
+  auto share = [&](TileStrides strides, int64_t x) {
+    int64_t run = strides.xUnit ? x : strides.kUnit ? s.blockK : 1;
+    return gemm_rt::streamShare(run * elementBytes(precision),
+                                target.dramLineBytes);
+  };
+  return {share(problem.a, alongM), share(problem.b, alongN)};
+}
+
 Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
                                const Schedule &s, const Problem &problem) {
   Prediction p;
@@ -359,6 +397,14 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double memoryGFlops =
       tileGBs * 2.0 /
       (double(bytes) * (1.0 / double(s.blockM) + 1.0 / double(s.blockN)));
+  // A short side of C leaves the other side's operand nothing to share in
+  // the L2: it streams from DRAM once, at the pace of the product, in rows
+  // as long as its tile's (docs/cost-model.md, "Streamed operands").
+  auto [shareA, shareB] = streamShares(target, precision, s, problem);
+  double streamed = gemm_rt::streamGFlops(problem.m, problem.n, bytes, shareA,
+                                          shareB, target.dramGBs);
+  if (streamed > 0)
+    memoryGFlops = std::min(memoryGFlops, streamed);
   p.memory = memoryGFlops / p.peakGFlops;
 
   // seeds/004 eq. 11 with the pipes of Figure 2: per K step a thread needs
@@ -468,27 +514,13 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
                                  double(p.footprint.blocksPerSM));
   p.latency =
       std::min(ready / needed * (peakClocks / fmaClocks), active * p.issue);
+  // Drifting warps keep the tensor pipe less busy with steps of more than
+  // one k8 slice, by a share that the counts above do not explain.
+  if (s.drifts() && s.blockK > 8) {
+    p.issue *= target.deepDriftShare;
+    p.latency *= target.deepDriftShare;
+  }
 
   p.fill = predictFill(target, s, p.footprint, problem);
   return p;
-}
-
-double mlir::gemm::predictFill(const GpuTarget &target, const Schedule &s,
-                               const Footprint &footprint,
-                               const Problem &given) {
-  const Problem problem = orient(given, s);
-  // Partial tiles and the last wave (the runtime ranks variants with the
-  // same term).
-  if (footprint.blocksPerSM <= 0)
-    return 1;
-  if (problem.m > 0 && problem.n > 0)
-    return gemm_rt::waveFill(problem.batch, problem.m, problem.n, s.blockM,
-                             s.blockN, target.sms * footprint.blocksPerSM);
-  // An unknown extent is a large one: its tiles fill the waves, and only a
-  // known extent's partial tile remains.
-  auto used = [](int64_t extent, int64_t tile) {
-    return extent > 0 ? double(extent) / double(llvm::alignTo(extent, tile))
-                      : 1.0;
-  };
-  return used(problem.m, s.blockM) * used(problem.n, s.blockN);
 }

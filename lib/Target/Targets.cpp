@@ -107,15 +107,20 @@ GpuTarget hopperSM() {
   // residuals -55 to +49, standard deviation 20, hence the margins that
   // CostModel adds for feasibility and residency. The fit's largest staged
   // tile is 36 words a thread (64x224x28/8x8, f32); 48x120x40/6x6 (42
-  // words) spills at 255 registers where the law predicts 206.
-  t.registerLaw = RegisterLaw{47.1, -0.12, 2.78, 2.06, 20, 36};
-  // dmma kernels by their own fit (session 11, the same script on ptxas
-  // 13.0.88's session-10 measurements, 19 dmma kernels): sd 14.9 where the
-  // shared law's residuals had grown to 25, most of them from cp.async
-  // tiles it overestimated by 10-90 (128x128x32/8x8 uses 255, the law
-  // said 347). 256x64x8/8x8, 204-209 registers and as fast as
-  // 128x128x8/8x8, was infeasible by the shared law (225 + 40).
-  t.dmmaRegisterLaw = RegisterLaw{77.2, -0.25, 1.23, 1.61, 15, 36};
+  // words) spills at 255 registers where the law predicts 206. It counts
+  // cp.async copies as held tiles (one coefficient, as fitted then).
+  t.registerLaw = RegisterLaw{47.1, -0.12, 2.78, 2.78, 2.06, 20, 36};
+  // dmma kernels by their own fit (session 11: the shared law's residuals
+  // had grown to sd 25 on ptxas 13.0, most of them cp.async tiles it
+  // overestimated by 10-90). Refitted in session 12 (registers.py --kind
+  // dmma, ptxas 13.0.88, 14 kernels with the two-slice cp.async tiles of
+  // streamed problems; staged tiles up to 64 words), with cp.async copies
+  // apart from held tiles: 1.02 registers per copied word against 1.73
+  // per held one, sd 8. 256x64x16/8x8 needs 224 with cp.async (the
+  // session-11 fit said 243, and its 36-word limit dropped it) and spills
+  // with a register prefetch. None of the 14 stages without a prefetch, so
+  // stagedDead is session 11's.
+  t.dmmaRegisterLaw = RegisterLaw{77.9, -0.49, 1.73, 1.02, 1.61, 8, 64};
   // source: H100 whitepaper SM diagram (a 16K x 32-bit register file per
   // partition); ptxas caps 576-thread blocks at 96 registers, not 112.
   t.registerPartitions = 4;
@@ -127,6 +132,11 @@ GpuTarget hopperSM() {
   // its 232 instructions per K step, where the same multiply without
   // barriers and global loads runs at 97% (latency.cu's dmma tile).
   t.stallsAdd = true;
+  // source: H200 runs of test/gpu/correlate (session 11, 4096^3 NN, four
+  // cp.async buffers): 128x128x16/8x8 42.0 TFLOP/s against 53.4-54.4 with
+  // one k8 slice a step (128x128x8/8x8); 128x64x16/4x8 39.7 against
+  // 42.0-42.9. The model's turns rate the deeper steps alike.
+  t.deepDriftShare = 0.78;
   // source: ncu of CodeGen's 128x128x8/8x8 FFMA kernel on the H100 (session
   // 4): 2 warps per scheduler, 0.17 wait stalls per issue and the FMA pipe
   // 64% busy, where eq. 1 asks for 512 threads; the compiler's control codes
@@ -160,6 +170,12 @@ GpuTarget hopperSM() {
   t.sharedLatency[1] = 29;
   t.sharedLatency[2] = 34;
   t.globalLatency = 689;
+  // source: the L2's 128-byte lines (CUDA C++ Best Practices Guide,
+  // "Coalesced Access to Global Memory"); H200 run of test/gpu/correlate
+  // (session 12, DGEMM 32768x64x8192 NN, A read once from DRAM): tiles
+  // whose rows of A are 64 bytes (BK 8) ran 36.2-37.8 TFLOP/s whatever
+  // their buffers (4, 6, 8), 128-byte ones (BK 16) 43.3-48.3.
+  t.dramLineBytes = 128;
   return t;
 }
 

@@ -62,6 +62,10 @@ struct Variant {
   int64_t blocksPerSM;
   /// The model's GFLOP/s on a problem that fills every block slot.
   double gflops;
+  /// The shares of DRAM bandwidth at which its tiles' rows of A and B
+  /// stream (gemm_fill.h's streamShare), for problems that read an operand
+  /// from DRAM at the pace of the product: one side of C short.
+  double streamA = 1, streamB = 1;
 };
 
 /// The kernel variants of one nest and the target's DRAM bandwidth, from
@@ -73,12 +77,12 @@ struct Plan {
 };
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's
-/// fill term (gemm_fill.h) and the split's extra traffic make fastest on this
-/// GPU. Device and managed pointers are used in place; host pointers are
-/// staged through a cached device pool and C is copied back. With A and B in
-/// device or host memory and C in device memory, run() returns once the
-/// kernel is queued on the default stream (like cuBLAS); otherwise,
-/// and under GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
+/// run-time terms (gemm_fill.h) and the split's extra traffic make fastest
+/// on this GPU. Device and managed pointers are used in place; host pointers
+/// are staged through a cached device pool and C is copied back. With A and
+/// B in device or host memory and C in device memory, run() returns once the
+/// kernel is queued on the default stream (like cuBLAS); otherwise, and
+/// under GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
 /// Returns false, having touched nothing, when the caller must run its
 /// original loop: no usable GPU, an empty extent, C overlapping A or B, or a
 /// C layout that maps two elements to one address. CUDA errors abort the

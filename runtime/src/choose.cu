@@ -5,6 +5,7 @@
 #include "layout.h"
 #include "split.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -45,6 +46,10 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   double bestSeconds = 0;
   for (int v = 0; v < plan.count; ++v) {
     const Variant &var = plan.variants[v];
+    const double stream =
+        streamGFlops(p.m, p.n, elementSize(p.dtype), var.streamA, var.streamB,
+                     plan.dramGBs);
+    const double rate = stream > 0 ? std::min(var.gflops, stream) : var.gflops;
     for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
       if (splits > 1 && (p.k / splits < kMinChunk || !canSplit(p, splits)))
         break;
@@ -53,7 +58,7 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
       // Each chunk is written to the workspace and read back once.
       const double chunkBytes =
           splits > 1 ? 2.0 * splits * p.m * p.n * element : 0;
-      const double seconds = flops / (var.gflops * 1e9 * fill) +
+      const double seconds = flops / (rate * 1e9 * fill) +
                              chunkBytes / (plan.dramGBs * 1e9);
       if (bestSeconds == 0 || seconds < bestSeconds) {
         bestSeconds = seconds;

@@ -19,8 +19,9 @@ struct Choice {
 };
 
 /// The variant and split of `plan` with the least predicted time for `p` on
-/// a GPU of `sms` SMs: the variant's rate times its fill (gemm_fill.h) over
-/// the problem's tiles, plus the split's workspace traffic at DRAM speed.
+/// a GPU of `sms` SMs: the variant's rate, at most what DRAM can stream to
+/// it, times its fill over the problem's tiles (gemm_fill.h), plus the
+/// split's workspace traffic at DRAM speed.
 /// A plan of one variant without a rate runs as given. GEMM_OPT_CHOICE="v,s"
 /// overrides the model where the plan has variant v and K splits s ways,
 /// for experiments that time each choice (bench/bench.cu --choices).

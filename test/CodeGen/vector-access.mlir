@@ -38,7 +38,7 @@
 // CHECK-NEXT:  }
 // CHECK-NEXT:  start<<<grid, THREADS, SMEM_BYTES, stream>>>(p);
 // CHECK-NEXT:  return cudaGetLastError();
-// CHECK:       {row_major_f32_impl::launch, 128, 128, 1, {{[0-9]+\.[0-9]}}},
+// CHECK:       {row_major_f32_impl::launch, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
 // CHECK-NEXT:  };
 // CHECK-NEXT:  return gemm_rt::run(problem, gemm_rt::Plan{variants, 1, 3350.0});
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,

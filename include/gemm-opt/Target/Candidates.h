@@ -44,7 +44,8 @@ struct Candidate {
 
 /// The outcome of one search.
 struct CandidateSet {
-  /// The problem the candidates were ranked for.
+  /// The element type and the problem the candidates were ranked for.
+  Precision precision;
   Problem problem;
   /// Schedules that fit the target's hard limits.
   int64_t feasible = 0;
@@ -60,7 +61,8 @@ CandidateSet searchSchedules(const GpuTarget &target, Precision precision,
                              const Problem &problem);
 
 /// The first of `set` (which must not be empty) when its candidates are
-/// ranked for `problem` instead: the same bounds, another fill.
+/// ranked for `problem` instead: its extents change the fill and the
+/// streamed operands' bound.
 Candidate rankFirst(const GpuTarget &target, const CandidateSet &set,
                     const Problem &problem);
 

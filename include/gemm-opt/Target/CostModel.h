@@ -16,6 +16,8 @@
 #include "gemm-opt/Dialect/Gemm/GemmAttrs.h"
 #include "gemm-opt/Target/GpuTarget.h"
 
+#include <utility>
+
 namespace mlir::gemm {
 
 /// The parameters of #gemm.schedule as plain integers, so that the
@@ -94,7 +96,8 @@ struct Prediction {
   /// FMAs among the FMA, load and store instructions of one K step
   /// (seeds/001 section 3.2: 64% with 64-bit, 78% with 128-bit loads).
   double fmaMix;
-  /// DRAM bandwidth over the traffic of the block tile (seeds/001 RB).
+  /// DRAM (or L2) bandwidth over the traffic of the block tile (seeds/001
+  /// RB), or over a streamed operand's (gemm_fill.h), whichever is less.
   double memory;
   /// Issue slots and shared-memory accesses over the FMA pipe's needs
   /// (seeds/004 eq. 11).
@@ -128,13 +131,17 @@ Footprint estimateFootprint(const GpuTarget &target, Precision precision,
 bool isFeasible(const GpuTarget &target, const Footprint &footprint,
                 const Schedule &schedule);
 
+/// The shares of DRAM bandwidth at which `schedule`'s tiles of `problem`'s
+/// A and B stream (gemm_fill.h's streamShare), by the contiguous bytes of a
+/// tile row.
+std::pair<double, double> streamShares(const GpuTarget &target,
+                                       Precision precision,
+                                       const Schedule &schedule,
+                                       const Problem &problem);
+
 /// The bounds of `schedule` on `target` for `problem`.
 Prediction predict(const GpuTarget &target, Precision precision,
                    const Schedule &schedule, const Problem &problem);
-
-/// Prediction::fill of `schedule` with `footprint` for `problem`.
-double predictFill(const GpuTarget &target, const Schedule &schedule,
-                   const Footprint &footprint, const Problem &problem);
 
 } // namespace mlir::gemm
 

@@ -53,11 +53,12 @@ struct FmaPipe {
 /// Registers per thread of CodeGen's kernel as the least-squares law of what
 /// a compiler needs without spilling: base + accumulators + fragment *
 /// fragment registers + staged words times stagedLive (the next tile held
-/// across the multiply) or stagedDead (no prefetch), all in 32-bit words;
-/// sigma is the standard deviation of its residuals. Beyond the largest
-/// staged tile it was fitted to, maxStagedWords, it is not trusted.
+/// across the multiply), stagedCopied (cp.async: its copies' addresses and
+/// bounds stay live instead) or stagedDead (no prefetch), all in 32-bit
+/// words; sigma is the standard deviation of its residuals. Beyond the
+/// largest staged tile it was fitted to, maxStagedWords, it is not trusted.
 struct RegisterLaw {
-  double base, fragment, stagedLive, stagedDead, sigma;
+  double base, fragment, stagedLive, stagedCopied, stagedDead, sigma;
   int64_t maxStagedWords;
 };
 
@@ -107,6 +108,10 @@ struct GpuTarget {
 
   /// DRAM bandwidth in GB/s.
   double dramGBs;
+  /// Bytes that DRAM moves at a time for one row of a streamed tile, where
+  /// measured: shorter rows get that share of the bandwidth (gemm_fill.h's
+  /// streamShare). 0: rows of any length stream at the full rate.
+  int64_t dramLineBytes = 0;
   /// L2 bandwidth in GB/s where measured, else 0: the block tiles' loads
   /// then count against DRAM, as in the papers.
   double l2GBs = 0;
@@ -133,6 +138,10 @@ struct GpuTarget {
   /// scheduler hold up its FMAs or tensor products (their times add), rather
   /// than overlap with them.
   bool stallsAdd = false;
+  /// The share of its issue and latency bounds that a dmma kernel whose warps
+  /// drift (Schedule::drifts) keeps when a step holds more than one k8
+  /// slice: measured where the target has it, else 1.
+  double deepDriftShare = 1;
   /// Whether a warp issues a thread's independent FMAs back to back, so that
   /// the TM * TN FMAs of a rank-1 update cover the FMA latency; otherwise
   /// seeds/004 eq. 1 counts threads alone.

@@ -1,8 +1,8 @@
 //===- correlate.cu - The cost model's ranking against the device's ------===//
 //
 // Times every variant that test/gpu/correlate/gen.py generated (one schedule
-// each, row-major A and C, B row-major or, with --layout nt, transposed) at
-// 4096^3, alpha = 1, beta = 0, on random data:
+// each, row-major A and C, B row-major or, with --layout nt, transposed) on
+// its problem (4096^3 unless --shape), alpha = 1, beta = 0, on random data:
 // the median of 25 event-timed launches after 3 warm-ups (gpu_check's
 // medianMs). Each variant's C is checked once against cuBLAS (pedantic IEEE
 // math) under the element-wise bound (K + 2) eps |A||B|. Prints, per element
@@ -81,9 +81,9 @@ int main() {
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   std::printf("correlate on %s\n", deviceSummary(handle).c_str());
-  const int64_t s = 4096;
-  const double flops = 2.0 * s * s * s;
-  const size_t count = size_t(s * s);
+  const int64_t m = correlateShape[0], n = correlateShape[1],
+                k = correlateShape[2];
+  const double flops = 2.0 * m * n * k;
   std::mt19937_64 rng(20240611);
   Scratch scratch;
   FILE *csv = nullptr;
@@ -94,46 +94,51 @@ int main() {
                         "predicted_gflops,measured_gflops,max_err_bound\n");
   }
   int failures = 0;
-  const int n = sizeof(correlateVariants) / sizeof(correlateVariants[0]);
+  const int variants = sizeof(correlateVariants) / sizeof(correlateVariants[0]);
   for (DType dtype : {DType::F32, DType::F64}) {
     const bool f64 = dtype == DType::F64;
     // gen.py --only may list one element type alone.
-    if (std::none_of(correlateVariants, correlateVariants + n,
+    if (std::none_of(correlateVariants, correlateVariants + variants,
                      [&](const CorrelateVariant &v) { return v.dtype == dtype; }))
       continue;
-    CaseData d = f64 ? prepareCase<double>(scratch, count, count, count, false,
-                                           rng)
-                     : prepareCase<float>(scratch, count, count, count, false,
-                                          rng);
+    const size_t aCount = size_t(m * k), bCount = size_t(k * n),
+                 cCount = size_t(m * n);
+    CaseData d = f64 ? prepareCase<double>(scratch, aCount, bCount, cCount,
+                                           false, rng)
+                     : prepareCase<float>(scratch, aCount, bCount, cCount,
+                                          false, rng);
     const size_t size = f64 ? 8 : 4;
-    auto op = [&](void *p) { return Operand{p, 0, s, 1}; };
+    // Row-major operands of `columns` columns.
+    auto rows = [&](void *p, int64_t columns) {
+      return Operand{p, 0, columns, 1};
+    };
     // gen.py --layout nt stores B (and so |B|) transposed, K contiguous.
     auto opB = [&](void *p) {
-      return correlateBTransposed ? Operand{p, 0, 1, s} : op(p);
+      return correlateBTransposed ? Operand{p, 0, 1, k} : rows(p, n);
     };
-    const Problem p{"correlate", dtype, 1,     s,   s, s, op(d.a),
-                    opB(d.b),    op(d.c), 1.0, 0.0};
-    oracleAndBound(handle, p, op(d.ref), op(d.absA), opB(d.absB), op(d.bound),
-                   /*useReference=*/false);
+    const Problem p{"correlate", dtype,        1,   m,  n, k, rows(d.a, k),
+                    opB(d.b),    rows(d.c, n), 1.0, 0.0};
+    oracleAndBound(handle, p, rows(d.ref, n), rows(d.absA, k), opB(d.absB),
+                   rows(d.bound, n), /*useReference=*/false);
     currentCase = "cuBLAS";
     const double blas = flops / medianMs([&] {
                           blasGemm(handle, p, /*pedantic=*/!f64);
                         }) / 1e9;
     std::vector<int> idx;
     std::vector<double> predicted, measured, errs;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < variants; ++i) {
       const CorrelateVariant &v = correlateVariants[i];
       if (v.dtype != dtype)
         continue;
       currentCase = v.name;
-      CHECK_CUDA(cudaMemset(d.c, 0xff, count * size)); // NaN
+      CHECK_CUDA(cudaMemset(d.c, 0xff, cCount * size)); // NaN
       CHECK_CUDA(v.launch(p, 0));
       CHECK_CUDA(cudaDeviceSynchronize());
       const Comparison r =
-          f64 ? compare<double>(p.c, d.ref, d.bound, 1, s, s,
-                                boundScale<double>(s))
-              : compare<float>(p.c, d.ref, d.bound, 1, s, s,
-                               boundScale<float>(s));
+          f64 ? compare<double>(p.c, d.ref, d.bound, 1, m, n,
+                                boundScale<double>(k))
+              : compare<float>(p.c, d.ref, d.bound, 1, m, n,
+                               boundScale<float>(k));
       if (r.failures) {
         std::printf("FAIL: %s (%s): %u elements over the bound\n", v.name,
                     v.schedule, r.failures);
@@ -146,9 +151,9 @@ int main() {
       errs.push_back(r.maxRatio);
     }
     const std::vector<double> rp = ranks(predicted), rm = ranks(measured);
-    std::printf("\n== %s at %lld^3, row-major A and C, %s B; median of %d after %d "
-                "warm-ups; cuBLAS (%s) %.1f GFLOP/s\n",
-                f64 ? "f64" : "f32", (long long)s,
+    std::printf("\n== %s at %lldx%lldx%lld, row-major A and C, %s B; median "
+                "of %d after %d warm-ups; cuBLAS (%s) %.1f GFLOP/s\n",
+                f64 ? "f64" : "f32", (long long)m, (long long)n, (long long)k,
                 correlateBTransposed ? "transposed" : "row-major", defaultRuns,
                 defaultWarmups,
                 f64 ? "default math" : "pedantic", blas);

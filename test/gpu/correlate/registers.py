@@ -2,7 +2,7 @@
 """Refits the Hopper register law (RegisterLaw in lib/Target/Targets.cpp).
 
 Runs here, with the gemm-opt built here and nvcc/ptxas (no GPU needed):
-  python3 test/gpu/correlate/registers.py [--jobs N]
+  python3 test/gpu/correlate/registers.py [--jobs N] [--kind fma|dmma]
 
 For the schedules of the correlation check (gen.py's model picks and hand
 schedules) it prints each kernel with `gemm-opt --emit=cuda` at occupancy 1,
@@ -10,7 +10,8 @@ bisects nvcc's -maxrregcount for the fewest registers at which ptxas compiles
 both kernel variants without spilling, and fits by least squares
 
   registers = base + words * (accumulators + fragment * fragments
-                              + staged * (stagedLive or stagedDead))
+                              + staged * (stagedLive, stagedCopied
+                                          or stagedDead))
 
 with the cost model's counts (CostModel.cpp), once over the FFMA kernels
 and once over the dmma ones. It prints each table, fit, residuals and their
@@ -41,7 +42,7 @@ def fields(schedule):
 
 
 def counts(dtype, schedule):
-    """(words, accumulators, fragments, staged, prefetched, dmma) as
+    """(words, accumulators, fragments, staged, prefetch kind, dmma) as
     CostModel.cpp counts them."""
     bm, bn, bk, tm, tn, kv = fields(schedule)
     words = 2 if dtype == "f64" else 1
@@ -53,7 +54,7 @@ def counts(dtype, schedule):
         fragments = depth // 4 * (tm + tn // 2)
     else:
         fragments = tm + tn
-    return words, tm * tn, fragments, staged, kv["prefetch"] != "none", dmma
+    return words, tm * tn, fragments, staged, kv["prefetch"], dmma
 
 
 def spills(cu, regs, workdir):
@@ -87,7 +88,19 @@ def fewest(cu, workdir):
 
 
 def solve(rows, ys):
-    """Least squares by the normal equations (a few unknowns)."""
+    """Least squares by the normal equations (a few unknowns). A column that
+    no kernel exercises (say, no dmma kernel without a prefetch) keeps its
+    coefficient at 0."""
+    used = [i for i in range(len(rows[0])) if any(r[i] for r in rows)]
+    x = [0.0] * len(rows[0])
+    for i, v in zip(used, normal(([r[i] for i in used] for r in rows), ys)):
+        x[i] = v
+    return x
+
+
+def normal(rows, ys):
+    """Least squares over `rows`, which exercise every column."""
+    rows = list(rows)
     n = len(rows[0])
     a = [[sum(r[i] * r[j] for r in rows) for j in range(n)] for i in range(n)]
     b = [sum(r[i] * y for r, y in zip(rows, ys)) for i in range(n)]
@@ -108,6 +121,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gemm-opt", default=os.path.join(gen.ROOT, "build", "bin", "gemm-opt"))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--kind", choices=["fma", "dmma"],
+                        help="measure and fit this kind of product only")
     args = parser.parse_args()
 
     ranked = gen.explain(args.gemm_opt, "hopper-h100", 1000000)
@@ -116,7 +131,8 @@ def main():
         kind = [r for r in ranked[dtype] if "compute=" + compute in r[3]]
         schedules += [(dtype, kind[k - 1][3]) for k in ranks if k <= len(kind)]
     schedules += [(d, s) for d, hand in gen.HAND.items() for s in hand]
-    schedules = sorted(set(schedules))
+    schedules = sorted(s for s in set(schedules)
+                       if not args.kind or counts(*s)[5] == (args.kind == "dmma"))
 
     workdir = tempfile.mkdtemp(prefix="gemm-opt-registers-")
     def measure(item):
@@ -135,7 +151,7 @@ def main():
 
     # The FFMA and the dmma kernels each have their law (Targets.cpp's
     # registerLaw and dmmaRegisterLaw).
-    for kind in ("fma", "dmma"):
+    for kind in [args.kind] if args.kind else ["fma", "dmma"]:
         fit(kind, [(item, regs) for item, regs in zip(schedules, measured)
                    if counts(*item)[5] == (kind == "dmma")])
 
@@ -144,16 +160,19 @@ def fit(kind, measured):
     """Fits and prints one law over `measured`, ((dtype, schedule), regs)."""
     rows, ys, table = [], [], []
     for (dtype, schedule), regs in measured:
-        words, acc, frag, staged, prefetched, dmma = counts(dtype, schedule)
+        words, acc, frag, staged, prefetch, dmma = counts(dtype, schedule)
         table.append((dtype, gen.label(schedule), regs))
         if regs is None:
             continue
         known = words * acc
-        rows.append([1.0, words * frag,
-                     words * staged if prefetched else 0.0,
-                     0.0 if prefetched else words * staged])
+        # The staged words by what holds them: the tile (regs, smem), the
+        # copies' addresses (async) or nothing past the stores (none).
+        kinds = [prefetch in ("regs", "smem"), prefetch == "async",
+                 prefetch == "none"]
+        rows.append([1.0, words * frag] +
+                    [words * staged if k else 0.0 for k in kinds])
         ys.append(regs - known)
-    base, fragment, live, dead = solve(rows, ys)
+    base, fragment, live, copied, dead = solve(rows, ys)
     print("%-4s %-44s %5s %7s %6s" % ("type", "schedule", "regs", "fit", "resid"))
     i, squares = 0, 0.0
     for dtype, label, regs in table:
@@ -161,16 +180,17 @@ def fit(kind, measured):
             print("%-4s %-44s spills at 255" % (dtype, label))
             continue
         r = rows[i]
-        estimate = (base + fragment * r[1] + live * r[2] + dead * r[3] +
-                    (regs - ys[i]))
+        estimate = (base + fragment * r[1] + live * r[2] + copied * r[3] +
+                    dead * r[4] + (regs - ys[i]))
         squares += (regs - estimate) ** 2
         print("%-4s %-44s %5d %7.1f %+6.1f" % (dtype, label, regs, estimate,
                                               regs - estimate))
         i += 1
-    sigma = (squares / max(i - 4, 1)) ** 0.5
-    print("%s: RegisterLaw{%.1f, %.2f, %.2f, %.2f, %.0f}  (base, fragment, "
-          "stagedLive, stagedDead, sigma)\n"
-          % (kind, base, fragment, live, dead, sigma))
+    sigma = (squares / max(i - 5, 1)) ** 0.5
+    print("%s: RegisterLaw{%.1f, %.2f, %.2f, %.2f, %.2f, %.0f}  (base, "
+          "fragment, stagedLive, stagedCopied, stagedDead, sigma; 0.00: no "
+          "kernel of that kind)\n"
+          % (kind, base, fragment, live, copied, dead, sigma))
 
 
 if __name__ == "__main__":
