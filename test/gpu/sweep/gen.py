@@ -133,6 +133,14 @@ SCHEDULES = {
                  occupancy=4),
         Schedule("dwn", (64, 128, 8), (8, 8), 2, "smem", 4, compute="dmma",
                  occupancy=2),
+        # Session 12's picks for streamed and small problems: two-slice and
+        # four-slice steps in four cp.async buffers.
+        Schedule("ds16", (256, 64, 16), (8, 8), 2, "async", 4, compute="dmma",
+                 async_stages=4),
+        Schedule("db16", (64, 64, 16), (4, 8), 2, "async", 4, compute="dmma",
+                 async_stages=4, occupancy=2),
+        Schedule("db32", (64, 64, 32), (4, 4), 2, "async", 4, compute="dmma",
+                 async_stages=4),
     ],
 }
 
