@@ -18,6 +18,11 @@ constexpr int64_t kMaxSplits = 16;
 /// The fewest K per chunk: a block's prologue (the pipeline's first tiles)
 /// and epilogue (C) should stay a small share of its work.
 constexpr int64_t kMinChunk = 256;
+/// What a split costs beyond its traffic: the sum's launch, and its pass
+/// after the product's last wave. The product at its full rate and the
+/// traffic at DRAM speed account for 49.7 of the 60.4 us that DGEMM 1024^3
+/// split in two took, and 2048^3 ran 6 us over them (H200, session 12).
+constexpr double kSplitSeconds = 5e-6;
 
 /// GEMM_OPT_CHOICE="v,s" where the plan has variant v and K splits s ways
 /// for p. Read per call: an experiment changes it between calls.
@@ -55,11 +60,13 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
         break;
       const double fill = waveFill(p.batch * splits, p.m, p.n, var.blockM,
                                    var.blockN, sms * var.blocksPerSM);
-      // Each chunk is written to the workspace and read back once.
+      // Each chunk is written to the workspace and read back once, and the
+      // sum writes C (reading it too unless beta is 0).
       const double chunkBytes =
-          splits > 1 ? 2.0 * splits * p.m * p.n * element : 0;
-      const double seconds = flops / (rate * 1e9 * fill) +
-                             chunkBytes / (plan.dramGBs * 1e9);
+          (2.0 * splits + (p.beta == 0 ? 1 : 2)) * p.m * p.n * element;
+      const double seconds =
+          flops / (rate * 1e9 * fill) +
+          (splits > 1 ? chunkBytes / (plan.dramGBs * 1e9) + kSplitSeconds : 0);
       if (bestSeconds == 0 || seconds < bestSeconds) {
         bestSeconds = seconds;
         best = {v, splits};
