@@ -1,0 +1,47 @@
+//===- choose-host.cu - The runtime's pick of a variant and a K split -----===//
+//
+// Prints what gemm_rt::detail::choose picks on the bench's DGEMM NN plan as
+// gemm-opt writes it for the H200 (bench/inputs/dgemm.cpp; tiles, rates and
+// stream shares copied from its launcher) for problems whose answer the
+// run-time terms decide. Host code: no GPU is needed.
+//
+//===----------------------------------------------------------------------===//
+#include "choose.h"
+
+#include <cstdio>
+
+namespace {
+
+cudaError_t none(const gemm_rt::Problem &, cudaStream_t) {
+  return cudaSuccess;
+}
+
+// 0: 128x128x8/8x8, 1: 64x128 (128x64x8/4x8 transposed), 2: 256x64x16/8x8
+// (128-byte rows of A), 3: 256x64x8/8x8 (64-byte rows: half the DRAM share).
+const gemm_rt::Variant variants[] = {
+    {none, 128, 128, 1, 66908.2, 0.5, 1.0},
+    {none, 64, 128, 1, 49719.9, 0.5, 1.0},
+    {none, 256, 64, 1, 52191.0, 1.0, 1.0},
+    {none, 256, 64, 1, 57381.9, 0.5, 1.0},
+};
+const gemm_rt::Plan plan{variants, 4, 4800.0};
+
+void pick(const char *what, int64_t m, int64_t n, int64_t k) {
+  // Row-major A, B and C; the pointers are never touched.
+  const gemm_rt::Problem p{what, gemm_rt::DType::F64, 1, m, n, k,
+                           {nullptr, 0, k, 1}, {nullptr, 0, n, 1},
+                           {nullptr, 0, n, 1}, 1.0, 0.0};
+  const gemm_rt::detail::Choice c = gemm_rt::detail::choose(p, plan, 132);
+  std::printf("%s: variant %d, %lld-way split\n", what, c.variant,
+              (long long)c.splits);
+}
+
+} // namespace
+
+int main() {
+  pick("16384x64x16384", 16384, 64, 16384);
+  pick("1024^3", 1024, 1024, 1024);
+  pick("3000^3", 3000, 3000, 3000);
+  pick("4096^3", 4096, 4096, 4096);
+  return 0;
+}
