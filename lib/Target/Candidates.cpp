@@ -254,7 +254,8 @@ Candidate mlir::gemm::rankFirst(const GpuTarget &target,
                                 const Problem &problem) {
   std::optional<Candidate> best;
   for (Candidate c : set.ranked) {
-    c.prediction = predict(target, set.precision, c.schedule, problem);
+    c.prediction =
+        predictFor(target, set.precision, c.schedule, c.prediction, problem);
     if (!best || ranksBefore(c, *best))
       best = c;
   }

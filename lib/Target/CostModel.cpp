@@ -377,6 +377,36 @@ std::pair<double, double> mlir::gemm::streamShares(const GpuTarget &target,
   return {share(problem.a, alongM), share(problem.b, alongN)};
 }
 
+/// Prediction::memory of `s` for `problem`, a share of `peakGFlops`.
+static double memoryBound(const GpuTarget &target, Precision precision,
+                          const Schedule &s, const Problem &problem,
+                          double peakGFlops) {
+  // seeds/001 section 3.1, RB = DF * WB * (1/bm + 1/bn) / 2 <= BW, solved
+  // for DF (seeds/004 eq. 10); BW is the L2's where the target gives it,
+  // since a large L2 serves most tile loads of a big GEMM.
+  int64_t bytes = elementBytes(precision);
+  double tileGBs = target.l2GBs > 0 ? target.l2GBs : target.dramGBs;
+  double tileGFlops =
+      tileGBs * 2.0 /
+      (double(bytes) * (1.0 / double(s.blockM) + 1.0 / double(s.blockN)));
+  // A short side of C leaves the other side's operand nothing to share in
+  // the L2: it streams from DRAM once, at the pace of the product, in rows
+  // as long as its tile's (docs/cost-model.md, "Streamed operands").
+  auto [shareA, shareB] = streamShares(target, precision, s, problem);
+  double streamed = gemm_rt::streamGFlops(problem.m, problem.n, bytes, shareA,
+                                          shareB, target.dramGBs);
+  return std::min(tileGFlops, streamed) / peakGFlops;
+}
+
+Prediction mlir::gemm::predictFor(const GpuTarget &target, Precision precision,
+                                  const Schedule &s, Prediction prediction,
+                                  const Problem &problem) {
+  prediction.memory =
+      memoryBound(target, precision, s, problem, prediction.peakGFlops);
+  prediction.fill = predictFill(target, s, prediction.footprint, problem);
+  return prediction;
+}
+
 Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
                                const Schedule &s, const Problem &problem) {
   Prediction p;
@@ -390,22 +420,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // seeds/001 section 3.2: the FMA share of the inner loop.
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
 
-  // seeds/001 section 3.1, RB = DF * WB * (1/bm + 1/bn) / 2 <= BW, solved
-  // for DF (seeds/004 eq. 10); BW is the L2's where the target gives it,
-  // since a large L2 serves most tile loads of a big GEMM.
-  double tileGBs = target.l2GBs > 0 ? target.l2GBs : target.dramGBs;
-  double memoryGFlops =
-      tileGBs * 2.0 /
-      (double(bytes) * (1.0 / double(s.blockM) + 1.0 / double(s.blockN)));
-  // A short side of C leaves the other side's operand nothing to share in
-  // the L2: it streams from DRAM once, at the pace of the product, in rows
-  // as long as its tile's (docs/cost-model.md, "Streamed operands").
-  auto [shareA, shareB] = streamShares(target, precision, s, problem);
-  double streamed = gemm_rt::streamGFlops(problem.m, problem.n, bytes, shareA,
-                                          shareB, target.dramGBs);
-  if (streamed > 0)
-    memoryGFlops = std::min(memoryGFlops, streamed);
-  p.memory = memoryGFlops / p.peakGFlops;
+  p.memory = memoryBound(target, precision, s, problem, p.peakGFlops);
 
   // seeds/004 eq. 11 with the pipes of Figure 2: per K step a thread needs
   // issue slots for every instruction, the FMA pipe for its FMAs and the

@@ -11,6 +11,7 @@
 #define GEMM_FILL_H
 
 #include <cstdint>
+#include <limits>
 
 namespace gemm_rt {
 
@@ -40,7 +41,8 @@ inline double streamShare(int64_t runBytes, int64_t lineBytes) {
 /// of `elementBytes` elements whose A and B stream at `shareA` and `shareB`
 /// of it (streamShare): every element of A serves n columns and every one
 /// of B m rows, and must come from DRAM at least once. An extent of 0 is a
-/// large one, whose operand bounds nothing; with both, there is no bound (0).
+/// large one, whose operand bounds nothing; with both, nothing does
+/// (infinity).
 inline double streamGFlops(int64_t m, int64_t n, int64_t elementBytes,
                            double shareA, double shareB, double dramGBs) {
   double bytesPerFlop = 0;
@@ -48,7 +50,8 @@ inline double streamGFlops(int64_t m, int64_t n, int64_t elementBytes,
     bytesPerFlop += double(elementBytes) / (2.0 * double(n) * shareA);
   if (m > 0)
     bytesPerFlop += double(elementBytes) / (2.0 * double(m) * shareB);
-  return bytesPerFlop > 0 ? dramGBs / bytesPerFlop : 0.0;
+  return bytesPerFlop > 0 ? dramGBs / bytesPerFlop
+                          : std::numeric_limits<double>::infinity();
 }
 
 } // namespace gemm_rt

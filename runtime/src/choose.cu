@@ -47,26 +47,26 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
   const double flops = 2.0 * p.batch * p.m * p.n * p.k;
-  const double element = double(elementSize(p.dtype));
+  const int64_t element = int64_t(elementSize(p.dtype));
   double bestSeconds = 0;
   for (int v = 0; v < plan.count; ++v) {
     const Variant &var = plan.variants[v];
-    const double stream =
-        streamGFlops(p.m, p.n, elementSize(p.dtype), var.streamA, var.streamB,
-                     plan.dramGBs);
-    const double rate = stream > 0 ? std::min(var.gflops, stream) : var.gflops;
+    const double rate =
+        std::min(var.gflops, streamGFlops(p.m, p.n, element, var.streamA,
+                                          var.streamB, plan.dramGBs));
     for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
       if (splits > 1 && (p.k / splits < kMinChunk || !canSplit(p, splits)))
         break;
       const double fill = waveFill(p.batch * splits, p.m, p.n, var.blockM,
                                    var.blockN, sms * var.blocksPerSM);
-      // Each chunk is written to the workspace and read back once, and the
-      // sum writes C (reading it too unless beta is 0).
-      const double chunkBytes =
-          (2.0 * splits + (p.beta == 0 ? 1 : 2)) * p.m * p.n * element;
-      const double seconds =
-          flops / (rate * 1e9 * fill) +
-          (splits > 1 ? chunkBytes / (plan.dramGBs * 1e9) + kSplitSeconds : 0);
+      double seconds = flops / (rate * 1e9 * fill);
+      if (splits > 1) {
+        // Each chunk is written to the workspace and read back once, and
+        // the sum writes C (reading it too unless beta is 0).
+        const double bytes = (2.0 * splits + (p.beta == 0 ? 1 : 2)) *
+                             double(p.m * p.n * element);
+        seconds += bytes / (plan.dramGBs * 1e9) + kSplitSeconds;
+      }
       if (bestSeconds == 0 || seconds < bestSeconds) {
         bestSeconds = seconds;
         best = {v, splits};

@@ -143,6 +143,13 @@ std::pair<double, double> streamShares(const GpuTarget &target,
 Prediction predict(const GpuTarget &target, Precision precision,
                    const Schedule &schedule, const Problem &problem);
 
+/// `prediction`, predict's for a problem of the same operands, for
+/// `problem`'s extents instead: only the fill and the memory bound (a
+/// streamed operand's) depend on them.
+Prediction predictFor(const GpuTarget &target, Precision precision,
+                      const Schedule &schedule, Prediction prediction,
+                      const Problem &problem);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_TARGET_COSTMODEL_H
