@@ -111,25 +111,36 @@
 // SMEM-NEXT: __device__ __forceinline__ void multiplyTile(
 // SMEM:        if (Fence && kk == BK / 2)
 // SMEM-NEXT:     __syncwarp();
+// Columns outer and rows in serpentine order: each FMA shares an operand
+// with the one before it, so ptxas can take it from the reuse cache.
+// SMEM:        for (int j = 0; j < TN; ++j)
+// SMEM:          for (int s = 0; s < TM; ++s) {
+// SMEM-NEXT:       const int i = j % 2 ? TM - 1 - s : s;
 // SMEM:      if (kTiles > 0) {
 // SMEM-NEXT:   loadTiles<Vec, true, Inside>(ra, rb, ca, cb, BK);
 // SMEM-NEXT:   storeA(tileA[0], ra);
 // SMEM-NEXT:   storeB(tileB[0], rb);
 // SMEM-NEXT: }
 // SMEM-NEXT: __syncthreads();
+// The buffer read and the one written are pointers, swapped after each
+// step's barrier.
+// SMEM-NEXT: T (*readA)[BK][BM + PAD] = &tileA[0], (*writeA)[BK][BM + PAD] = &tileA[1];
+// SMEM-NEXT: T (*readB)[BK][BN + PAD] = &tileB[0], (*writeB)[BK][BN + PAD] = &tileB[1];
 // SMEM-NEXT: for (int t = 0; t < kTiles; ++t) {
-// SMEM-NEXT:   const int cur = t % 2;
 // SMEM-NEXT:   const bool more = t + 1 < kTiles;
 // SMEM-NEXT:   if (more) {
 // SMEM-NEXT:     loadTiles<Vec, true, Inside>(ra, rb, ca, cb, BK);
 // SMEM-NEXT:   }
 // SMEM-NEXT:   // Its fence keeps the loads above from sinking to the stores.
-// SMEM-NEXT:   multiplyTile<true>(acc, tileA[cur], tileB[cur], ty, tx);
+// SMEM-NEXT:   multiplyTile<true>(acc, *readA, *readB, ty, tx);
 // SMEM-NEXT:   if (more) {
-// SMEM-NEXT:     storeA(tileA[cur ^ 1], ra);
-// SMEM-NEXT:     storeB(tileB[cur ^ 1], rb);
+// SMEM-NEXT:     storeA(*writeA, ra);
+// SMEM-NEXT:     storeB(*writeB, rb);
 // SMEM-NEXT:   }
 // SMEM:        __syncthreads();
+// SMEM-NEXT:   T (*readA0)[BK][BM + PAD] = readA, (*readB0)[BK][BN + PAD] = readB;
+// SMEM-NEXT:   readA = writeA, readB = writeB;
+// SMEM-NEXT:   writeA = readA0, writeB = readB0;
 // SMEM-NEXT: }
 // SMEM-NEXT: };
 // SMEM:      if (kRest > 0) {
