@@ -90,9 +90,10 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch, int64_t stages) {
     // Pointers to the buffers, swapped per step, spare the step the index
     // arithmetic of tileA[t % 2] (256x128x8/8x16 f32, H200: 49.3 against
     // 48.6 TFLOP/s).
-    printPrefetchHead(
-        os, "    T (*readA)[BK][BM + PAD] = &tileA[0], (*writeA)[BK][BM + PAD] = &tileA[1];\n"
-            "    T (*readB)[BK][BN + PAD] = &tileB[0], (*writeB)[BK][BN + PAD] = &tileB[1];\n");
+    printPrefetchHead(os, "    T (*readA)[BK][BM + PAD] = &tileA[0], "
+                          "(*writeA)[BK][BM + PAD] = &tileA[1];\n"
+                          "    T (*readB)[BK][BN + PAD] = &tileB[0], "
+                          "(*writeB)[BK][BN + PAD] = &tileB[1];\n");
     printFencedMultiply(os, "*readA", "*readB");
     os << "      if (more) {\n";
     printStores(os, "*writeA", "*writeB", "        ");
@@ -100,7 +101,8 @@ void printPipeline(llvm::raw_ostream &os, Prefetch prefetch, int64_t stages) {
           "      // One barrier per step: the next step reads the buffer just\n"
           "      // written and overwrites the one just read.\n"
           "      __syncthreads();\n"
-          "      T (*readA0)[BK][BM + PAD] = readA, (*readB0)[BK][BN + PAD] = readB;\n"
+          "      T (*readA0)[BK][BM + PAD] = readA, "
+          "(*readB0)[BK][BN + PAD] = readB;\n"
           "      readA = writeA, readB = writeB;\n"
           "      writeA = readA0, writeB = readB0;\n"
           "    }\n";
