@@ -65,6 +65,11 @@ HAND = {
         "block=128,128,8 thread=8,8 vector=4 prefetch=regs pad=4 compute=fma transpose=0 occupancy=2",
         "block=128,128,8 thread=8,8 vector=4 prefetch=smem pad=4 compute=fma transpose=0 occupancy=2",
         "block=128,128,8 thread=8,8 vector=4 prefetch=none pad=4 compute=fma transpose=0 occupancy=2",
+        # 8x16 tiles in blocks of 128 and 64 threads, two and four to an SM
+        # (session 13: 48.0-48.6 TFLOP/s against the pick's 49.0-49.3).
+        "block=128,128,8 thread=8,16 vector=4 prefetch=smem pad=4 compute=fma transpose=1",
+        "block=128,128,8 thread=16,8 vector=4 prefetch=smem pad=4 compute=fma transpose=0",
+        "block=128,64,8 thread=8,16 vector=4 prefetch=smem pad=4 compute=fma transpose=1",
     ],
     "f64": [
         "block=64,64,16 thread=4,4 vector=2 prefetch=smem pad=2 compute=fma transpose=0",
