@@ -420,8 +420,6 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // seeds/001 section 3.2: the FMA share of the inner loop.
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
 
-  p.memory = memoryBound(target, precision, s, problem, p.peakGFlops);
-
   // seeds/004 eq. 11 with the pipes of Figure 2: per K step a thread needs
   // issue slots for every instruction, the FMA pipe for its FMAs and the
   // LSU for its accesses at their width (seeds/001's register-level
@@ -536,6 +534,6 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
     p.latency *= target.deepDriftShare;
   }
 
-  p.fill = predictFill(target, s, p.footprint, problem);
-  return p;
+  // The memory bound and the fill: the terms that the problem's extents set.
+  return predictFor(target, precision, s, p, problem);
 }

@@ -45,7 +45,7 @@ def opcode(text):
     return re.sub(r"^@!?U?P\w+\s+", "", text).split()[0].split(".")[0]
 
 
-def register_reads(body):
+def reuse_hits(body):
     """FFMAs that take an operand from the reuse cache, of all FFMAs."""
     cached, ffmas, last = 0, 0, [None] * 3
     for _, text, _, _ in body:
@@ -80,7 +80,7 @@ def main():
             mix = collections.Counter(opcode(t) for _, t, _, _ in body)
             if mix["FFMA"] < 64:
                 continue
-            cached, ffmas = register_reads(body)
+            cached, ffmas = reuse_hits(body)
             print("%s loop %#x-%#x: %d instructions, stall sum %d, FFMA %d "
                   "(%d reuse an operand)" % (name, target, address, len(body),
                                              sum(s for _, _, s, _ in body),
