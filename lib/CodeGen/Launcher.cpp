@@ -20,13 +20,17 @@ using namespace mlir::gemm;
 
 namespace {
 
-/// "file.cpp:12:3" for the runtime's messages.
+/// "file.cpp:12:3" for the runtime's messages, escaped as in a C string
+/// literal: a file name may hold quotes, backslashes or newlines.
 std::string nestName(Location loc) {
+  std::string name = "<unknown>";
   if (auto file = dyn_cast<FileLineColLoc>(loc))
-    return (llvm::sys::path::filename(file.getFilename().getValue()) + ":" +
+    name = (llvm::sys::path::filename(file.getFilename().getValue()) + ":" +
             llvm::Twine(file.getLine()) + ":" + llvm::Twine(file.getColumn()))
-        .str();
-  return "<unknown>";
+               .str();
+  std::string escaped;
+  llvm::raw_string_ostream(escaped).write_escaped(name);
+  return escaped;
 }
 
 /// The problem's extents come from C's sizes and A's last (K); the other

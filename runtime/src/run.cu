@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "choose.h"
+#include "cpu.h"
 #include "device.h"
 #include "layout.h"
 #include "split.h"
@@ -76,6 +77,22 @@ struct Placement {
   }
 };
 
+/// Why p must not run anywhere but in its original loop, or null: C sharing
+/// memory with A or B, or C's layout mapping two elements to one address,
+/// makes the result depend on the order of the updates.
+const char *unsafeLayout(const Problem &p) {
+  const size_t bytes = elementSize(p.dtype);
+  const Extents cExtents{p.batch, p.m, p.n};
+  const Span c = spanOf(p.c, cExtents, bytes);
+  if (c.overlaps(spanOf(p.a, {p.batch, p.m, p.k}, bytes)))
+    return "C overlaps A";
+  if (c.overlaps(spanOf(p.b, {p.batch, p.k, p.n}, bytes)))
+    return "C overlaps B";
+  if (!isOneToOne(p.c, cExtents))
+    return "C's layout is not one-to-one";
+  return nullptr;
+}
+
 /// The staging buffers are shared by every caller.
 std::mutex poolMutex;
 } // namespace
@@ -83,23 +100,23 @@ std::mutex poolMutex;
 bool run(const Problem &p, const Plan &plan) {
   if (p.batch <= 0 || p.m <= 0 || p.n <= 0 || p.k <= 0)
     return fallBack(p, "empty extent");
+  if (cpuMode()) {
+    if (const char *unsafe = unsafeLayout(p))
+      return fallBack(p, unsafe);
+    runOnCpu(p);
+    if (tracing())
+      std::fprintf(stderr, "gemm-opt: nest %s ran on the CPU reference "
+                   "(GEMM_OPT_DEVICE=cpu)\n", p.nest);
+    return true;
+  }
   const char *gpu = gpuName();
   if (!gpu)
     return fallBack(p, "no GPU");
 
   Placement a(p, Role::A, "A", p.a, {p.batch, p.m, p.k});
   Placement b(p, Role::B, "B", p.b, {p.batch, p.k, p.n});
-  Extents cExtents{p.batch, p.m, p.n};
-  Placement c(p, Role::C, "C", p.c, cExtents);
-
-  const char *unsafe = nullptr;
-  if (c.span.overlaps(a.span))
-    unsafe = "C overlaps A";
-  else if (c.span.overlaps(b.span))
-    unsafe = "C overlaps B";
-  else if (!isOneToOne(p.c, cExtents))
-    unsafe = "C's layout is not one-to-one";
-  if (unsafe) {
+  Placement c(p, Role::C, "C", p.c, {p.batch, p.m, p.n});
+  if (const char *unsafe = unsafeLayout(p)) {
     for (const Placement *op : {&c, &a, &b})
       if (op->kind == PointerKind::Device)
         fatal(p.nest, std::string(unsafe) +

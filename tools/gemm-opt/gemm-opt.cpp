@@ -33,7 +33,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -83,23 +82,58 @@ int driverError(const Twine &message) {
   return 1;
 }
 
-/// Writes `text` to `path` whole or not at all: a temporary beside it is
-/// renamed into place only once every byte is written.
+/// Flushes and closes `os`, turning a write error into a driver error (an
+/// unchecked one would abort with LLVM's "IO failure on output stream").
+int finishWrite(raw_fd_ostream &os, StringRef what) {
+  os.close();
+  if (!os.has_error())
+    return 0;
+  std::error_code ec = os.error();
+  os.clear_error();
+  return driverError("cannot write " + what + ": " + ec.message());
+}
+
+/// Writes `text` to `path` whole or not at all. A regular file (or a new one)
+/// is written through a temporary beside it that is renamed into place only
+/// once every byte is written, so a failed write leaves the previous output
+/// as it was. A device or pipe (/dev/stdout) cannot be renamed over and gets
+/// the text directly.
 int writeOutput(StringRef path, StringRef text) {
   if (path == "-") {
     outs() << text;
-    return 0;
+    outs().flush();
+    if (!outs().has_error())
+      return 0;
+    std::error_code ec = outs().error();
+    outs().clear_error();
+    return driverError("cannot write to standard output: " + ec.message());
   }
   std::error_code ec;
-  ToolOutputFile out(path, ec, sys::fs::OF_Text);
+  sys::fs::file_status status;
+  if (!sys::fs::status(path, status) && sys::fs::exists(status) &&
+      !sys::fs::is_regular_file(status)) {
+    raw_fd_ostream os(path, ec, sys::fs::OF_Text);
+    if (ec)
+      return driverError("cannot open output '" + path + "': " + ec.message());
+    os << text;
+    return finishWrite(os, "output '" + path.str() + "'");
+  }
+  int fd;
+  SmallString<128> temporary;
+  ec = sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temporary);
   if (ec)
-    return driverError("cannot open output '" + path + "': " + ec.message());
-  out.os() << text;
-  out.os().flush();
-  if (out.os().has_error())
-    return driverError("cannot write output '" + path +
-                       "': " + out.os().error().message());
-  out.keep();
+    return driverError("cannot create a temporary file beside output '" +
+                       path + "': " + ec.message());
+  raw_fd_ostream os(fd, /*shouldClose=*/true);
+  os << text;
+  if (int failed = finishWrite(os, "output '" + path.str() + "'")) {
+    sys::fs::remove(temporary);
+    return failed;
+  }
+  if ((ec = sys::fs::rename(temporary, path))) {
+    sys::fs::remove(temporary);
+    return driverError("cannot replace output '" + path + "': " + ec.message());
+  }
   return 0;
 }
 
@@ -151,6 +185,11 @@ int runCppMode(int argc, const char **argv) {
       cl::desc("'gemm' reports each nest's schedule and its predicted "
                "GFLOP/s"),
       cl::value_desc("gemm"), cl::init(""), cl::cat(category));
+  static cl::opt<bool> referenceKernel(
+      "reference-kernel",
+      cl::desc("Skip schedule selection: every launcher runs the runtime's "
+               "reference kernel (fast to compile; for testing recognition)"),
+      cl::cat(category));
   static cl::opt<bool> printNvccFlags(
       "nvcc-flags",
       cl::desc("Print the nvcc flags that compile and link gemm-opt output"),
@@ -186,6 +225,12 @@ int runCppMode(int argc, const char **argv) {
   StringRef input = sources.front();
   if (!sys::fs::exists(input))
     return driverError("no such file: '" + input + "'");
+  // Clang's tooling turns every '\\' of a path into '/' before it opens the
+  // file, so such a name would fail later with a misleading message.
+  if (input.contains('\\'))
+    return driverError("cannot read '" + input +
+                       "': clang's tooling takes '\\' in a file name for a "
+                       "path separator; rename the file");
   if (outputPath != "-") {
     if (sys::fs::equivalent(input, outputPath))
       return driverError("output '" + outputPath +
@@ -249,7 +294,7 @@ int runCppMode(int argc, const char **argv) {
           "gemm-select-schedule{" + options + "}", pm))) {
     return driverError("bad --schedule options '" + scheduleOptions + "'");
   }
-  if (mlir::failed(pm.run(*module)))
+  if (!referenceKernel && mlir::failed(pm.run(*module)))
     return 1;
   // The pass has printed the candidates.
   if (listOnly)
