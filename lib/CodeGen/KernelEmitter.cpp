@@ -283,12 +283,15 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
   if (!checks.empty())
     os << "/// True if every pack of n elements of x starts at a multiple of "
           "its size.\n"
+          "/// The packs run along x's unit stride, so every other stride (the\n"
+          "/// batch's too) must step whole packs; where both strides are 1\n"
+          "/// (rows that overlap) one of them does not.\n"
           "inline bool packAligned(const gemm_rt::Operand &x, int n) {\n"
-          "  auto multiple = [n](long long s) { return s == 1 || s % n == 0; "
-          "};\n"
+          "  const bool rows = x.sr % n == 0, cols = x.sc % n == 0;\n"
           "  return reinterpret_cast<unsigned long long>(x.ptr) % (n * "
           "sizeof(T)) == 0 &&\n"
-          "         x.sb % n == 0 && multiple(x.sr) && multiple(x.sc);\n"
+          "         x.sb % n == 0 && ((rows && (cols || x.sc == 1)) || "
+          "(cols && x.sr == 1));\n"
           "}\n\n";
   os << "/// Launches the vector variant when every packed access is "
         "aligned, the\n/// scalar one otherwise.\n";
