@@ -16,6 +16,8 @@ struct Product {
   std::vector<const Expr *> scalars;
   std::vector<const Expr *> accesses;
   std::vector<const VarDecl *> vars;
+  /// A cast among the factors that rounds to a narrower floating type.
+  const CastExpr *rounding = nullptr;
 };
 
 const VarDecl *asVar(const Expr *e) {
@@ -33,11 +35,28 @@ bool isZero(const Expr *e) {
   return false;
 }
 
+/// Records in `out` a cast around `e` that rounds a floating value to a
+/// narrower type (`float t = A[i][k]` over doubles, `(float)(a * b)`): the
+/// loop computes with the rounded value, a kernel in the element type would
+/// not round it.
+void noteRounding(const Expr *e, NestScope &scope, Product &out) {
+  e = e->IgnoreParens();
+  while (const auto *cast = dyn_cast<CastExpr>(e)) {
+    QualType to = cast->getType(), from = cast->getSubExpr()->getType();
+    if (!out.rounding && to->isRealFloatingType() &&
+        from->isRealFloatingType() &&
+        scope.ctx.getFloatingTypeOrder(to, from) < 0)
+      out.rounding = cast;
+    e = cast->getSubExpr()->IgnoreParens();
+  }
+}
+
 /// Splits `e` into factors. A scalar declared in the nest and never
 /// assigned (a hoisted `t = alpha * A[i][k]`) is replaced by its
 /// initialiser; `accumulator` may appear as itself.
 bool flatten(const Expr *e, NestScope &scope, const VarDecl *accumulator,
              Product &out) {
+  noteRounding(e, scope, out);
   e = stripCasts(e);
   if (const auto *binary = dyn_cast<BinaryOperator>(e);
       binary && binary->getOpcode() == BO_Mul)
@@ -252,6 +271,11 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
                         "(C += A * B) in the nest");
   }
   product.negative ^= macIsSub;
+  if (const CastExpr *cast = product.rounding)
+    return scope.reject("the product rounds '" + scope.print(cast) +
+                        "' from '" + cast->getSubExpr()->getType().getAsString() +
+                        "' to '" + cast->getType().getAsString() +
+                        "'; the kernel would compute without that rounding");
 
   Contraction c;
   c.lhs = product.accesses[0];
@@ -259,6 +283,7 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
   c.macLoops = mac->loops;
   c.alpha = scalarText(product, scope);
   if (const VarDecl *acc = asVar(mac->lhs)) {
+    c.accumulator = acc;
     if (!matchAccumulator(scope, *mac, acc, c))
       return std::nullopt;
     return c;

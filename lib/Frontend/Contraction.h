@@ -19,6 +19,8 @@ struct Contraction {
   const clang::Expr *rhs = nullptr;  ///< Second array factor.
   std::vector<int> macLoops;         ///< Loops around the multiply-accumulate.
   std::vector<int> cLoops;           ///< Loops around the final write of C.
+  /// The scalar that sums the products, if the nest has one.
+  const clang::VarDecl *accumulator = nullptr;
   std::string alpha = "1", beta = "1";
   /// A fused init of C (`C = 0`, `C *= beta`), checked against the
   /// accumulation's loops by the recogniser.

@@ -284,6 +284,21 @@ std::optional<Nest> Recognizer::recognize() {
                         y->elementType.getAsString() + " -> " +
                         out->elementType.getAsString() +
                         "): A, B and C must all be float or all double");
+  // The loop rounds each partial sum to its accumulator's type; the kernel
+  // sums in the element type.
+  if (c->accumulator) {
+    QualType acc = c->accumulator->getType().getCanonicalType();
+    if (acc.getUnqualifiedType() != out->elementType)
+      return scope.reject("accumulator '" +
+                          c->accumulator->getNameAsString() + "' is '" +
+                          acc.getUnqualifiedType().getAsString() +
+                          "' but A, B and C are '" +
+                          out->elementType.getAsString() +
+                          "': the loop rounds each partial sum to '" +
+                          acc.getUnqualifiedType().getAsString() +
+                          "', the kernel would sum in '" +
+                          out->elementType.getAsString() + "'");
+  }
   for (const Access *in : {&*x, &*y})
     if (in->root == out->root)
       return scope.reject("C and an input are the same buffer '" + out->root +

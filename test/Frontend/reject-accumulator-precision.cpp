@@ -1,0 +1,56 @@
+// The loop rounds each partial sum to its accumulator's type, and each
+// factor to the type it is cast or stored to. A kernel computes in the
+// element type of A, B and C, so a nest whose arithmetic rounds to another
+// type is left as written, and the remark names the types. Rounding to a
+// wider type (a double literal in a float nest) stays within the element
+// type's error bound and is rewritten.
+//
+// RUN: gemm-opt %s --reference-kernel -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
+
+void floatSumOfDoubles(int n, const double *a, const double *b, double *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' is 'float' but A, B and C are 'double': the loop rounds each partial sum to 'float', the kernel would sum in 'double' [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      float s = 0;
+      for (int k = 0; k < n; ++k)
+        s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+
+void doubleSumOfFloats(int n, const float *a, const float *b, float *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 'acc' is 'double' but A, B and C are 'float': the loop rounds each partial sum to 'double', the kernel would sum in 'float' [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double acc = 0.0;
+      for (int k = 0; k < n; ++k)
+        acc += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = acc;
+    }
+}
+
+void roundedFactor(int n, const double *a, const double *b, double *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the product rounds 'a[i * n + k]' from 'double' to 'float'; the kernel would compute without that rounding [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      float t = a[i * n + k];
+      for (int j = 0; j < n; ++j)
+        c[i * n + j] += t * b[k * n + j];
+    }
+}
+
+void roundedProduct(int n, const double *a, const double *b, double *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the product rounds '(a[i * n + k] * b[k * n + j])' from 'double' to 'float'; the kernel would compute without that rounding [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        c[i * n + j] += (float)(a[i * n + k] * b[k * n + j]);
+}
+
+void widerLiteral(int n, const float *a, const float *b, float *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        c[i * n + j] += 0.5 * a[i * n + k] * b[k * n + j];
+}
