@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The dev-machine half of the GPU checks: rewrite every end-to-end program
 # (test/e2e/*.cpp and the example) with the gemm-opt built here into .gpu/e2e,
-# which the device call carries; test/gpu/run.sh there builds and runs them.
+# and the self-checking regression programs (test/gpu/regress/*.cpp) into
+# .gpu/regress, which the device call carries; test/gpu/run.sh there builds
+# and runs them.
 #   test/gpu/prepare.sh            # here, after scripts/build.sh
 #   bash test/gpu/run.sh           # on the GPU machine, carry .gpu
 set -euo pipefail
@@ -19,3 +21,10 @@ cp "$root/examples/mlp.cpp" "$out/mlp.cpp"
 "$gemm_opt" "$root/examples/mlp.cpp" -o "$out/mlp.cu" 2>/dev/null
 echo "--dump" >"$out/mlp.args"
 ls "$out"
+regress=$root/.gpu/regress
+rm -rf "$regress"
+mkdir -p "$regress"
+for src in "$root"/test/gpu/regress/*.cpp; do
+  "$gemm_opt" "$src" -o "$regress/$(basename "$src" .cpp).cu" 2>/dev/null
+done
+ls "$regress"
