@@ -125,6 +125,15 @@ private:
         (end.isMacroID() &&
          !Lexer::isAtEndOfMacroExpansion(end, sm, ctx.getLangOpts())))
       return missed(loop, "it is written inside a macro expansion");
+    // Only the main file is rewritten: a nest whose text comes from an
+    // included file (a body stamped out per type) would be spliced into the
+    // main file at the other file's offsets.
+    if (!sm.isWrittenInMainFile(loop->getForLoc()) ||
+        !sm.isWrittenInMainFile(end))
+      return missed(loop, "its text is in '" +
+                              sm.getFilename(loop->getForLoc()).str() +
+                              "', an included file; gemm-opt rewrites only "
+                              "the main file");
     Recognition r = recognizeNest(loop, function, ctx);
     if (!r.nest) {
       unsigned before = reported;

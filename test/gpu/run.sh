@@ -13,9 +13,7 @@
 #      test/gpu/prepare.sh makes it), builds each program both ways, runs
 #      them, compares their outputs with test/e2e/compare.py and requires at
 #      least one nest per program to have run on the GPU;
-#   5. if .gpu/regress exists (test/gpu/regress/*.cpp rewritten by
-#      prepare.sh), builds and runs each of those self-checking programs:
-#      each must exit 0 with at least one nest on the GPU.
+#   5. test/gpu/regress.sh: the self-checking regression programs.
 # Prints a table and exits non-zero if anything failed.
 #
 #===------------------------------------------------------------------------===#
@@ -56,26 +54,7 @@ else
   status=1
 fi
 
-echo "== regress"
-for cu in .gpu/regress/*.cu; do
-  [[ -e $cu ]] || continue
-  name=$(basename "$cu" .cu)
-  mkdir -p "$WORK/regress"
-  exe=$WORK/regress/$name
-  if ! "$NVCC" "${NVCC_FLAGS[@]}" "$cu" "$LIB" -o "$exe" 2>"$exe.build"; then
-    echo "$name: FAIL (nvcc failed)"
-    tail -n 20 "$exe.build"
-    status=1
-  elif ! GEMM_OPT_TRACE=1 timeout 600 "$exe" >"$exe.out" 2>"$exe.err" ||
-    ! grep -q 'ran on the GPU' "$exe.err"; then
-    echo "$name: FAIL"
-    tail -n 20 "$exe.out"
-    grep -v 'ran on the GPU' "$exe.err" | tail -n 20
-    status=1
-  else
-    echo "$name: PASS ($(tail -n 1 "$exe.out"))"
-  fi
-done
+bash test/gpu/regress.sh || status=1
 
 if [[ ! -d .gpu/e2e ]]; then
   echo "== e2e: no .gpu/e2e directory, nothing to run"

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+#===- test/gpu/regress.sh - GPU regressions, every variant and split -------===#
+#
+# Runs on a GPU machine (carry .gpu): builds each self-checking program of
+# .gpu/regress (test/gpu/regress/*.cpp rewritten by test/gpu/prepare.sh) and
+# runs it once with the runtime's own choice and once forced onto each
+# variant of its plans, unsplit and split two ways (GEMM_OPT_CHOICE), so that
+# a fault in any generated kernel shows whatever the extents favour. Each run
+# must exit 0 and run a nest on the GPU. Prints one line per program.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source test/gpu/lib.sh
+
+WORK=/tmp/gemm-opt-gpu/regress
+status=0
+echo "== regress"
+[[ -f $LIB ]] || buildRuntime
+mkdir -p "$WORK"
+for cu in .gpu/regress/*.cu; do
+  [[ -e $cu ]] || continue
+  name=$(basename "$cu" .cu)
+  exe=$WORK/$name
+  if ! "$NVCC" "${NVCC_FLAGS[@]}" "$cu" "$LIB" -o "$exe" 2>"$exe.build"; then
+    echo "$name: FAIL (nvcc failed)"
+    tail -n 20 "$exe.build"
+    status=1
+    continue
+  fi
+  variants=$(grep -c '_impl::launch, ' "$cu" || true)
+  choices=("")
+  for ((v = 0; v < variants; ++v)); do
+    choices+=("$v,1" "$v,2")
+  done
+  failed=()
+  for choice in "${choices[@]}"; do
+    if ! GEMM_OPT_CHOICE=$choice GEMM_OPT_TRACE=1 timeout 300 "$exe" \
+        >"$exe.out" 2>"$exe.err" || ! grep -q 'ran on the GPU' "$exe.err"; then
+      failed+=("${choice:-own}")
+      echo "-- $name, choice ${choice:-own}:"
+      tail -n 5 "$exe.out"
+      grep -v 'ran on the GPU' "$exe.err" | tail -n 5 || true
+    fi
+  done
+  if ((${#failed[@]})); then
+    echo "$name: FAIL under choices ${failed[*]}"
+    status=1
+  else
+    echo "$name: PASS under ${#choices[@]} choices ($(tail -n 1 "$exe.out"))"
+  fi
+done
+exit $status
