@@ -206,7 +206,17 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
           for (int64_t bk = 1; bk <= kMaxBlockK; ++bk) {
             for (int64_t v = 1; v * elementBytes(precision) <= kMaxAccessBytes;
                  v *= 2) {
+              // The tile's shape alone decides whether its loads split
+              // evenly: tested once here, not once per pipeline below.
+              Schedule shape{mdim * tm, ndim * tn, bk, tm, tn, v, Prefetch::None, 0};
+              if (!loadsEvenly(shape))
+                continue;
               for (Compute compute : {Compute::Fma, Compute::Dmma}) {
+                shape.compute = compute;
+                if (!target.supports(precision, compute) ||
+                    (compute == Compute::Dmma && !fitsDmma(shape)) ||
+                    !keepsTensorPipe(target, shape))
+                  continue;
                 // Rows padded by one pack keep the packs aligned and shift
                 // each row across the banks. A dmma fragment read also
                 // tries 4 doubles: every row stride of a BM (BN) that is a
@@ -216,16 +226,14 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                 if (compute == Compute::Dmma && v != 4)
                   pads.push_back(4);
                 for (auto [prefetch, stages] : pipelines) {
+                  if (!feedsCompute(target, prefetch, compute))
+                    continue;
                   for (int64_t pad : pads) {
                     for (bool transpose : orientations) {
                       Schedule s{mdim * tm, ndim * tn, bk,      tm,
                                  tn,        v,         prefetch, pad,
                                  compute,   stages,    transpose};
-                      if (!c.matches(s) || !loadsEvenly(s) ||
-                          !target.supports(precision, compute) ||
-                          (compute == Compute::Dmma && !fitsDmma(s)) ||
-                          !feedsCompute(target, prefetch, compute) ||
-                          !keepsTensorPipe(target, s))
+                      if (!c.matches(s))
                         continue;
                       Footprint f =
                           estimateFootprint(target, precision, s, problem);
