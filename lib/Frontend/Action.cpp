@@ -128,8 +128,10 @@ private:
     // Only the main file is rewritten: a nest whose text comes from an
     // included file (a body stamped out per type) would be spliced into the
     // main file at the other file's offsets.
-    if (!sm.isWrittenInMainFile(loop->getForLoc()) ||
-        !sm.isWrittenInMainFile(end))
+    auto inMainFile = [&](SourceLocation loc) {
+      return sm.getFileID(sm.getExpansionLoc(loc)) == sm.getMainFileID();
+    };
+    if (!inMainFile(loop->getForLoc()) || !inMainFile(end))
       return missed(loop, "its text is in '" +
                               sm.getFilename(loop->getForLoc()).str() +
                               "', an included file; gemm-opt rewrites only "
