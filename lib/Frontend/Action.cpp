@@ -1,8 +1,8 @@
 //===- Action.cpp - Find candidate nests and report on them ---------------===//
 //
-// A candidate is a `for` nest at least three deep whose body multiplies two
-// array elements. Each gets exactly one remark at its outermost `for`: what
-// was recognised, or why it was left as written.
+// A candidate is a `for` nest at least two deep whose body accumulates a
+// product. Each gets exactly one remark at its outermost `for`: what was
+// recognised, or why it was left as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,27 +32,53 @@ int loopDepth(const Stmt *s) {
   return inner + (isa<ForStmt>(s) ? 1 : 0);
 }
 
-bool multipliesElements(const Stmt *s) {
+/// Whether `e` multiplies anything: a product of elements, of locals that
+/// hold them, of casts of either.
+bool hasProduct(const Stmt *e) {
+  if (!e)
+    return false;
+  if (const auto *mul = dyn_cast<BinaryOperator>(e);
+      mul && mul->getOpcode() == BO_Mul)
+    return true;
+  return llvm::any_of(e->children(), hasProduct);
+}
+
+/// Whether `s` holds an update that accumulates a product: `x += ...*...`,
+/// `x -= ...*...`, or `x = x + ...*...` (through any expression, local or
+/// cast), or multiplies an array element (the forms an accumulator hides).
+bool accumulatesProduct(const Stmt *s) {
   if (!s)
     return false;
-  if (const auto *mul = dyn_cast<BinaryOperator>(s);
-      mul && mul->getOpcode() == BO_Mul) {
-    auto hasAccess = [](const Expr *e) {
-      while (const auto *inner = dyn_cast<BinaryOperator>(stripCasts(e)))
-        e = inner->getLHS();
-      return isMemoryAccess(e);
-    };
-    if (hasAccess(mul->getLHS()) || hasAccess(mul->getRHS()))
+  if (const auto *op = dyn_cast<BinaryOperator>(s)) {
+    BinaryOperatorKind kind = op->getOpcode();
+    if ((kind == BO_AddAssign || kind == BO_SubAssign) &&
+        hasProduct(op->getRHS()))
       return true;
+    const auto *sum = dyn_cast<BinaryOperator>(stripCasts(op->getRHS()));
+    if (kind == BO_Assign && sum &&
+        (sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
+        hasProduct(sum))
+      return true;
+    if (kind == BO_Mul) {
+      auto hasAccess = [](const Expr *e) {
+        while (const auto *inner = dyn_cast<BinaryOperator>(stripCasts(e)))
+          e = inner->getLHS();
+        return isMemoryAccess(e);
+      };
+      if (hasAccess(op->getLHS()) || hasAccess(op->getRHS()))
+        return true;
+    }
   }
   for (const Stmt *child : unwrapLoopWrappers(s)->children())
-    if (multipliesElements(child))
+    if (accumulatesProduct(child))
       return true;
   return false;
 }
 
-bool isCandidate(const ForStmt *loop) {
-  return loopDepth(loop) >= 3 && multipliesElements(loop);
+/// A candidate nest: `minDepth` loops or more around an accumulated
+/// product. It gets a remark whether or not it is rewritten.
+bool isCandidate(const ForStmt *loop, int minDepth) {
+  return loopDepth(loop) >= minDepth && accumulatesProduct(loop);
 }
 
 class NestFinder : public RecursiveASTVisitor<NestFinder> {
@@ -80,12 +106,15 @@ private:
   unsigned passId, missedId;
   unsigned reported = 0;
   const OMPExecutableDirective *region = nullptr; ///< Enclosing the scan.
+  /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
+  /// nest (three) stands for it, else the peeled loop gets the remark.
+  int minDepth = 2;
 
   void scan(const Stmt *s, const FunctionDecl *function) {
     if (!s)
       return;
     const Stmt *inner = unwrapLoopWrappers(s);
-    if (const auto *loop = dyn_cast<ForStmt>(inner); loop && isCandidate(loop))
+    if (const auto *loop = dyn_cast<ForStmt>(inner); loop && isCandidate(loop, minDepth))
       return handle(loop, function);
     // The body of an OpenMP region (`omp parallel`, not a loop directive) is
     // not among its children(); a launcher placed in it would run on every
@@ -139,8 +168,10 @@ private:
     Recognition r = recognizeNest(loop, function, ctx);
     if (!r.nest) {
       unsigned before = reported;
-      if (r.rejection.peelable)
+      if (r.rejection.peelable) {
+        llvm::SaveAndRestore peeled(minDepth, 3);
         scan(loop->getBody(), function);
+      }
       if (reported == before)
         missed(loop, r.rejection.reason);
       return;

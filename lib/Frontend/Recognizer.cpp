@@ -250,6 +250,22 @@ std::optional<Nest> Recognizer::recognize() {
     }
     byDim[*dims[l]].push_back(l);
   }
+  // One side of C missing: a matrix-vector product. It reads each element
+  // of the matrix once, so for host data the copy to the GPU costs about
+  // what the loop does; it stays on the CPU (docs/frontend.md).
+  bool oneSide = (byDim[M].size() == 1) != (byDim[N].size() == 1);
+  if (oneSide && byDim[M].size() + byDim[N].size() == 1 &&
+      byDim[K].size() == 1)
+    return scope.reject(
+        "matrix-vector product (" +
+        std::string(byDim[M].empty() ? "N" : "M") + " x K = " +
+        parenthesize(extents[byDim[M].empty() ? byDim[N][0] : byDim[M][0]]
+                         .str()) +
+        " x " + parenthesize(extents[byDim[K][0]].str()) +
+        (byDim[Batch].empty() ? "" : ", batched") +
+        "): it reads each matrix element once, so a GPU call would spend "
+        "longer copying host data than the loop spends computing; left to "
+        "the CPU");
   if (byDim[M].size() != 1 || byDim[N].size() != 1 || byDim[K].size() != 1 ||
       byDim[Batch].size() > 1)
     return scope.reject("index maps are not a contraction: need one loop "

@@ -1,0 +1,80 @@
+// Never silent: every nest of two loops or more around an accumulated
+// product gets exactly one remark, whatever hides the product (locals that
+// hold the elements, accessor calls, std::array and std::span, casts) and
+// wherever the nest sits (a template); matrix-vector products are named.
+//
+// RUN: gemm-opt %s --reference-kernel -o %t.cu -- -std=c++20 2>&1 | FileCheck %s --implicit-check-not=remark:
+#include <array>
+#include <span>
+#include <vector>
+struct Mat { float *d; int ld; float &operator()(int i, int j) { return d[i * ld + j]; } float operator()(int i, int j) const { return d[i * ld + j]; } };
+void locals(int m, int n, int k, const float *A, int lda, const float *B, int ldb, float *C, int ldc) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A column-major, B column-major, C column-major; accumulates in 'c', alpha = 1, beta = 0; rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      float c = 0;
+      for (int l = 0; l < k; ++l) {
+        float a = A[i + l * lda];
+        float b = B[l + j * ldb];
+        c += a * b;
+      }
+      C[i + j * ldc] = c;
+    }
+}
+void accessor(int m, int n, int k, const Mat &A, const Mat &B, Mat &C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: call to 'operator()' in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int l = 0; l < k; ++l)
+        C(i, j) += A(i, l) * B(l, j);
+}
+void arrays(std::array<float, 64> &C, const std::array<float, 64> &A, const std::array<float, 64> &B) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: call to 'operator[]' in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j)
+      for (int l = 0; l < 8; ++l)
+        C[i * 8 + j] += A[i * 8 + l] * B[l * 8 + j];
+}
+void spans(std::span<float> C, std::span<const float> A, std::span<const float> B, int n) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: call to 'operator[]' in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int l = 0; l < n; ++l)
+        C[i * n + j] += A[i * n + l] * B[l * n + j];
+}
+void casts(int n, const float *A, const float *B, double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: mixed element types (float, float -> double): A, B and C must all be float or all double [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int l = 0; l < n; ++l)
+        C[i * n + j] += static_cast<double>(A[i * n + l]) * static_cast<double>(B[l * n + j]);
+}
+template <class T> void tmpl(int n, const T *A, const T *B, T *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: it is in a template, whose types are not known until instantiation [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int l = 0; l < n; ++l)
+        C[i * n + j] += A[i * n + l] * B[l * n + j];
+}
+template void tmpl<float>(int, const float *, const float *, float *);
+void gemv(int m, int n, const float *A, const float *x, float *y) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: matrix-vector product (M x K = m x n): it reads each matrix element once, so a GPU call would spend longer copying host data than the loop spends computing; left to the CPU [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      y[i] += A[i * n + j] * x[j];
+}
+void gemvAcc(int m, int n, const float *A, const float *x, float *y) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: matrix-vector product (M x K = m x n): it reads each matrix element once, so a GPU call would spend longer copying host data than the loop spends computing; left to the CPU [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i) {
+    float s = 0;
+    for (int j = 0; j < n; ++j)
+      s += A[i * n + j] * x[j];
+    y[i] = s;
+  }
+}
+void gemvT(int m, int n, const float *A, const float *x, float *y) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: matrix-vector product (M x K = n x m): it reads each matrix element once, so a GPU call would spend longer copying host data than the loop spends computing; left to the CPU [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      y[j] += A[i * n + j] * x[i];
+}
