@@ -9,44 +9,63 @@
 
 #include <algorithm>
 #include <cuda_runtime.h>
-#include <optional>
 #include <string>
 
 namespace gemm_rt::detail {
 
 namespace {
-/// What the probe learns of a usable GPU.
+/// What the probe learns: the usable GPU, or why there is none.
 struct Gpu {
   std::string name;
-  int sms;
+  int sms = 0;
+  /// "no GPU (<the CUDA call that failed>: <its error>)", or empty.
+  std::string missing;
 };
 
-std::optional<Gpu> probeGpu() {
+Gpu probeGpu() {
+  Gpu gpu;
+  auto succeeded = [&](cudaError_t error, const char *call) {
+    if (error != cudaSuccess)
+      gpu.missing = std::string("no GPU (") + call + ": " +
+                    cudaGetErrorString(error) + ")";
+    return error == cudaSuccess;
+  };
   int count = 0, device = 0;
   cudaDeviceProp prop;
   // cudaFree(nullptr) creates the context, which fails on a GPU that exists
   // but cannot be used (prohibited compute mode, no free exclusive slot).
-  bool usable = cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
-                cudaGetDevice(&device) == cudaSuccess &&
-                cudaGetDeviceProperties(&prop, device) == cudaSuccess &&
-                cudaFree(nullptr) == cudaSuccess;
+  bool usable =
+      succeeded(cudaGetDeviceCount(&count), "cudaGetDeviceCount") &&
+      // A count of 0 says what cudaErrorNoDevice says.
+      succeeded(count > 0 ? cudaSuccess : cudaErrorNoDevice,
+                "cudaGetDeviceCount") &&
+      succeeded(cudaGetDevice(&device), "cudaGetDevice") &&
+      succeeded(cudaGetDeviceProperties(&prop, device),
+                "cudaGetDeviceProperties") &&
+      succeeded(cudaFree(nullptr), "cudaFree");
   if (!usable) {
     // The program's own CUDA calls must not see our probe's error.
     (void)cudaGetLastError();
-    return std::nullopt;
+    return gpu;
   }
-  return Gpu{prop.name, prop.multiProcessorCount};
+  gpu.name = prop.name;
+  gpu.sms = prop.multiProcessorCount;
+  return gpu;
 }
 
-const std::optional<Gpu> &gpu() {
-  static const std::optional<Gpu> probed = probeGpu();
+const Gpu &gpu() {
+  static const Gpu probed = probeGpu();
   return probed;
 }
 } // namespace
 
-const char *gpuName() { return gpu() ? gpu()->name.c_str() : nullptr; }
+const char *gpuName() {
+  return gpu().missing.empty() ? gpu().name.c_str() : nullptr;
+}
 
-int smCount() { return gpu()->sms; }
+const char *noGpuReason() { return gpu().missing.c_str(); }
+
+int smCount() { return gpu().sms; }
 
 PointerKind pointerKind(const void *ptr, const char *nest) {
   cudaPointerAttributes attrs;

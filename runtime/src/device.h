@@ -14,6 +14,9 @@ namespace gemm_rt::detail {
 /// Probed once; the probe prints nothing and leaves no CUDA error behind.
 const char *gpuName();
 
+/// Why gpuName() is null: "no GPU (<the CUDA call>: <its error>)".
+const char *noGpuReason();
+
 /// The current GPU's SM count; call only when gpuName() is not null.
 int smCount();
 

@@ -28,11 +28,20 @@ namespace {
 /// The calling thread's last launch, for lastRun().
 thread_local LastRun last{};
 
+/// Whether the switch `name` is set in the environment, to anything but 0.
+bool switchedOn(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value && std::strcmp(value, "0") != 0;
+}
+
 bool tracing() {
-  static const bool on = [] {
-    const char *value = std::getenv("GEMM_OPT_TRACE");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
+  static const bool on = switchedOn("GEMM_OPT_TRACE");
+  return on;
+}
+
+/// GEMM_OPT_DISABLE: every nest runs its original loop, as if not rewritten.
+bool disabled() {
+  static const bool on = switchedOn("GEMM_OPT_DISABLE");
   return on;
 }
 
@@ -98,6 +107,8 @@ std::mutex poolMutex;
 } // namespace
 
 bool run(const Problem &p, const Plan &plan) {
+  if (disabled())
+    return fallBack(p, "disabled (GEMM_OPT_DISABLE)");
   if (p.batch <= 0 || p.m <= 0 || p.n <= 0 || p.k <= 0)
     return fallBack(p, "empty extent");
   if (cpuMode()) {
@@ -111,7 +122,7 @@ bool run(const Problem &p, const Plan &plan) {
   }
   const char *gpu = gpuName();
   if (!gpu)
-    return fallBack(p, "no GPU");
+    return fallBack(p, noGpuReason());
 
   Placement a(p, Role::A, "A", p.a, {p.batch, p.m, p.k});
   Placement b(p, Role::B, "B", p.b, {p.batch, p.k, p.n});
