@@ -120,9 +120,13 @@ bool NestScope::isInvariant(const Expr *e) const {
     return isInvariant(member->getBase());
   if (const auto *cast = dyn_cast<CastExpr>(e))
     return isInvariant(cast->getSubExpr());
-  if (const auto *unary = dyn_cast<UnaryOperator>(e))
-    return !unary->isIncrementDecrementOp() && unary->getOpcode() != UO_Deref &&
+  if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
+    if (unary->getOpcode() == UO_Deref)
+      return integerReadsInvariant && unary->getType()->isIntegerType() &&
+             isInvariant(unary->getSubExpr());
+    return !unary->isIncrementDecrementOp() &&
            isInvariant(unary->getSubExpr());
+  }
   if (const auto *binary = dyn_cast<BinaryOperator>(e))
     return !binary->isAssignmentOp() && !binary->isCompoundAssignmentOp() &&
            isInvariant(binary->getLHS()) && isInvariant(binary->getRHS());
@@ -138,6 +142,23 @@ bool NestScope::isInvariant(const Expr *e) const {
            isInvariant(call->getImplicitObjectArgument());
   }
   return false;
+}
+
+const Expr *NestScope::substitutableInit(const VarDecl *var) const {
+  if (!var || !findLocal(var) || written.contains(var) || !var->getInit())
+    return nullptr;
+  const Expr *init = var->getInit();
+  QualType type = var->getType(), from = init->IgnoreImpCasts()->getType();
+  if (type->isPointerType())
+    return init;
+  // An integer that holds its initialiser's every value: a narrower one
+  // would wrap where the substituted expression does not.
+  if (type->isIntegerType() && from->isIntegerType() &&
+      ctx.getTypeSize(type) >= ctx.getTypeSize(from) &&
+      (type->isSignedIntegerType() == from->isSignedIntegerType() ||
+       ctx.getTypeSize(type) > ctx.getTypeSize(from)))
+    return init;
+  return nullptr;
 }
 
 std::optional<SymExpr> NestScope::symbolic(const Expr *e) {
@@ -161,11 +182,14 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
     return form;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
-    int index = ivIndex(dyn_cast<VarDecl>(ref->getDecl()));
+    const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+    int index = ivIndex(var);
     if (index >= 0) {
       form.ivCoeffs[index] = SymExpr::constant(1);
       return form;
     }
+    if (const Expr *init = substitutableInit(var))
+      return linearize(init);
     return reject("index uses '" + print(e) + "', which changes in the nest");
   }
   if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
@@ -197,6 +221,38 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
   }
   return reject("index '" + print(e) +
                 "' is not an affine function of the loop indices");
+}
+
+/// The variable `e` names, if it is a plain reference to one.
+static const VarDecl *asVar(const Expr *e) {
+  const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(e));
+  return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+}
+
+/// A pointer expression as a base and an element offset: `p + off`,
+/// `off + p`, `&p[off]`, or `p` (offset null). The base is the operand of
+/// pointer or array type.
+static std::optional<std::pair<const Expr *, const Expr *>>
+splitPointer(const Expr *e) {
+  e = stripCasts(e);
+  if (const auto *sum = dyn_cast<BinaryOperator>(e);
+      sum && sum->getOpcode() == BO_Add) {
+    const Expr *lhs = stripCasts(sum->getLHS()), *rhs = stripCasts(sum->getRHS());
+    if (lhs->getType()->isIntegerType())
+      std::swap(lhs, rhs);
+    if (rhs->getType()->isIntegerType())
+      return std::make_pair(lhs, rhs);
+    return std::nullopt;
+  }
+  if (const auto *address = dyn_cast<UnaryOperator>(e);
+      address && address->getOpcode() == UO_AddrOf)
+    if (const auto *element = dyn_cast<ArraySubscriptExpr>(
+            stripCasts(address->getSubExpr()));
+        element && !stripCasts(element->getBase())->getType()->isArrayType())
+      return std::make_pair(stripCasts(element->getBase()), element->getIdx());
+  if (e->getType()->isPointerType() || e->getType()->isArrayType())
+    return std::make_pair(e, nullptr);
+  return std::nullopt;
 }
 
 /// Elements spanned by one step of a subscript whose result has this type.
@@ -264,6 +320,27 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     }
     if (!isa<ArraySubscriptExpr>(e))
       return reject("unsupported access '" + print(e) + "'");
+    // A pointer declared in the nest (`const float *row = w + o * C;`)
+    // stands for its initialiser: its base and offset.
+    while (const Expr *init =
+               depth == 1 ? substitutableInit(asVar(cur)) : nullptr) {
+      std::optional<std::pair<const Expr *, const Expr *>> parts =
+          splitPointer(init);
+      if (!parts)
+        return reject("pointer '" + print(cur) + "' is set to '" +
+                      print(init) + "', not a buffer plus an offset");
+      if (parts->second) {
+        std::optional<AffineForm> offset = linearize(parts->second);
+        if (!offset)
+          return std::nullopt;
+        index = index + *offset;
+      }
+      cur = parts->first;
+      if (isMemoryAccess(cur))
+        return reject("non-contiguous rows: '" + print(cur) +
+                      "' is a pointer, so '" + print(e) +
+                      "' does not address one strided buffer");
+    }
     root = cur;
     basePtr = print(root);
     if (depth > 1) {

@@ -225,7 +225,10 @@ private:
   bool walkDecl(const DeclStmt *decl, bool peelable) {
     for (const Decl *d : decl->decls()) {
       const auto *var = dyn_cast<VarDecl>(d);
-      if (!var || !var->getType()->isArithmeticType())
+      // Pointers may be declared (row pointers, forward-substituted by the
+      // accesses); writing one later is rejected with the other writes.
+      if (!var || !(var->getType()->isArithmeticType() ||
+                    (var->getType()->isPointerType() && var->getInit())))
         return fail("declaration of a non-scalar inside the nest", peelable);
       if (!checkPure(var->getInit(), scope, peelable))
         return false;

@@ -76,6 +76,10 @@ public:
   std::vector<Write> writes;
   std::vector<LocalDef> locals;
   llvm::DenseSet<const clang::VarDecl *> written; ///< IVs and scalar targets.
+  /// Every element the nest writes is floating-point, so by C's aliasing
+  /// rule no write changes an integer read through a pointer (`*n`, f2c's
+  /// bounds): such reads are invariant. Set once the walk is complete.
+  bool integerReadsInvariant = false;
   std::optional<Rejection> rejection;
 
   /// Records the first reason the nest cannot be rewritten; returns nullopt so
@@ -95,6 +99,10 @@ public:
   /// The first variable of `e` that makes it vary, for messages.
   const clang::VarDecl *findVaryingVar(const clang::Expr *e) const;
 
+  /// The initialiser that a local declared in the nest and never assigned
+  /// stands for (forward substitution): a pointer's, or an integer's that
+  /// the integer holds exactly; null otherwise.
+  const clang::Expr *substitutableInit(const clang::VarDecl *var) const;
   /// `e` as an affine function of the induction variables.
   std::optional<AffineForm> linearize(const clang::Expr *e);
   /// An invariant integer expression as a SymExpr.

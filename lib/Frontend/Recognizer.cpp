@@ -216,7 +216,12 @@ std::string layoutName(const OperandBinding &b) {
 }
 
 std::optional<Nest> Recognizer::recognize() {
-  if (!walkNest(scope) || !checkBounds())
+  if (!walkNest(scope))
+    return std::nullopt;
+  scope.integerReadsInvariant = llvm::all_of(scope.writes, [](const Write &w) {
+    return !isMemoryAccess(w.lhs) || w.lhs->getType()->isRealFloatingType();
+  });
+  if (!checkBounds())
     return std::nullopt;
   std::optional<Contraction> c = matchContraction(scope);
   if (!c)
@@ -249,6 +254,29 @@ std::optional<Nest> Recognizer::recognize() {
                           /*peelable=*/l == 0);
     }
     byDim[*dims[l]].push_back(l);
+  }
+  // Two loops along one side of C (`out[(b*T + t)*OC + o]`): one dimension
+  // where their strides compose in every operand, else the outer one is a
+  // batch that the operand it does not index is broadcast over. A fused
+  // init names the loops it covers, so it keeps them apart.
+  for (Dim side : {M, N}) {
+    if (byDim[side].size() != 2 || c->init)
+      continue;
+    int outer = byDim[side][0], inner = byDim[side][1];
+    bool composes = llvm::all_of(
+        std::initializer_list<const Access *>{&*x, &*y, &*out},
+        [&](const Access *a) {
+          return a->index.ivCoeffs[outer] ==
+                 a->index.ivCoeffs[inner] * extents[inner];
+        });
+    if (composes) {
+      extents[inner] = extents[outer] * extents[inner];
+      byDim[side] = {inner};
+    } else if (byDim[Batch].empty()) {
+      dims[outer] = Batch;
+      byDim[Batch] = {outer};
+      byDim[side] = {inner};
+    }
   }
   // One side of C missing: a matrix-vector product. It reads each element
   // of the matrix once, so for host data the copy to the GPU costs about

@@ -6,6 +6,9 @@
 // RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
 // RUN: %nvcc %nvcc_flags -I %S/Inputs %t.cu -o %t.gpu && %t.gpu > %t.actual
 // RUN: %python %S/compare.py %t.expected %t.actual
+// The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
+// RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
+// RUN: %python %S/compare.py %t.expected %t.lifted
 // CHECK-COUNT-4: [-Rpass=gemm]
 #include "e2e_util.h"
 
