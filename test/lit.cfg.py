@@ -26,3 +26,5 @@ config.substitutions.append(("%host_cxx", config.host_cxx))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%gemm_runtime_lib", runtime_lib))
 config.substitutions.append(("%gemm_runtime_include", runtime_include))
+# The runtime's architecture, the default of gemm-opt --cflags.
+config.substitutions.append(("%cuda_arch", config.cuda_arch))

@@ -1,10 +1,13 @@
 //===- gemm-opt.cpp - The gemm-opt driver ---------------------------------===//
 //
-// `gemm-opt input.cpp -o out.cu` rewrites the GEMM loop nests of a C++ file
-// into launcher calls; `gemm-opt input.mlir ...` runs passes like mlir-opt, so
-// each stage of the pipeline can be tested on its own.
+// `gemm-opt input.cpp -o out.cu` rewrites the GEMM loop nests of a C or C++
+// file into launcher calls; `gemm-opt input.mlir ...` runs passes like
+// mlir-opt, so each stage of the pipeline can be tested on its own.
 //
 //===----------------------------------------------------------------------===//
+
+#include "BuildFlags.h"
+#include "Remarks.h"
 
 #include "gemm-opt/CodeGen/Launcher.h"
 #include "gemm-opt/Dialect/Gemm/GemmDialect.h"
@@ -29,8 +32,11 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/Tooling.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
@@ -44,27 +50,60 @@ void registerGemmOptDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
 }
 
-/// C and C++ sources, --emit, --explain, --target and --nvcc-flags select
-/// gemm-opt's own mode;
-/// everything else, .mlir files and stdin included, goes to MlirOptMain,
-/// which owns its command line.
-bool isCppInvocation(int argc, char **argv) {
+void printVersion(raw_ostream &os) {
+  os << "gemm-opt version " GEMM_OPT_VERSION " (" GEMM_OPT_GIT_COMMIT ")\n"
+     << "LLVM version " LLVM_VERSION_STRING "\n";
+}
+
+/// The command line that gemm-opt is given.
+enum class Mode {
+  Source,   ///< Its own: a C or C++ input, or one of its own flags.
+  Mlir,     ///< mlir-opt's: .mlir inputs and stdin.
+  MlirHelp, ///< --mlir-help: mlir-opt's --help.
+};
+
+bool isSourceName(StringRef path) {
+  return is_contained({".c", ".cc", ".cpp", ".cxx", ".C", ".c++"},
+                      sys::path::extension(path));
+}
+
+/// The flags of Options (and of CommonOptionsParser) other than -o, which
+/// both modes have: any of them selects the source mode.
+constexpr StringLiteral ownFlags[] = {
+    "emit",       "target",       "explain",
+    "candidates", "schedule",     "reference-kernel",
+    "Rpass",      "Rpass-missed", "Rpass-analysis",
+    "MD",         "MF",           "x",
+    "p",          "extra-arg",    "extra-arg-before",
+    "cflags",     "libs",         "nvcc-flags",
+    "cuda-arch"};
+
+/// The source mode for a C or C++ input, any other existing file (which it
+/// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
+/// the rest, .mlir inputs and stdin.
+Mode selectMode(int argc, char **argv) {
+  bool own = false, help = false, mlirInput = false, otherInput = false;
   for (int i = 1; i < argc; ++i) {
     StringRef arg(argv[i]);
     if (arg == "--")
       break;
-    if (arg == "--nvcc-flags" || arg == "-nvcc-flags" || arg == "--explain" ||
-        arg == "-explain" || arg.starts_with("--emit=") ||
-        arg.starts_with("-emit=") || arg.starts_with("--target=") ||
-        arg.starts_with("-target="))
-      return true;
-    StringRef ext = sys::path::extension(arg);
-    if (!arg.starts_with("-") &&
-        llvm::is_contained({".c", ".cc", ".cpp", ".cxx", ".C", ".c++"}, ext) &&
-        (i == 1 || StringRef(argv[i - 1]) != "-o"))
-      return true;
+    if (arg.size() > 1 && arg.starts_with("-")) {
+      StringRef name = arg.ltrim('-').split('=').first;
+      if (name == "mlir-help")
+        return Mode::MlirHelp;
+      help |= name.starts_with("help");
+      own |= is_contained(ownFlags, name);
+      // These take their value as the next argument.
+      if (!arg.contains('=') && is_contained({"o", "p", "MF", "x"}, name))
+        ++i;
+      continue;
+    }
+    if (arg.ends_with(".mlir"))
+      mlirInput = true;
+    else if (isSourceName(arg) || sys::fs::exists(arg))
+      otherInput = true;
   }
-  return false;
+  return own || otherInput || (help && !mlirInput) ? Mode::Source : Mode::Mlir;
 }
 
 int runMlirOpt(int argc, char **argv) {
@@ -75,10 +114,131 @@ int runMlirOpt(int argc, char **argv) {
 }
 
 enum class Emit { Source, Mlir, Cuda, Schedules };
+enum class Language { FromName, C, Cxx };
+
+/// gemm-opt's own options. They are made on first use, in the source mode
+/// only, so that they never meet MlirOptMain's -o in the global registry.
+struct Options {
+  cl::OptionCategory category{"gemm-opt options"};
+  cl::opt<std::string> output{"o", cl::desc("Output file (default: stdout)"),
+                              cl::value_desc("file"), cl::init("-"),
+                              cl::cat(category)};
+  cl::opt<Emit> emit{
+      "emit", cl::desc("What to print"), cl::init(Emit::Source),
+      cl::values(
+          clEnumValN(Emit::Source, "source", "the rewritten source (default)"),
+          clEnumValN(Emit::Mlir, "mlir",
+                     "the lifted gemm module (a fast dry run)"),
+          clEnumValN(Emit::Cuda, "cuda", "the generated launchers and kernels"),
+          clEnumValN(Emit::Schedules, "schedules",
+                     "each nest's best --schedule options (see --candidates)")),
+      cl::cat(category)};
+  cl::opt<std::string> target{
+      "target",
+      cl::desc("GPU that the cost model tunes for: fermi-c2050, fermi-gtx580, "
+               "gt200-gtx280, ampere-a100, hopper-h100 (default), hopper-h200"),
+      cl::value_desc("name"), cl::cat(category)};
+  cl::opt<bool> explain{
+      "explain",
+      cl::desc("Print each nest's ranked schedules with every bound of the "
+               "cost model, instead of the output"),
+      cl::cat(category)};
+  cl::opt<unsigned> candidates{
+      "candidates",
+      cl::desc("Schedules per nest for --explain and --emit=schedules "
+               "(default: 10)"),
+      cl::init(10), cl::cat(category)};
+  cl::opt<std::string> schedule{
+      "schedule",
+      cl::desc("Fix schedule parameters for every nest, e.g. "
+               "'block=64,64,16 thread=4,4 prefetch=regs'"),
+      cl::cat(category)};
+  cl::opt<bool> referenceKernel{
+      "reference-kernel",
+      cl::desc("Skip schedule selection: every launcher runs the runtime's "
+               "reference kernel (fast; for testing recognition)"),
+      cl::cat(category)};
+  cl::opt<std::string> rpass{
+      "Rpass", cl::desc("Report the rewritten nests (pass 'gemm')"),
+      cl::value_desc("regex"), cl::cat(category)};
+  cl::opt<std::string> rpassMissed{
+      "Rpass-missed",
+      cl::desc("Report the nests left as written, and why (pass 'gemm')"),
+      cl::value_desc("regex"), cl::cat(category)};
+  cl::opt<std::string> rpassAnalysis{
+      "Rpass-analysis",
+      cl::desc("Report each nest's schedule and its predicted GFLOP/s "
+               "(pass 'gemm')"),
+      cl::value_desc("regex"), cl::cat(category)};
+  cl::opt<bool> md{"MD",
+                   cl::desc("Write the files that the output depends on, as "
+                            "a make rule, to <output>.d"),
+                   cl::cat(category)};
+  cl::opt<std::string> mf{"MF",
+                          cl::desc("Write the -MD rule to <file> instead "
+                                   "(implies -MD)"),
+                          cl::value_desc("file"), cl::cat(category)};
+  cl::opt<Language> language{
+      "x", cl::desc("Language of the input, whatever its name (or stdin)"),
+      cl::init(Language::FromName),
+      cl::values(clEnumValN(Language::C, "c", "C"),
+                 clEnumValN(Language::Cxx, "c++", "C++")),
+      cl::cat(category)};
+  cl::opt<bool> cflags{
+      "cflags", cl::desc("Print the nvcc flags that compile gemm-opt output"),
+      cl::cat(category)};
+  cl::opt<bool> libs{"libs",
+                     cl::desc("Print the flags that link it (nvcc or a host "
+                              "compiler)"),
+                     cl::cat(category)};
+  cl::opt<bool> nvccFlags{"nvcc-flags", cl::desc("Print both, in one line"),
+                          cl::cat(category)};
+  cl::opt<unsigned> cudaArch{
+      "cuda-arch",
+      cl::desc("The sm_NN that --cflags names (default: --target's GPU)"),
+      cl::value_desc("NN"), cl::init(0), cl::cat(category)};
+  cl::extrahelp notes{R"(
+Flags after -- go to clang (-I, -D, -std=...); -p reads them from
+build-dir/compile_commands.json. Inputs are C by the name .c, C++ by .cc, .cpp,
+.cxx, .C or .c++; -x c or -x c++ sets it for any other name and for stdin.
+Build and run the output:
+  nvcc -c out.cu $(gemm-opt --cflags) -o out.o && nvcc out.o $(gemm-opt --libs)
+  GEMM_OPT_TRACE=1 ./a.out    where each nest ran, or why it ran its loop
+  GEMM_OPT_DISABLE=1 ./a.out  every nest runs its original loop
+
+Each candidate nest gets one remark: -Rpass=gemm if it was rewritten,
+-Rpass-missed=gemm if not. Both kinds print unless -Rpass or -Rpass-missed
+is given; then only the kinds given print.
+
+A .mlir input (or stdin without -x) runs passes like mlir-opt, e.g.
+`gemm-opt file.mlir -split-input-file -verify-diagnostics`; its options are
+in `gemm-opt --mlir-help` (or `gemm-opt file.mlir --help`).
+)"};
+};
+
+Options &options() {
+  static Options options;
+  return options;
+}
 
 /// A user-facing error without a source location (driver-level problems).
 int driverError(const Twine &message) {
   WithColor::error(errs(), "gemm-opt") << message << "\n";
+  return 1;
+}
+
+/// Prints a command-line parse error. Its lines already start with the
+/// program's name, so they become one error and its notes.
+int commandLineError(Error error) {
+  std::string message = toString(std::move(error));
+  SmallVector<StringRef> lines;
+  StringRef(message).trim().split(lines, '\n');
+  for (auto [i, line] : enumerate(lines)) {
+    line.consume_front("gemm-opt: ");
+    (i == 0 ? WithColor::error(errs(), "gemm-opt")
+            : WithColor::note(errs(), "gemm-opt"))
+        << line.trim() << "\n";
+  }
   return 1;
 }
 
@@ -122,8 +282,8 @@ int writeOutput(StringRef path, StringRef text) {
   SmallString<128> temporary;
   ec = sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temporary);
   if (ec)
-    return driverError("cannot create a temporary file beside output '" +
-                       path + "': " + ec.message());
+    return driverError("cannot create a temporary file beside output '" + path +
+                       "': " + ec.message());
   raw_fd_ostream os(fd, /*shouldClose=*/true);
   os << text;
   if (int failed = finishWrite(os, "output '" + path.str() + "'")) {
@@ -137,70 +297,41 @@ int writeOutput(StringRef path, StringRef text) {
   return 0;
 }
 
-std::string nvccFlags() {
-  return std::string("-std=c++17 -arch=sm_") + GEMM_OPT_CUDA_ARCH +
-         " -I" GEMM_OPT_RUNTIME_INCLUDE_DIR " " GEMM_OPT_RUNTIME_LIBRARY;
+/// --cflags, --libs and --nvcc-flags, on one line.
+int printBuildFlags(const Options &opts, const char *argv0) {
+  gemm_opt::RuntimePaths runtime = gemm_opt::findRuntime(argv0);
+  SmallVector<std::string> flags;
+  if (opts.cflags || opts.nvccFlags) {
+    Expected<unsigned> arch = gemm_opt::cudaArchFor(opts.target, opts.cudaArch);
+    if (!arch)
+      return driverError(toString(arch.takeError()));
+    flags.push_back(gemm_opt::compileFlags(runtime, *arch));
+  }
+  if (opts.libs || opts.nvccFlags)
+    flags.push_back(gemm_opt::linkFlags(runtime));
+  outs() << join(flags, " ") << "\n";
+  return 0;
 }
 
-int runCppMode(int argc, const char **argv) {
-  // Options are built here, not at namespace scope, so that they never meet
-  // MlirOptMain's own -o in the global registry.
-  static cl::OptionCategory category("gemm-opt options");
-  static cl::opt<std::string> outputPath(
-      "o", cl::desc("Output file (default: stdout)"), cl::value_desc("file"),
-      cl::init("-"), cl::cat(category));
-  static cl::opt<Emit> emit(
-      "emit", cl::desc("What to print"), cl::init(Emit::Source),
-      cl::values(clEnumValN(Emit::Source, "source",
-                            "the rewritten source (default)"),
-                 clEnumValN(Emit::Mlir, "mlir", "the lifted gemm module"),
-                 clEnumValN(Emit::Cuda, "cuda",
-                            "the generated launchers and kernels"),
-                 clEnumValN(Emit::Schedules, "schedules",
-                            "each nest's best --schedule options, one per "
-                            "line (see --candidates)")),
-      cl::cat(category));
-  static cl::opt<std::string> scheduleOptions(
-      "schedule",
-      cl::desc("Options of gemm-select-schedule for every nest, e.g. "
-               "'block=64,64,16 thread=4,4 prefetch=regs'"),
-      cl::init(""), cl::cat(category));
-  static cl::opt<std::string> target(
-      "target",
-      cl::desc("GPU that the cost model tunes for, e.g. fermi-c2050 or "
-               "hopper-h200 (default: hopper-h100)"),
-      cl::value_desc("name"), cl::init(""), cl::cat(category));
-  static cl::opt<bool> explain(
-      "explain",
-      cl::desc("Print each nest's ranked schedules with every bound of the "
-               "cost model on stdout, instead of the output"),
-      cl::cat(category));
-  static cl::opt<unsigned> candidates(
-      "candidates",
-      cl::desc("Schedules that --explain and --emit=schedules print per "
-               "nest (default: 10)"),
-      cl::init(10), cl::cat(category));
-  static cl::opt<std::string> passAnalysis(
-      "Rpass-analysis",
-      cl::desc("'gemm' reports each nest's schedule and its predicted "
-               "GFLOP/s"),
-      cl::value_desc("gemm"), cl::init(""), cl::cat(category));
-  static cl::opt<bool> referenceKernel(
-      "reference-kernel",
-      cl::desc("Skip schedule selection: every launcher runs the runtime's "
-               "reference kernel (fast to compile; for testing recognition)"),
-      cl::cat(category));
-  static cl::opt<bool> printNvccFlags(
-      "nvcc-flags",
-      cl::desc("Print the nvcc flags that compile and link gemm-opt output"),
-      cl::cat(category));
+/// The -R flags' values, nullopt for one not given.
+Expected<gemm_opt::RemarkSelection> remarkSelection(const Options &opts) {
+  auto given =
+      [](const cl::opt<std::string> &flag) -> std::optional<StringRef> {
+    if (!flag.getNumOccurrences())
+      return std::nullopt;
+    return StringRef(flag);
+  };
+  return gemm_opt::selectRemarks(given(opts.rpass), given(opts.rpassMissed),
+                                 given(opts.rpassAnalysis));
+}
 
+int runSourceMode(int argc, const char **argv) {
+  Options &opts = options();
   // Without -p or `--`, parse with no extra flags instead of searching for a
   // compilation database, which CommonOptionsParser would complain about.
   SmallVector<const char *> args(argv, argv + argc);
-  bool hasDashDash = llvm::any_of(args, [](const char *a) {
-    return StringRef(a) == "--";
-  });
+  bool hasDashDash =
+      llvm::any_of(args, [](const char *a) { return StringRef(a) == "--"; });
   bool hasBuildPath = llvm::any_of(args, [](const char *a) {
     StringRef s(a);
     return s == "-p" || s.starts_with("-p=");
@@ -209,28 +340,51 @@ int runCppMode(int argc, const char **argv) {
     args.push_back("--");
   int n = args.size();
   auto parser = clang::tooling::CommonOptionsParser::create(
-      n, args.data(), category, cl::ZeroOrMore,
-      "gemm-opt: rewrite GEMM loop nests in C++ into CUDA\n");
-  if (!parser) {
-    logAllUnhandledErrors(parser.takeError(), errs(), "gemm-opt: error: ");
-    return 1;
-  }
-  if (printNvccFlags) {
-    outs() << nvccFlags() << "\n";
-    return 0;
-  }
+      n, args.data(), opts.category, cl::ZeroOrMore,
+      "gemm-opt: rewrite the GEMM loop nests of C and C++ files into CUDA\n");
+  if (!parser)
+    return commandLineError(parser.takeError());
+  if (opts.cflags || opts.libs || opts.nvccFlags)
+    return printBuildFlags(opts, argv[0]);
+  Expected<gemm_opt::RemarkSelection> remarks = remarkSelection(opts);
+  if (!remarks)
+    return driverError(toString(remarks.takeError()));
+
   const auto &sources = parser->getSourcePathList();
-  if (sources.size() != 1)
-    return driverError("expected exactly one input file");
-  StringRef input = sources.front();
-  if (!sys::fs::exists(input))
-    return driverError("no such file: '" + input + "'");
-  // Clang's tooling turns every '\\' of a path into '/' before it opens the
-  // file, so such a name would fail later with a misleading message.
-  if (input.contains('\\'))
-    return driverError("cannot read '" + input +
-                       "': clang's tooling takes '\\' in a file name for a "
-                       "path separator; rename the file");
+  bool fromStdin =
+      sources.empty() || (sources.size() == 1 && sources.front() == "-");
+  if (sources.size() > 1 || (fromStdin && opts.language == Language::FromName))
+    return driverError("expected exactly one input file (stdin needs -x c "
+                       "or -x c++)");
+  std::string input;
+  std::unique_ptr<MemoryBuffer> stdinText;
+  if (fromStdin) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getSTDIN();
+    if (!text)
+      return driverError("cannot read standard input: " +
+                         text.getError().message());
+    stdinText = std::move(*text);
+    // Clang's name for it; the tool maps it at an absolute path.
+    SmallString<128> path;
+    sys::fs::current_path(path);
+    sys::path::append(path, "<stdin>");
+    input = path.str().str();
+  } else {
+    input = sources.front();
+    if (!sys::fs::exists(input))
+      return driverError("no such file: '" + input + "'");
+    // Clang's tooling turns every '\\' of a path into '/' before it opens
+    // the file, so such a name would fail later with a misleading message.
+    if (StringRef(input).contains('\\'))
+      return driverError("cannot read '" + input +
+                         "': clang's tooling takes '\\' in a file name for a "
+                         "path separator; rename the file");
+    if (opts.language == Language::FromName && !isSourceName(input) &&
+        !StringRef(input).ends_with(".mlir"))
+      return driverError("cannot tell the language of '" + input +
+                         "' from its name; pass -x c or -x c++");
+  }
+  const std::string &outputPath = opts.output;
   if (outputPath != "-") {
     if (sys::fs::equivalent(input, outputPath))
       return driverError("output '" + outputPath +
@@ -239,6 +393,11 @@ int runCppMode(int argc, const char **argv) {
     if (!dir.empty() && !sys::fs::is_directory(dir))
       return driverError("output directory '" + dir + "' does not exist");
   }
+  std::string depfile =
+      opts.mf.empty() && opts.md ? outputPath + ".d" : opts.mf;
+  if (!depfile.empty() && outputPath == "-")
+    return driverError("-MD and -MF need -o: the output file is the target "
+                       "of the dependencies");
 
   mlir::DialectRegistry registry;
   registerGemmOptDialects(registry);
@@ -250,25 +409,49 @@ int runCppMode(int argc, const char **argv) {
   context.printOpOnDiagnostic(false);
   // Like clang's, the passes' remarks are opt-in: the newer handler sees
   // each diagnostic first and swallows remarks unless asked for.
-  mlir::ScopedDiagnosticHandler remarks(&context, [&](mlir::Diagnostic &d) {
+  mlir::ScopedDiagnosticHandler passRemarks(&context, [&](mlir::Diagnostic &d) {
     return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
-                         passAnalysis != "gemm");
+                         !remarks->analysis);
   });
-  bool listOnly = explain || emit == Emit::Schedules;
+  Emit emit = opts.emit;
+  bool listOnly = opts.explain || emit == Emit::Schedules;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::gemm::FrontendResult result;
-  bool fromMlir = input.ends_with(".mlir");
+  bool fromMlir = opts.language == Language::FromName &&
+                  StringRef(input).ends_with(".mlir");
   if (fromMlir) {
     if (emit == Emit::Source && !listOnly)
       return driverError("a .mlir input has no source to rewrite; use "
                          "--emit=cuda or --emit=mlir");
+    if (!depfile.empty())
+      return driverError("-MD and -MF need a C or C++ input");
     module = mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
   } else {
-    clang::tooling::ClangTool tool(parser->getCompilations(), {input.str()});
-    tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(
-        "-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
-        clang::tooling::ArgumentInsertPosition::END));
-    if (tool.run(mlir::gemm::newGemmActionFactory(result).get()) != 0)
+    using clang::tooling::ArgumentInsertPosition;
+    using clang::tooling::getInsertArgumentAdjuster;
+    clang::tooling::ClangTool tool(parser->getCompilations(), {input});
+    // Clang has printed the diagnostics of a failure; the tool's "Error
+    // while processing" line would only repeat it.
+    tool.setPrintErrorMessage(false);
+    if (stdinText)
+      tool.mapVirtualFile(input, stdinText->getBuffer());
+    if (opts.language != Language::FromName)
+      tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+          {"-x", opts.language == Language::C ? "c" : "c++"},
+          ArgumentInsertPosition::BEGIN));
+    tool.appendArgumentsAdjuster(
+        getInsertArgumentAdjuster("-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
+                                  ArgumentInsertPosition::END));
+    // Clang writes the depfile itself. This adjuster runs after the tool's
+    // own, which strip the dependency flags of compile commands; -MQ quotes
+    // the target for make.
+    if (!depfile.empty())
+      tool.appendArgumentsAdjuster(
+          getInsertArgumentAdjuster({"-MD", "-MF", depfile, "-MQ", outputPath},
+                                    ArgumentInsertPosition::END));
+    if (tool.run(gemm_opt::filterRemarks(
+                     mlir::gemm::newGemmActionFactory(result), *remarks)
+                     .get()) != 0)
       return 1; // clang has printed the diagnostics.
     module = mlir::gemm::buildModule(context, result);
   }
@@ -283,18 +466,18 @@ int runCppMode(int argc, const char **argv) {
     os << "\n";
     return writeOutput(outputPath, text);
   }
-  std::string options = scheduleOptions;
-  if (!target.empty())
-    options += " target=" + target;
+  std::string passOptions = opts.schedule;
+  if (!opts.target.empty())
+    passOptions += " target=" + opts.target;
   if (listOnly)
-    options += " explain=" + std::to_string(candidates) +
-               (explain ? "" : " explain-schedules=1");
+    passOptions += " explain=" + std::to_string(opts.candidates) +
+                   (opts.explain ? "" : " explain-schedules=1");
   mlir::PassManager pm(&context);
   if (mlir::failed(mlir::parsePassPipeline(
-          "gemm-select-schedule{" + options + "}", pm))) {
-    return driverError("bad --schedule options '" + scheduleOptions + "'");
+          "gemm-select-schedule{" + passOptions + "}", pm))) {
+    return driverError("bad --schedule options '" + opts.schedule + "'");
   }
-  if (!referenceKernel && mlir::failed(pm.run(*module)))
+  if (!opts.referenceKernel && mlir::failed(pm.run(*module)))
     return 1;
   // The pass has printed the candidates.
   if (listOnly)
@@ -307,6 +490,12 @@ int runCppMode(int argc, const char **argv) {
     raw_string_ostream los(launchers);
     if (mlir::failed(mlir::gemm::emitLaunchers(*module, los)))
       return 1;
+    // A host compiler would stop deep inside the kernels; say at the top
+    // what builds the file.
+    os << "#ifndef __CUDACC__\n"
+          "#error \"gemm-opt output must be compiled with nvcc (see gemm-opt "
+          "--cflags)\"\n"
+          "#endif\n";
     os << mlir::gemm::rewriteSource(result, launchers);
   }
   return writeOutput(outputPath, text);
@@ -315,8 +504,18 @@ int runCppMode(int argc, const char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  cl::SetVersionPrinter(printVersion);
   mlir::gemm::registerGemmOptPasses();
-  if (isCppInvocation(argc, argv))
-    return runCppMode(argc, const_cast<const char **>(argv));
-  return runMlirOpt(argc, argv);
+  switch (selectMode(argc, argv)) {
+  case Mode::Source:
+    return runSourceMode(argc, const_cast<const char **>(argv));
+  case Mode::Mlir:
+    return runMlirOpt(argc, argv);
+  case Mode::MlirHelp: {
+    char help[] = "--help";
+    char *args[] = {argv[0], help};
+    return runMlirOpt(2, args);
+  }
+  }
+  llvm_unreachable("every mode is handled");
 }

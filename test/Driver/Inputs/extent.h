@@ -1,0 +1,2 @@
+// The extent of with-header.cpp's nest.
+#define EXTENT 8

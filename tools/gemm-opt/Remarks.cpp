@@ -1,0 +1,143 @@
+//===- Remarks.cpp - Which gemm remarks are printed -----------------------===//
+//
+// The front end reports each nest with a custom clang diagnostic whose format
+// ends in its flag, "[-Rpass=gemm]" or "[-Rpass-missed=gemm]"; a consumer in
+// front of clang's printer drops the kinds that were not selected.
+//
+//===----------------------------------------------------------------------===//
+#include "Remarks.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "llvm/Support/Regex.h"
+
+using namespace llvm;
+
+namespace gemm_opt {
+
+namespace {
+
+/// Whether the -R flag's `value`, a regular expression, selects the pass.
+Expected<bool> selects(StringRef flag, StringRef value) {
+  Regex regex(value);
+  std::string error;
+  if (!regex.isValid(error))
+    return createStringError("bad regular expression in " + flag + "=" + value +
+                             ": " + error);
+  return regex.match("gemm");
+}
+
+/// Forwards every diagnostic to `next` except unselected gemm remarks.
+class RemarkFilter : public clang::DiagnosticConsumer {
+public:
+  RemarkFilter(clang::DiagnosticConsumer &next,
+               std::unique_ptr<clang::DiagnosticConsumer> owned,
+               RemarkSelection selection)
+      : next(next), owned(std::move(owned)), selection(selection) {}
+
+  void BeginSourceFile(const clang::LangOptions &langOpts,
+                       const clang::Preprocessor *pp) override {
+    next.BeginSourceFile(langOpts, pp);
+  }
+  void EndSourceFile() override { next.EndSourceFile(); }
+  void finish() override { next.finish(); }
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    if (level == clang::DiagnosticsEngine::Remark && !selected(info))
+      return;
+    // The compiler instance reads the counts from this consumer.
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    next.HandleDiagnostic(level, info);
+  }
+
+private:
+  clang::DiagnosticConsumer &next;
+  std::unique_ptr<clang::DiagnosticConsumer> owned; ///< `next`, if owned.
+  RemarkSelection selection;
+
+  bool selected(const clang::Diagnostic &info) const {
+    StringRef format =
+        info.getDiags()->getDiagnosticIDs()->getDescription(info.getID());
+    if (format.ends_with("[-Rpass=gemm]"))
+      return selection.pass;
+    if (format.ends_with("[-Rpass-missed=gemm]"))
+      return selection.missed;
+    return true;
+  }
+};
+
+/// Runs the wrapped action with a RemarkFilter in front of the instance's
+/// diagnostic consumer, which the tool set up from the command line.
+class FilterAction : public clang::WrapperFrontendAction {
+public:
+  FilterAction(std::unique_ptr<clang::FrontendAction> action,
+               RemarkSelection selection)
+      : WrapperFrontendAction(std::move(action)), selection(selection) {}
+
+  bool BeginInvocation(clang::CompilerInstance &ci) override {
+    clang::DiagnosticsEngine &diags = ci.getDiagnostics();
+    std::unique_ptr<clang::DiagnosticConsumer> owned = diags.takeClient();
+    diags.setClient(
+        new RemarkFilter(*diags.getClient(), std::move(owned), selection),
+        /*ShouldOwnClient=*/true);
+    return WrapperFrontendAction::BeginInvocation(ci);
+  }
+
+private:
+  RemarkSelection selection;
+};
+
+class FilterFactory : public clang::tooling::FrontendActionFactory {
+public:
+  FilterFactory(std::unique_ptr<FrontendActionFactory> factory,
+                RemarkSelection selection)
+      : factory(std::move(factory)), selection(selection) {}
+
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<FilterAction>(factory->create(), selection);
+  }
+
+private:
+  std::unique_ptr<FrontendActionFactory> factory;
+  RemarkSelection selection;
+};
+
+} // namespace
+
+Expected<RemarkSelection> selectRemarks(std::optional<StringRef> pass,
+                                        std::optional<StringRef> missed,
+                                        std::optional<StringRef> analysis) {
+  RemarkSelection selection;
+  auto apply = [](StringRef flag, std::optional<StringRef> value,
+                  bool &kind) -> Error {
+    if (!value)
+      return Error::success();
+    Expected<bool> on = selects(flag, *value);
+    if (!on)
+      return on.takeError();
+    kind = *on;
+    return Error::success();
+  };
+  // Asking for either of the two kinds that are on by default asks for it
+  // alone.
+  if (pass || missed)
+    selection.pass = selection.missed = false;
+  if (Error e = apply("-Rpass", pass, selection.pass))
+    return std::move(e);
+  if (Error e = apply("-Rpass-missed", missed, selection.missed))
+    return std::move(e);
+  if (Error e = apply("-Rpass-analysis", analysis, selection.analysis))
+    return std::move(e);
+  return selection;
+}
+
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+filterRemarks(std::unique_ptr<clang::tooling::FrontendActionFactory> factory,
+              RemarkSelection selection) {
+  return std::make_unique<FilterFactory>(std::move(factory), selection);
+}
+
+} // namespace gemm_opt

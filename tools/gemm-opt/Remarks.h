@@ -1,0 +1,41 @@
+//===- Remarks.h - Which gemm remarks are printed ---------------*- C++ -*-===//
+//
+// -Rpass=, -Rpass-missed= and -Rpass-analysis= as in clang: each takes a
+// regular expression that selects remarks of its kind by pass name ("gemm").
+// With neither -Rpass nor -Rpass-missed, both kinds print, so every candidate
+// nest is reported; analysis remarks (the schedules) print only when asked.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_OPT_TOOLS_REMARKS_H
+#define GEMM_OPT_TOOLS_REMARKS_H
+
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+
+namespace gemm_opt {
+
+/// The kinds of remark to print.
+struct RemarkSelection {
+  bool pass = true, missed = true, analysis = false;
+};
+
+/// The selection that the flags' values make; a flag not given is nullopt.
+/// Fails on a value that is not a regular expression.
+llvm::Expected<RemarkSelection>
+selectRemarks(std::optional<llvm::StringRef> pass,
+              std::optional<llvm::StringRef> missed,
+              std::optional<llvm::StringRef> analysis);
+
+/// Wraps `factory` so that its actions print only the selected kinds of the
+/// front end's remarks; every other diagnostic passes unchanged.
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+filterRemarks(std::unique_ptr<clang::tooling::FrontendActionFactory> factory,
+              RemarkSelection selection);
+
+} // namespace gemm_opt
+
+#endif // GEMM_OPT_TOOLS_REMARKS_H
