@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -28,3 +29,11 @@ config.substitutions.append(("%gemm_runtime_lib", runtime_lib))
 config.substitutions.append(("%gemm_runtime_include", runtime_include))
 # The runtime's architecture, the default of gemm-opt --cflags.
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
+# test/install builds the tree's install prefix into programs.
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%gemm_opt_build_dir", config.gemm_opt_obj_root))
+config.substitutions.append(
+    ("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
+for tool in ["make", "ninja", "pkg-config"]:
+    if shutil.which(tool):
+        config.available_features.add(tool)

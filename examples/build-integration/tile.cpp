@@ -1,0 +1,24 @@
+// A fixed-size product whose extent comes from a header on the include path
+// and a -D macro.
+#include "tile.h"
+#include "tile_size.h"
+
+static double A[kTile][kTile], B[kTile][kTile], C[kTile][kTile];
+
+double tileProduct() {
+  for (int i = 0; i < kTile; ++i)
+    for (int j = 0; j < kTile; ++j) {
+      A[i][j] = (i + j + j) % 5;
+      B[i][j] = (i + i + i + j) % 7 - 3;
+      C[i][j] = 0;
+    }
+  for (int i = 0; i < kTile; ++i)
+    for (int j = 0; j < kTile; ++j)
+      for (int k = 0; k < kTile; ++k)
+        C[i][j] += A[i][k] * B[k][j];
+  double sum = 0;
+  for (int i = 0; i < kTile; ++i)
+    for (int j = 0; j < kTile; ++j)
+      sum += C[i][j];
+  return sum;
+}
