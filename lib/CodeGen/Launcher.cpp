@@ -7,6 +7,7 @@
 
 #include "gemm-opt/CodeGen/Launcher.h"
 #include "KernelEmitter.h"
+#include "gemm-opt/Dialect/Gemm/GemmDialect.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/OpModel.h"
 
@@ -121,7 +122,11 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os) {
   for (auto [i, schedule] : llvm::enumerate(schedules))
     if (failed(emitKernel(op, schedule, kernelName(func, i), os)))
       return failure();
-  os << "static bool " << func.getSymName() << "(";
+  // Overloads of one template's instantiations share the C++ name.
+  auto launcher = func->getAttrOfType<StringAttr>(
+      GemmDialect::getLauncherAttrName());
+  os << "static bool " << (launcher ? launcher : func.getSymNameAttr()).getValue()
+     << "(";
   printParams(os, "a", op.getAType(), scalar, true);
   os << ",\n    ";
   printParams(os, "b", op.getBType(), scalar, true);

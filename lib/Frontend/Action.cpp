@@ -8,6 +8,7 @@
 
 #include "gemm-opt/Frontend/Action.h"
 #include "Recognizer.h"
+#include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -105,6 +106,7 @@ private:
   FrontendResult &result;
   unsigned passId, missedId;
   unsigned reported = 0;
+  unsigned launchers = 0; ///< Launcher names handed out.
   const OMPExecutableDirective *region = nullptr; ///< Enclosing the scan.
   /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
   /// nest (three) stands for it, else the peeled loop gets the remark.
@@ -135,10 +137,58 @@ private:
         << "loop nest not rewritten: " + reason;
   }
 
+  /// The loop of an instantiated body that was written at `at`.
+  static const ForStmt *loopAt(const Stmt *s, SourceLocation at) {
+    if (!s)
+      return nullptr;
+    if (const auto *loop = dyn_cast<ForStmt>(s); loop && loop->getForLoc() == at)
+      return loop;
+    for (const Stmt *child : s->children())
+      if (const ForStmt *found = loopAt(child, at))
+        return found;
+    return nullptr;
+  }
+
+  /// Recognises the nest of a function template in each of its
+  /// instantiations in this file, whose launchers then overload one name;
+  /// returns why not where an instantiation fails, there is none, or their
+  /// calls would differ (one guard serves them all).
+  std::optional<std::string>
+  recognizeInstances(const ForStmt *loop, const FunctionDecl *function,
+                     std::vector<Recognition> &out) {
+    const FunctionTemplateDecl *pattern =
+        function->getDescribedFunctionTemplate();
+    if (!pattern)
+      return std::string("it is in a class template; only function "
+                         "templates are rewritten per instantiation");
+    for (const FunctionDecl *instance : pattern->specializations()) {
+      if (!instance->hasBody())
+        continue;
+      std::string which;
+      llvm::raw_string_ostream os(which);
+      instance->getNameForDiagnostic(os, ctx.getPrintingPolicy(), false);
+      const ForStmt *same = loopAt(instance->getBody(), loop->getForLoc());
+      Recognition r = same ? recognizeNest(same, instance, ctx) : Recognition{};
+      if (!r.nest)
+        return "in its instantiation '" + which + "': " +
+               (same ? r.rejection.reason : "the loop is not instantiated");
+      bool clash = llvm::any_of(out, [&](const Recognition &other) {
+        return other.nest->isDouble == r.nest->isDouble;
+      });
+      if (!out.empty() &&
+          (clash || launcherCall(*out.front().nest) != launcherCall(*r.nest)))
+        return "its instantiations lift to different launcher calls, or two "
+               "to one element type ('" +
+               which + "'); one guard cannot serve them";
+      out.push_back(std::move(r));
+    }
+    if (out.empty())
+      return std::string("it is in a function template that this file never "
+                         "instantiates");
+    return std::nullopt;
+  }
+
   void handle(const ForStmt *loop, const FunctionDecl *function) {
-    if (function->isTemplated())
-      return missed(loop, "it is in a template, whose types are not known "
-                          "until instantiation");
     if (region) {
       StringRef kind =
           llvm::omp::getOpenMPDirectiveName(region->getDirectiveKind());
@@ -165,29 +215,48 @@ private:
                               sm.getFilename(loop->getForLoc()).str() +
                               "', an included file; gemm-opt rewrites only "
                               "the main file");
-    Recognition r = recognizeNest(loop, function, ctx);
-    if (!r.nest) {
-      unsigned before = reported;
-      if (r.rejection.peelable) {
-        llvm::SaveAndRestore peeled(minDepth, 3);
-        scan(loop->getBody(), function);
+    std::vector<Recognition> recognized;
+    if (function->isTemplated()) {
+      if (std::optional<std::string> why =
+              recognizeInstances(loop, function, recognized))
+        return missed(loop, *why);
+    } else {
+      Recognition r = recognizeNest(loop, function, ctx);
+      if (!r.nest) {
+        unsigned before = reported;
+        if (r.rejection.peelable) {
+          llvm::SaveAndRestore peeled(minDepth, 3);
+          scan(loop->getBody(), function);
+        }
+        if (reported == before)
+          missed(loop, r.rejection.reason);
+        return;
       }
-      if (reported == before)
-        missed(loop, r.rejection.reason);
-      return;
+      recognized.push_back(std::move(r));
     }
-    Nest &nest = *r.nest;
-    nest.name = "gemm_opt_nest_" + std::to_string(result.nests.size());
+    std::string name = "gemm_opt_nest_" + std::to_string(launchers++);
     PresumedLoc where = sm.getPresumedLoc(loop->getForLoc());
-    nest.file = where.getFilename();
-    nest.line = where.getLine();
-    nest.column = where.getColumn();
-    nest.beginOffset = sm.getFileOffset(loop->getForLoc());
-    nest.endOffset = sm.getFileOffset(endOfNest(loop));
+    std::string summary = recognized.front().summary;
+    if (recognized.size() > 1)
+      summary += "; and in the template's other " +
+                 std::to_string(recognized.size() - 1) +
+                 " instantiation(s), one launcher overload each";
+    for (Recognition &r : recognized) {
+      Nest &nest = *r.nest;
+      nest.name = name;
+      nest.symbol = recognized.size() == 1
+                        ? name
+                        : name + (nest.isDouble ? "_f64" : "_f32");
+      nest.file = where.getFilename();
+      nest.line = where.getLine();
+      nest.column = where.getColumn();
+      nest.beginOffset = sm.getFileOffset(loop->getForLoc());
+      nest.endOffset = sm.getFileOffset(endOfNest(loop));
+      result.nests.push_back(std::move(nest));
+    }
     ++reported;
     ctx.getDiagnostics().Report(loop->getForLoc(), passId)
-        << r.summary + "; rewritten to call " + nest.name;
-    result.nests.push_back(std::move(nest));
+        << summary + "; rewritten to call " + name;
   }
 
   /// The end of the nest's last token, including the `;` that ends a body

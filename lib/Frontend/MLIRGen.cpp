@@ -1,6 +1,7 @@
 //===- MLIRGen.cpp - Lift recognised nests to the gemm dialect ------------===//
 
 #include "gemm-opt/Frontend/MLIRGen.h"
+#include "gemm-opt/Dialect/Gemm/GemmDialect.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,7 +41,10 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
                               memrefType(nest.b, element),
                               memrefType(nest.c, element), element, element};
     auto func = builder.create<func::FuncOp>(
-        loc, nest.name, builder.getFunctionType(args, {}));
+        loc, nest.symbol, builder.getFunctionType(args, {}));
+    if (nest.symbol != nest.name)
+      func->setAttr(GemmDialect::getLauncherAttrName(),
+                    builder.getStringAttr(nest.name));
     Block *body = func.addEntryBlock();
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(body);

@@ -86,6 +86,10 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
   out += lineDirective(1, result.fileName);
   size_t copied = 0;
   for (const Nest &nest : result.nests) {
+    // A template's instantiations follow one another: one guard calls the
+    // launcher their overloads share.
+    if (nest.beginOffset < copied)
+      continue;
     auto [begin, atLineStart] = guardPosition(source, nest.beginOffset);
     out += source.slice(copied, begin).str();
     // Braced where an `else` follows, so that it keeps its own `if`.

@@ -50,7 +50,7 @@ void casts(int n, const float *A, const float *B, double *C) {
         C[i * n + j] += static_cast<double>(A[i * n + l]) * static_cast<double>(B[l * n + j]);
 }
 template <class T> void tmpl(int n, const T *A, const T *B, T *C) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: it is in a template, whose types are not known until instantiation [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int l = 0; l < n; ++l)

@@ -32,6 +32,10 @@ struct OperandBinding {
 /// A nest proven to compute C = alpha * A * B + beta * C.
 struct Nest {
   std::string name; ///< Launcher function name, unique in the file.
+  /// The lifted func's symbol: the name, or for one instantiation of a
+  /// function template (whose launchers overload the name) the name and
+  /// its element type.
+  std::string symbol;
   std::string file;
   unsigned line = 0, column = 0; ///< Of the outermost `for`.
   /// Byte range of the nest in the main file (leading pragmas included).

@@ -34,5 +34,9 @@ LogicalResult GemmDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << getTargetAttrName()
                            << "' must be a #gemm.target attribute, got "
                            << attr.getValue();
+  if (attr.getName() == getLauncherAttrName() &&
+      !isa<StringAttr>(attr.getValue()))
+    return op->emitError() << "'" << getLauncherAttrName()
+                           << "' must be a string, got " << attr.getValue();
   return success();
 }

@@ -41,6 +41,13 @@ def Gemm_Dialect : Dialect {
       return ::llvm::StringLiteral("gemm.target");
     }
 
+    /// The discardable string attribute of a launcher func that names its
+    /// C++ launcher where that differs from the symbol: the instantiations
+    /// of a function template overload one name.
+    static constexpr ::llvm::StringLiteral getLauncherAttrName() {
+      return ::llvm::StringLiteral("gemm.launcher");
+    }
+
   private:
     void registerAttributes();
 

@@ -1,0 +1,48 @@
+// A GEMM written once as a function template and used for float and
+// double, the way header-only C++ libraries write it: both instantiations
+// are rewritten, their launchers overload one name.
+//
+// RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
+// RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
+// RUN: %nvcc %nvcc_flags -I %S/Inputs %t.cu -o %t.gpu && %t.gpu > %t.actual
+// RUN: %python %S/compare.py %t.expected %t.actual
+// RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
+// RUN: %python %S/compare.py %t.expected %t.lifted
+// CHECK-COUNT-1: [-Rpass=gemm]
+#include "e2e_util.h"
+
+#include <vector>
+
+template <typename T>
+void gemmTN(int m, int n, int k, T alpha, const T *a, int lda, const T *b,
+            int ldb, T beta, T *c, int ldc) {
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      T sum = 0;
+      for (int l = 0; l < k; ++l)
+        sum += a[l * lda + i] * b[l * ldb + j];
+      c[i * ldc + j] = alpha * sum + beta * c[i * ldc + j];
+    }
+}
+
+template <typename T> void run(const char *label, unsigned seed) {
+  const int m = 37, n = 29, k = 41, lda = m + 3, ldb = n + 1, ldc = n + 5;
+  std::vector<T> a(k * lda), b(k * ldb), c(m * ldc), c0;
+  fillRandom(a.data(), long(a.size()), seed);
+  fillRandom(b.data(), long(b.size()), seed + 1);
+  fillRandom(c.data(), long(c.size()), seed + 2);
+  c0 = c;
+  const T alpha = T(1.5), beta = T(-0.5);
+  gemmTN<T>(m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, c.data(), ldc);
+  const double scale = 1.5 * frobenius(a.data(), long(a.size())) *
+                           frobenius(b.data(), long(b.size())) +
+                       0.5 * frobenius(c0.data(), long(c0.size()));
+  // Every element, the padding of each row included.
+  printMatrix(label, k, scale, c.data(), m, ldc, ldc, 1);
+}
+
+int main() {
+  run<float>("f32", 1);
+  run<double>("f64", 7);
+  return 0;
+}
