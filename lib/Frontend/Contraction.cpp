@@ -18,7 +18,33 @@ struct Product {
   std::vector<const VarDecl *> vars;
   /// A cast among the factors that rounds to a narrower floating type.
   const CastExpr *rounding = nullptr;
+  /// The write whose term is flattened, and the assignments of scalars
+  /// declared before the nest that stand for them in it (`temp = alpha *
+  /// b[l][j];` above the update, C89 and f2c style).
+  const Write *at = nullptr;
+  std::vector<const Write *> substituted;
 };
+
+/// The one assignment `var = e;` of a scalar in the nest when it happens in
+/// a body around `at`, before it: then `var` holds e's value there.
+const Write *soleAssignment(const VarDecl *var, const Write &at,
+                            NestScope &scope) {
+  const Write *found = nullptr;
+  for (const Write &w : scope.writes) {
+    const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(w.lhs));
+    if (!ref || ref->getDecl() != var)
+      continue;
+    if (found)
+      return nullptr;
+    found = &w;
+  }
+  bool encloses = found && found->op == BO_Assign &&
+                  found->order < at.order &&
+                  found->loops.size() <= at.loops.size() &&
+                  std::equal(found->loops.begin(), found->loops.end(),
+                             at.loops.begin());
+  return encloses ? found : nullptr;
+}
 
 const VarDecl *asVar(const Expr *e) {
   if (const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(e)))
@@ -80,6 +106,11 @@ bool flatten(const Expr *e, NestScope &scope, const VarDecl *accumulator,
     const LocalDef *local = scope.findLocal(var);
     if (local && var->getInit() && !scope.written.contains(var))
       return flatten(var->getInit(), scope, accumulator, out);
+    if (const Write *set =
+            out.at && !local ? soleAssignment(var, *out.at, scope) : nullptr) {
+      out.substituted.push_back(set);
+      return flatten(set->rhs, scope, accumulator, out);
+    }
   }
   if (scope.isInvariant(e)) {
     out.scalars.push_back(e);
@@ -160,6 +191,7 @@ bool isPrefix(const std::vector<int> &prefix, const std::vector<int> &of) {
 
 /// Folds `s = 0; for k: s += P; C = alpha*s + beta*C` into `c`.
 bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
+                      const std::vector<const Write *> &substituted,
                       Contraction &c) {
   std::string name = acc->getNameAsString();
   const Write *store = nullptr;
@@ -172,7 +204,7 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     init = {local->loops, local->order};
   }
   for (const Write &w : scope.writes) {
-    if (&w == &mac)
+    if (&w == &mac || llvm::is_contained(substituted, &w))
       continue;
     if (asVar(w.lhs) == acc) {
       if (init || w.op != BO_Assign || !isZero(w.rhs)) {
@@ -236,6 +268,38 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   return true;
 }
 
+/// Folds a write of the reference BLAS's beta branches into c: the scaling
+/// branch is the init, by beta; the zero branch is checked like it; without
+/// a scaling branch the zero branch is the init, by 0 where beta is 0 and
+/// else 1. Returns nullopt for a write of no branch, false (rejected) for a
+/// branch write that does not update C ahead of the accumulation.
+std::optional<bool> foldBetaBranch(const Write &w, const Write &mac,
+                                   Contraction &c, NestScope &scope) {
+  const size_t index = &w - scope.writes.data();
+  auto branch = llvm::find_if(scope.betaBranches, [&](const BetaBranch &b) {
+    return b.zero == index || b.scale == index;
+  });
+  if (branch == scope.betaBranches.end())
+    return std::nullopt;
+  std::string beta = scope.print(branch->beta);
+  bool zero = branch->zero == index;
+  std::optional<std::string> factor = initBeta(w, scope);
+  if (!isMemoryAccess(w.lhs) || !sameTarget(w.lhs, c.c, scope) ||
+      w.order > mac.order || !factor || *factor != (zero ? "0" : beta)) {
+    scope.reject("the branches on '" + beta + "' do not set C to 0 and to " +
+                 beta + " * C ahead of the accumulation");
+    return false;
+  }
+  if (zero && branch->scale) {
+    c.zeroInit = &w;
+    return true;
+  }
+  c.init = &w;
+  c.beta = zero ? "(" + parenthesize(beta) + " == 0 ? 0 : 1)" : beta;
+  c.form = "the beta branches of the reference BLAS (beta == 0 never reads C)";
+  return true;
+}
+
 } // namespace
 
 std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
@@ -247,6 +311,7 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
   for (const Write &w : scope.writes) {
     auto split = splitAccumulation(w, scope);
     Product p;
+    p.at = &w;
     if (!split || !flatten(split->first, scope, nullptr, p) ||
         p.accesses.size() != 2)
       continue;
@@ -284,7 +349,7 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
   c.alpha = scalarText(product, scope);
   if (const VarDecl *acc = asVar(mac->lhs)) {
     c.accumulator = acc;
-    if (!matchAccumulator(scope, *mac, acc, c))
+    if (!matchAccumulator(scope, *mac, acc, product.substituted, c))
       return std::nullopt;
     return c;
   }
@@ -292,8 +357,13 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
   c.cLoops = mac->loops;
   c.form = "accumulates into C";
   for (const Write &w : scope.writes) {
-    if (&w == mac)
+    if (&w == mac || llvm::is_contained(product.substituted, &w))
       continue;
+    if (std::optional<bool> folded = foldBetaBranch(w, *mac, c, scope)) {
+      if (!*folded)
+        return std::nullopt;
+      continue;
+    }
     std::optional<std::string> beta;
     if (isMemoryAccess(w.lhs) && sameTarget(w.lhs, c.c, scope) && !c.init &&
         w.order < mac->order)

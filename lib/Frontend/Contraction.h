@@ -25,6 +25,9 @@ struct Contraction {
   /// A fused init of C (`C = 0`, `C *= beta`), checked against the
   /// accumulation's loops by the recogniser.
   const Write *init = nullptr;
+  /// The `C = 0` branch of the reference BLAS's beta branches, whose other
+  /// branch is `init` (NestScope::betaBranches); checked like it.
+  const Write *zeroInit = nullptr;
   std::string form; ///< How the nest accumulates, for the remark.
 };
 

@@ -179,6 +179,8 @@ public:
       return walkDecl(decl, peelable);
     if (const auto *e = dyn_cast<Expr>(s))
       return walkExpr(e->IgnoreImplicit(), peelable);
+    if (const auto *branch = dyn_cast<IfStmt>(s))
+      return walkBetaBranch(branch, peelable);
     return fail(describe(s), peelable);
   }
 
@@ -207,6 +209,59 @@ private:
       return "a loop that is not a counted 'for' in the nest";
     return std::string("unsupported statement '") + s->getStmtClassName() +
            "' in the nest";
+  }
+
+  /// The other side of `x OP literal` (either order), or null.
+  static const Expr *comparedWith(const Expr *cond, BinaryOperatorKind op,
+                                  int literal) {
+    const auto *compare = dyn_cast<BinaryOperator>(stripCasts(cond));
+    if (!compare || compare->getOpcode() != op)
+      return nullptr;
+    auto isLiteral = [literal](const Expr *e) {
+      e = stripCasts(e);
+      if (const auto *i = dyn_cast<IntegerLiteral>(e))
+        return i->getValue() == literal;
+      if (const auto *f = dyn_cast<FloatingLiteral>(e))
+        return f->getValueAsApproximateDouble() == literal;
+      return false;
+    };
+    if (isLiteral(compare->getRHS()))
+      return compare->getLHS();
+    if (isLiteral(compare->getLHS()))
+      return compare->getRHS();
+    return nullptr;
+  }
+
+  /// `if (beta == 0) <C = 0> [else if (beta != 1) <C *= beta>]`, each branch
+  /// one write of C (in a loop or not), beta loop-invariant. The contraction
+  /// folds the pair into one scaling of C by beta, with BLAS's rule that
+  /// beta == 0 never reads C.
+  bool walkBetaBranch(const IfStmt *branch, bool peelable) {
+    const Expr *beta = comparedWith(branch->getCond(), BO_EQ, 0);
+    const auto *other = dyn_cast_or_null<IfStmt>(branch->getElse());
+    const Expr *notOne =
+        other ? comparedWith(other->getCond(), BO_NE, 1) : nullptr;
+    bool shaped =
+        beta && !branch->getInit() && !branch->getConditionVariable() &&
+        scope.isInvariant(beta) &&
+        (!branch->getElse() ||
+         (notOne && !other->getElse() && !other->getInit() &&
+          !other->getConditionVariable() &&
+          scope.print(notOne) == scope.print(beta)));
+    if (!shaped)
+      return fail(describe(branch), peelable);
+    size_t zero = scope.writes.size();
+    if (!walk(branch->getThen()))
+      return false;
+    if (other && !walk(other->getThen()))
+      return false;
+    if (scope.writes.size() != zero + (other ? 2 : 1))
+      return fail("the branches on '" + scope.print(beta) +
+                      "' must each write one element of C",
+                  peelable);
+    scope.betaBranches.push_back(
+        {zero, other ? std::optional<size_t>(zero + 1) : std::nullopt, beta});
+    return true;
   }
 
   bool walkLoop(const ForStmt *loop) {

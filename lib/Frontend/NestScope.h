@@ -41,6 +41,15 @@ struct Write {
   unsigned order;               ///< Position in program order.
 };
 
+/// The reference BLAS's scaling of C ahead of the update, `if (beta == 0)
+/// C = 0; else if (beta != 1) C *= beta;`: the indices in NestScope::writes
+/// of its two writes (`scale` absent without the else branch) and beta.
+struct BetaBranch {
+  size_t zero;
+  std::optional<size_t> scale;
+  const clang::Expr *beta;
+};
+
 /// A scalar declared inside the nest.
 struct LocalDef {
   const clang::VarDecl *var;
@@ -75,6 +84,7 @@ public:
   std::vector<Loop> loops;
   std::vector<Write> writes;
   std::vector<LocalDef> locals;
+  std::vector<BetaBranch> betaBranches;
   llvm::DenseSet<const clang::VarDecl *> written; ///< IVs and scalar targets.
   /// Every element the nest writes is floating-point, so by C's aliasing
   /// rule no write changes an integer read through a pointer (`*n`, f2c's

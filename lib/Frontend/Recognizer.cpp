@@ -85,7 +85,8 @@ private:
 
   std::optional<Nest> recognize();
   bool checkBounds();
-  bool checkInit(const Contraction &c, const Access &cAccess,
+  bool checkInit(const Contraction &c, const Write *init,
+                 const Access &cAccess,
                  const std::vector<std::optional<Dim>> &dims);
   bool checkLeftovers();
   OperandBinding bind(const Access &access, const std::vector<int> &loops,
@@ -126,19 +127,21 @@ bool Recognizer::checkBounds() {
 /// A fused init must reach every element of C exactly once, before its
 /// accumulation: the loops it shares with the accumulation index C, and its
 /// own loops run over the remaining C dimensions with the same bounds.
-bool Recognizer::checkInit(const Contraction &c, const Access &cAccess,
+bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
+                           const Access &cAccess,
                            const std::vector<std::optional<Dim>> &dims) {
-  if (!c.init)
+  if (!initWrite)
     return true;
-  const std::vector<int> &initLoops = c.init->loops;
+  const std::vector<int> &initLoops = initWrite->loops;
   size_t shared = 0;
   while (shared < initLoops.size() && shared < c.macLoops.size() &&
          initLoops[shared] == c.macLoops[shared])
     ++shared;
-  std::optional<Access> init = scope.decomposeAccess(c.init->lhs, c.init->loops);
+  std::optional<Access> init =
+      scope.decomposeAccess(initWrite->lhs, initWrite->loops);
   if (!init)
     return false;
-  std::string bad = "the fused init of '" + scope.print(c.init->lhs) +
+  std::string bad = "the fused init of '" + scope.print(initWrite->lhs) +
                     "' does not cover C exactly once before the accumulation";
   for (size_t i = 0; i < shared; ++i)
     if (dims[c.macLoops[i]] == K)
@@ -314,13 +317,19 @@ std::optional<Nest> Recognizer::recognize() {
                             "of C");
     }
   for (size_t l = 0; l < scope.loops.size(); ++l) {
-    bool used = dims[l] || (c->init && llvm::is_contained(c->init->loops, l));
+    bool used = dims[l] ||
+                llvm::any_of(std::initializer_list<const Write *>{
+                                 c->init, c->zeroInit},
+                             [&](const Write *w) {
+                               return w && llvm::is_contained(w->loops, l);
+                             });
     if (!used)
       return scope.reject("loop '" + ivName(l) +
                               "' does not enclose the multiply-accumulate",
                           /*peelable=*/l == 0);
   }
-  if (!checkInit(*c, *out, dims))
+  if (!checkInit(*c, c->init, *out, dims) ||
+      !checkInit(*c, c->zeroInit, *out, dims))
     return std::nullopt;
   if (x->elementType != y->elementType || x->elementType != out->elementType)
     return scope.reject("mixed element types (" +
