@@ -244,7 +244,8 @@ std::optional<Nest> Recognizer::recognize() {
     bool inX = !x->index.ivCoeffs[l].isZero();
     bool inY = !y->index.ivCoeffs[l].isZero();
     bool inC = !out->index.ivCoeffs[l].isZero();
-    if (inX && inY && inC) {
+    // A loop over C alone is a batch that both inputs are broadcast over.
+    if (inC && (inX == inY)) {
       dims[l] = Batch;
     } else if (!inC && inX && inY) {
       dims[l] = K;
