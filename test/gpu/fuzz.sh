@@ -4,7 +4,7 @@
 # Runs on a GPU machine with nvcc, cmake and python3 but no LLVM and no
 # gemm-opt, from any directory. The programs come from the dev machine:
 #   python3 test/fuzz/fuzz.py --seeds 1000:1016 --mode gpu-prepare  # here
-#   bash test/gpu/fuzz.sh [DIR]                                      # there
+#   bash test/gpu/fuzz.sh [DIR | PACK.tar.xz]                        # there
 # DIR (default .gpu/fuzz) holds, per seed, prog.cu (gemm-opt's output, real
 # kernels), expected.txt.gz (the original program's output) and nests. This
 #   1. builds libgemm_runtime standalone (test/gpu/lib.sh);
@@ -30,6 +30,14 @@ WORK=/tmp/gemm-opt-fuzz
 SAMPLE=${FUZZ_MEMCHECK:-10}
 SANITIZER=$(dirname "$NVCC")/compute-sanitizer
 
+# Programs may travel packed (a .tar.xz of the seed folders: prog.cu files
+# compress about 60-fold) and without expected.txt.gz (the original's output,
+# large): then they are unpacked here and the originals built and run here.
+if [[ $DIR == *.tar.xz ]]; then
+  rm -rf "$WORK.src" && mkdir -p "$WORK.src" &&
+    tar -xJf "$DIR" -C "$WORK.src" || exit 1
+  DIR=$WORK.src
+fi
 if [[ ! -d $DIR ]]; then
   echo "fuzz.sh: no $DIR; run test/fuzz/fuzz.py --mode gpu-prepare first" >&2
   exit 2
@@ -39,6 +47,12 @@ mapfile -t seeds < <(find "$DIR" -mindepth 1 -maxdepth 1 -type d \
 
 printDevice
 buildRuntime || exit 1
+
+for s in "${seeds[@]}"; do
+  [[ -f $DIR/$s/expected.txt.gz ]] ||
+    echo "cd $DIR/$s && g++ -O1 -std=c++17 -w prog.cpp -o orig &&" \
+      "./orig | gzip >expected.txt.gz"
+done | xargs -P 16 -I{} bash -c '{}'
 
 echo "== build ${#seeds[@]} programs"
 rm -rf "$WORK"
