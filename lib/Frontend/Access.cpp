@@ -223,8 +223,7 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
                 "' is not an affine function of the loop indices");
 }
 
-/// The variable `e` names, if it is a plain reference to one.
-static const VarDecl *asVar(const Expr *e) {
+const VarDecl *mlir::gemm::referencedVar(const Expr *e) {
   const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(e));
   return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
 }
@@ -323,7 +322,7 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     // A pointer declared in the nest (`const float *row = w + o * C;`)
     // stands for its initialiser: its base and offset.
     while (const Expr *init =
-               depth == 1 ? substitutableInit(asVar(cur)) : nullptr) {
+               depth == 1 ? substitutableInit(referencedVar(cur)) : nullptr) {
       std::optional<std::pair<const Expr *, const Expr *>> parts =
           splitPointer(init);
       if (!parts)

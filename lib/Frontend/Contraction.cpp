@@ -25,31 +25,26 @@ struct Product {
   std::vector<const Write *> substituted;
 };
 
+bool isPrefix(const std::vector<int> &prefix, const std::vector<int> &of) {
+  return prefix.size() <= of.size() &&
+         std::equal(prefix.begin(), prefix.end(), of.begin());
+}
+
 /// The one assignment `var = e;` of a scalar in the nest when it happens in
 /// a body around `at`, before it: then `var` holds e's value there.
 const Write *soleAssignment(const VarDecl *var, const Write &at,
                             NestScope &scope) {
   const Write *found = nullptr;
   for (const Write &w : scope.writes) {
-    const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(w.lhs));
-    if (!ref || ref->getDecl() != var)
+    if (referencedVar(w.lhs) != var)
       continue;
     if (found)
       return nullptr;
     found = &w;
   }
   bool encloses = found && found->op == BO_Assign &&
-                  found->order < at.order &&
-                  found->loops.size() <= at.loops.size() &&
-                  std::equal(found->loops.begin(), found->loops.end(),
-                             at.loops.begin());
+                  found->order < at.order && isPrefix(found->loops, at.loops);
   return encloses ? found : nullptr;
-}
-
-const VarDecl *asVar(const Expr *e) {
-  if (const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(e)))
-    return dyn_cast<VarDecl>(ref->getDecl());
-  return nullptr;
 }
 
 bool isZero(const Expr *e) {
@@ -98,7 +93,7 @@ bool flatten(const Expr *e, NestScope &scope, const VarDecl *accumulator,
     out.accesses.push_back(e);
     return true;
   }
-  if (const VarDecl *var = asVar(e)) {
+  if (const VarDecl *var = referencedVar(e)) {
     if (var == accumulator) {
       out.vars.push_back(var);
       return true;
@@ -184,11 +179,6 @@ std::optional<std::string> initBeta(const Write &w, NestScope &scope) {
   return std::nullopt;
 }
 
-bool isPrefix(const std::vector<int> &prefix, const std::vector<int> &of) {
-  return prefix.size() <= of.size() &&
-         std::equal(prefix.begin(), prefix.end(), of.begin());
-}
-
 /// Folds `s = 0; for k: s += P; C = alpha*s + beta*C` into `c`.
 bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
                       const std::vector<const Write *> &substituted,
@@ -206,7 +196,7 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   for (const Write &w : scope.writes) {
     if (&w == &mac || llvm::is_contained(substituted, &w))
       continue;
-    if (asVar(w.lhs) == acc) {
+    if (referencedVar(w.lhs) == acc) {
       if (init || w.op != BO_Assign || !isZero(w.rhs)) {
         scope.reject("accumulator '" + name +
                      "' is written other than by one zero-init and the sum");
@@ -347,7 +337,7 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
   c.rhs = product.accesses[1];
   c.macLoops = mac->loops;
   c.alpha = scalarText(product, scope);
-  if (const VarDecl *acc = asVar(mac->lhs)) {
+  if (const VarDecl *acc = referencedVar(mac->lhs)) {
     c.accumulator = acc;
     if (!matchAccumulator(scope, *mac, acc, product.substituted, c))
       return std::nullopt;

@@ -35,13 +35,6 @@ SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
 
 namespace {
 
-/// The variable `e` names, if it is a plain reference to one.
-const VarDecl *referencedVar(const Expr *e) {
-  if (const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(e)))
-    return dyn_cast<VarDecl>(ref->getDecl());
-  return nullptr;
-}
-
 bool isUnitLiteral(const Expr *e) {
   const auto *lit = dyn_cast<IntegerLiteral>(stripCasts(e));
   return lit && lit->getValue() == 1;

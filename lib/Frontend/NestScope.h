@@ -132,6 +132,9 @@ private:
 /// Strips parentheses, implicit casts and value-preserving explicit casts.
 const clang::Expr *stripCasts(const clang::Expr *e);
 
+/// The variable `e` names (through casts and parentheses), or null.
+const clang::VarDecl *referencedVar(const clang::Expr *e);
+
 /// True if `e` looks like a memory access (subscript or vector operator[]).
 bool isMemoryAccess(const clang::Expr *e);
 
