@@ -7,7 +7,7 @@ from lit.llvm import llvm_config
 
 config.name = "GEMM-OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".cpp", ".test"]
+config.suffixes = [".mlir", ".c", ".cpp", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gemm_opt_obj_root, "test")
@@ -24,6 +24,8 @@ config.substitutions.append(
     ("%nvcc_flags", "-std=c++17 -arch=sm_%s -I%s %s" % (config.cuda_arch, runtime_include, runtime_lib)))
 config.substitutions.append(("%nvcc", config.cuda_compiler))
 config.substitutions.append(("%host_cxx", config.host_cxx))
+# C inputs' host files are built with the system's C compiler, as a user would.
+config.substitutions.append(("%host_cc", shutil.which("gcc") or shutil.which("cc") or "cc"))
 config.substitutions.append(("%python", "python3"))
 config.substitutions.append(("%gemm_runtime_lib", runtime_lib))
 config.substitutions.append(("%gemm_runtime_include", runtime_include))

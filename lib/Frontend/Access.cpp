@@ -11,6 +11,9 @@
 #include "NestScope.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -170,15 +173,56 @@ std::optional<SymExpr> NestScope::symbolic(const Expr *e) {
   return form->constant;
 }
 
+std::optional<std::string> NestScope::spelledValue(const Expr *e) const {
+  if (isa<IntegerLiteral, CharacterLiteral>(e) && !e->getBeginLoc().isMacroID())
+    return std::nullopt;
+  const SourceManager &sm = ctx.getSourceManager();
+  CharSourceRange range = sm.getExpansionRange(e->getSourceRange());
+  StringRef text = Lexer::getSourceText(range, sm, ctx.getLangOpts());
+  if (text.empty())
+    return std::nullopt;
+  return text.str();
+}
+
+bool NestScope::boundsSpelledAsLiterals(const Expr *array) const {
+  const DeclaratorDecl *decl = nullptr;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(array))
+    decl = dyn_cast<DeclaratorDecl>(ref->getDecl());
+  else if (const auto *member = dyn_cast<MemberExpr>(array))
+    decl = dyn_cast<DeclaratorDecl>(member->getMemberDecl());
+  if (!decl || !decl->getTypeSourceInfo())
+    return false;
+  TypeLoc loc = decl->getTypeSourceInfo()->getTypeLoc();
+  while (true) {
+    loc = loc.getUnqualifiedLoc();
+    if (auto array = loc.getAs<ArrayTypeLoc>()) {
+      if (!array.getSizeExpr() || spelledValue(array.getSizeExpr()))
+        return false;
+      loc = array.getElementLoc();
+    } else if (auto paren = loc.getAs<ParenTypeLoc>()) {
+      loc = paren.getInnerLoc();
+    } else if (auto pointer = loc.getAs<PointerTypeLoc>()) {
+      loc = pointer.getPointeeLoc();
+    } else {
+      // A typedef may hide bounds of its own.
+      return !loc.getType()->isArrayType();
+    }
+  }
+}
+
 std::optional<AffineForm> NestScope::linearize(const Expr *e) {
   e = stripCasts(e);
   AffineForm form(loops.size());
   if (isInvariant(e)) {
     Expr::EvalResult value;
-    if (e->isValueDependent() || !e->EvaluateAsInt(value, ctx))
+    if (e->isValueDependent() || !e->EvaluateAsInt(value, ctx)) {
       form.constant = SymExpr::symbol(print(e));
-    else
-      form.constant = SymExpr::constant(value.Val.getInt().getExtValue());
+      return form;
+    }
+    int64_t constant = value.Val.getInt().getExtValue();
+    form.constant = SymExpr::constant(constant);
+    if (std::optional<std::string> spelling = spelledValue(e))
+      assumptions.emplace_back(*spelling, constant);
     return form;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
@@ -303,6 +347,8 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     // innermost must be an array, or the rows are separate allocations.
     const Expr *cur = e;
     int depth = 0;
+    // (subscripts peeled before, elements per step) of the array-typed rows.
+    std::vector<std::pair<int, int64_t>> arraySteps;
     while (const auto *subscript = dyn_cast<ArraySubscriptExpr>(cur)) {
       const Expr *base = stripCasts(subscript->getBase());
       if (isMemoryAccess(base) && !base->getType()->isArrayType())
@@ -313,6 +359,10 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
       std::optional<SymExpr> step = elementsPerStep(subscript->getType(), *this);
       if (!sub || !step)
         return std::nullopt;
+      if (std::optional<int64_t> elements = step->getConstant();
+          elements && isa_and_nonnull<ConstantArrayType>(
+                          subscript->getType()->getAsArrayTypeUnsafe()))
+        arraySteps.emplace_back(depth, *elements);
       index = index + sub->scaled(*step);
       cur = base;
       ++depth;
@@ -341,12 +391,21 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
                       "' does not address one strided buffer");
     }
     root = cur;
-    basePtr = print(root);
-    if (depth > 1) {
-      basePtr = "&" + parenthesize(basePtr);
-      for (int i = 0; i < depth; ++i)
-        basePtr += "[0]";
-    }
+    // `root` with n subscripts 0: the row whose size tells a step's
+    // elements, sizeof(row) / sizeof(element), and element 0's address.
+    auto zeros = [&](int n) {
+      std::string text = parenthesize(print(root));
+      for (int i = 0; i < n; ++i)
+        text += "[0]";
+      return text;
+    };
+    if (boundsSpelledAsLiterals(root))
+      arraySteps.clear();
+    for (auto [peeled, elements] : arraySteps)
+      assumptions.emplace_back("sizeof(" + zeros(depth - peeled) +
+                                   ") / sizeof(" + zeros(depth) + ")",
+                               elements);
+    basePtr = depth > 1 ? "&" + zeros(depth) : print(root);
   }
   if (!isInvariant(root)) {
     if (const VarDecl *var = findVaryingVar(root))

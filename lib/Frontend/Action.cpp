@@ -234,7 +234,7 @@ private:
       }
       recognized.push_back(std::move(r));
     }
-    std::string name = "gemm_opt_nest_" + std::to_string(launchers++);
+    std::string name = result.launcherPrefix + "nest_" + std::to_string(launchers++);
     PresumedLoc where = sm.getPresumedLoc(loop->getForLoc());
     std::string summary = recognized.front().summary;
     if (recognized.size() > 1)
@@ -280,9 +280,8 @@ public:
     if (ctx.getDiagnostics().hasErrorOccurred())
       return;
     const SourceManager &sm = ctx.getSourceManager();
-    FileID main = sm.getMainFileID();
-    result.fileName = sm.getFileEntryRefForID(main)->getName().str();
-    result.source = sm.getBufferData(main).str();
+    result.source = sm.getBufferData(sm.getMainFileID()).str();
+    result.isC = !ctx.getLangOpts().CPlusPlus;
     NestFinder(ctx, result).TraverseDecl(ctx.getTranslationUnitDecl());
   }
 

@@ -91,6 +91,11 @@ public:
   /// bounds): such reads are invariant. Set once the walk is complete.
   bool integerReadsInvariant = false;
   std::optional<Rejection> rejection;
+  /// Values the nest was lifted with that the source spells as other than a
+  /// literal (macros, enumerators, sizeof, array bounds): the spelling and
+  /// the value. The rewrite asserts them, so a build with other -D values
+  /// stops instead of computing with stale sizes.
+  std::vector<std::pair<std::string, int64_t>> assumptions;
 
   /// Records the first reason the nest cannot be rewritten; returns nullopt so
   /// callers can `return scope.reject(...)`.
@@ -113,6 +118,12 @@ public:
   /// stands for (forward substitution): a pointer's, or an integer's that
   /// the integer holds exactly; null otherwise.
   const clang::Expr *substitutableInit(const clang::VarDecl *var) const;
+  /// How the source spells the constant `e` where that is not a literal
+  /// (for `assumptions`), or nullopt.
+  std::optional<std::string> spelledValue(const clang::Expr *e) const;
+  /// Whether the array variable or member `array` is declared with every
+  /// bound a literal, so that its rows' sizes need no assertion.
+  bool boundsSpelledAsLiterals(const clang::Expr *array) const;
   /// `e` as an affine function of the induction variables.
   std::optional<AffineForm> linearize(const clang::Expr *e);
   /// An invariant integer expression as a SymExpr.

@@ -375,6 +375,9 @@ std::optional<Nest> Recognizer::recognize() {
   nest.c = bind(*out, c->cLoops, withBatch(byDim[M][0], byDim[N][0]));
   nest.alpha = c->alpha;
   nest.beta = c->beta;
+  for (const auto &assumption : scope.assumptions)
+    if (!llvm::is_contained(nest.assumptions, assumption))
+      nest.assumptions.push_back(assumption);
 
   // Parenthesised, so that `hi - lo x n` cannot be misread.
   auto extent = [&](int l) { return parenthesize(extents[l].str()); };

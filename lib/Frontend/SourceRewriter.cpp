@@ -79,6 +79,21 @@ static bool followedByElse(llvm::StringRef source, size_t offset) {
          (rest.size() == 4 || !isIdentifierChar(rest[4]));
 }
 
+/// Assertions of the values the nest was lifted with, for the start of the
+/// guard's block: a build with other values stops here, at the nest's line,
+/// not with wrong results from kernels specialised on the old ones.
+static std::string assumptionChecks(const Nest &nest, bool isC) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (const auto &[spelling, value] : nest.assumptions) {
+    os << (isC ? " _Static_assert((" : " static_assert((") << spelling
+       << ") == " << value << ", \"gemm-opt lifted this nest with ";
+    os.write_escaped(spelling);
+    os << " == " << value << "; run gemm-opt again\");";
+  }
+  return text;
+}
+
 std::string mlir::gemm::rewriteSource(const FrontendResult &result,
                                       llvm::StringRef launchers) {
   llvm::StringRef source = result.source;
@@ -97,14 +112,21 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
     std::string guard =
         (brace ? "{ if (!" : "if (!") + launcherCall(nest) + ") {";
     if (atLineStart) {
-      // On a line of its own, indented like the nest, then back to the
+      // On lines of their own, indented like the nest, then back to the
       // original numbering.
       llvm::StringRef line = source.drop_front(begin);
-      llvm::StringRef indent = line.take_front(line.find_first_not_of(" \t"));
+      std::string indent =
+          line.take_front(line.find_first_not_of(" \t")).str();
       unsigned number = 1 + source.take_front(begin).count('\n');
-      out += indent.str() + guard + "\n" + lineDirective(number, result.fileName);
+      out += indent + guard + "\n";
+      // The checks on one line of their own that reads as the nest's.
+      std::string checks = assumptionChecks(nest, result.isC);
+      if (!checks.empty())
+        out += lineDirective(number, result.fileName) + indent + " " +
+               checks + "\n";
+      out += lineDirective(number, result.fileName);
     } else {
-      out += guard + " ";
+      out += guard + assumptionChecks(nest, result.isC) + " ";
     }
     out += source.slice(begin, nest.endOffset).str();
     out += brace ? " } }" : " }";

@@ -39,7 +39,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -76,7 +78,7 @@ constexpr StringLiteral ownFlags[] = {
     "MD",         "MF",           "x",
     "p",          "extra-arg",    "extra-arg-before",
     "cflags",     "libs",         "nvcc-flags",
-    "cuda-arch"};
+    "cuda-arch",  "kernels"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
 /// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
@@ -178,6 +180,12 @@ struct Options {
                           cl::desc("Write the -MD rule to <file> instead "
                                    "(implies -MD)"),
                           cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> kernels{
+      "kernels",
+      cl::desc("Write the kernels and their launchers to <file>, for nvcc, "
+               "and the output in the input's language, for its own "
+               "compiler (C sources need this)"),
+      cl::value_desc("file"), cl::cat(category)};
   cl::opt<Language> language{
       "x", cl::desc("Language of the input, whatever its name (or stdin)"),
       cl::init(Language::FromName),
@@ -313,6 +321,19 @@ int printBuildFlags(const Options &opts, const char *argv0) {
   return 0;
 }
 
+/// The prefix of the launchers that a host file compiled apart calls. They
+/// have external linkage, so it must be unique in the program: it names the
+/// kernels file as given (one per rewritten source), readably and hashed.
+std::string externalLauncherPrefix(StringRef kernelsPath) {
+  std::string stem = sys::path::stem(kernelsPath).str();
+  for (char &c : stem)
+    if (!isAlnum(c))
+      c = '_';
+  return formatv("gemm_opt_{0}_{1:x-8}_", stem,
+                 static_cast<uint32_t>(xxh3_64bits(kernelsPath)))
+      .str();
+}
+
 /// The -R flags' values, nullopt for one not given.
 Expected<gemm_opt::RemarkSelection> remarkSelection(const Options &opts) {
   auto given =
@@ -393,6 +414,19 @@ int runSourceMode(int argc, const char **argv) {
     if (!dir.empty() && !sys::fs::is_directory(dir))
       return driverError("output directory '" + dir + "' does not exist");
   }
+  const std::string &kernelsPath = opts.kernels;
+  if (!kernelsPath.empty()) {
+    if (opts.emit != Emit::Source || opts.explain)
+      return driverError("--kernels splits the rewritten source; it does not "
+                         "go with --emit or --explain");
+    if (kernelsPath == "-" || kernelsPath == outputPath ||
+        sys::fs::equivalent(input, kernelsPath))
+      return driverError("--kernels needs a file of its own, not '" +
+                         kernelsPath + "'");
+    StringRef dir = sys::path::parent_path(kernelsPath);
+    if (!dir.empty() && !sys::fs::is_directory(dir))
+      return driverError("kernels directory '" + dir + "' does not exist");
+  }
   std::string depfile =
       opts.mf.empty() && opts.md ? outputPath + ".d" : opts.mf;
   if (!depfile.empty() && outputPath == "-")
@@ -445,10 +479,19 @@ int runSourceMode(int argc, const char **argv) {
     // Clang writes the depfile itself. This adjuster runs after the tool's
     // own, which strip the dependency flags of compile commands; -MQ quotes
     // the target for make.
-    if (!depfile.empty())
+    if (!depfile.empty()) {
+      std::vector<std::string> flags = {"-MD", "-MF", depfile, "-MQ",
+                                        outputPath};
+      if (!kernelsPath.empty())
+        flags.insert(flags.end(), {"-MQ", kernelsPath});
       tool.appendArgumentsAdjuster(
-          getInsertArgumentAdjuster({"-MD", "-MF", depfile, "-MQ", outputPath},
-                                    ArgumentInsertPosition::END));
+          getInsertArgumentAdjuster(flags, ArgumentInsertPosition::END));
+    }
+    if (!kernelsPath.empty())
+      result.launcherPrefix = externalLauncherPrefix(kernelsPath);
+    // As the command line names it, not as clang's tooling (absolute), so
+    // that out.cu does not carry this machine's paths.
+    result.fileName = stdinText ? "<stdin>" : sources.front();
     if (tool.run(gemm_opt::filterRemarks(
                      mlir::gemm::newGemmActionFactory(result), *remarks)
                      .get()) != 0)
@@ -485,6 +528,18 @@ int runSourceMode(int argc, const char **argv) {
   if (emit == Emit::Cuda) {
     if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
       return 1;
+  } else if (!kernelsPath.empty()) {
+    // The host file is the user's compiler's, in the input's language: it
+    // declares the launchers that the kernels file defines.
+    std::string kernels, declarations;
+    raw_string_ostream kos(kernels), dos(declarations);
+    if (mlir::failed(mlir::gemm::emitLaunchers(
+            *module, kos, mlir::gemm::LauncherLinkage::External)) ||
+        mlir::failed(mlir::gemm::emitLauncherDeclarations(*module, dos)))
+      return 1;
+    if (int failed = writeOutput(kernelsPath, kernels))
+      return failed;
+    os << mlir::gemm::rewriteSource(result, declarations);
   } else {
     std::string launchers;
     raw_string_ostream los(launchers);

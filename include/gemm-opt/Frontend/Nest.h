@@ -44,12 +44,21 @@ struct Nest {
   bool batched = false;
   OperandBinding a, b, c;
   std::string alpha, beta;
+  /// Values the lifted nest takes for granted, as the source spells them
+  /// (not as literals), with the value: the rewrite asserts them.
+  std::vector<std::pair<std::string, int64_t>> assumptions;
 };
 
 /// What the front end learned from one translation unit.
 struct FrontendResult {
+  /// Given by the caller: launchers are named <prefix>nest_<n>. Launchers
+  /// with external linkage need a prefix that is unique in the program.
+  std::string launcherPrefix = "gemm_opt_";
+  /// Given by the caller: the input as the command line names it, for
+  /// #line directives.
   std::string fileName;
   std::string source; ///< The main file's text as read.
+  bool isC = false;   ///< Whether the main file is C (not C++).
   std::vector<Nest> nests; ///< In source order.
 };
 
