@@ -2,7 +2,9 @@
 #
 # Rewrites each C or C++ file with gemm-opt at build time into
 # <current binary dir>/<name>.gemm.cu, compiles that as CUDA in <target>
-# instead of the file, and links <target> to GemmOpt::runtime. gemm-opt
+# instead of the file, and links <target> to GemmOpt::runtime. A C file
+# (.c) becomes <name>.gemm.c, compiled as C, and <name>.kernels.cu, its
+# kernels, compiled as CUDA (gemm-opt --kernels); it needs C enabled. gemm-opt
 # parses the file with the target's include directories and compile
 # definitions, and runs again when the file or a header it includes changes
 # (its -MD depfile). Call it in the directory that creates <target>, in a
@@ -39,10 +41,27 @@ function(gemm_opt_target_sources target scope)
     get_filename_component(input "${source}" ABSOLUTE)
     get_filename_component(input_dir "${input}" DIRECTORY)
     get_filename_component(name "${source}" NAME)
-    set(output "${CMAKE_CURRENT_BINARY_DIR}/${name}.gemm.cu")
+    get_filename_component(extension "${source}" LAST_EXT)
+    # A C source stays C, for the project's C compiler and flags: gemm-opt
+    # writes its kernels apart, for nvcc (--kernels).
+    if(extension STREQUAL ".c")
+      if(NOT "C" IN_LIST languages)
+        message(FATAL_ERROR "gemm_opt_target_sources: ${source} is C; "
+          "enable C, e.g. project(<name> LANGUAGES C CXX CUDA)")
+      endif()
+      set(output "${CMAKE_CURRENT_BINARY_DIR}/${name}.gemm.c")
+      set(kernels "${CMAKE_CURRENT_BINARY_DIR}/${name}.kernels.cu")
+      set(split "--kernels=${kernels}")
+      set(language C)
+    else()
+      set(output "${CMAKE_CURRENT_BINARY_DIR}/${name}.gemm.cu")
+      set(kernels "")
+      set(split "")
+      set(language CUDA)
+    endif()
     add_custom_command(
-      OUTPUT "${output}"
-      COMMAND GemmOpt::gemm-opt "${input}" -o "${output}" -MD --
+      OUTPUT "${output}" ${kernels}
+      COMMAND GemmOpt::gemm-opt "${input}" -o "${output}" ${split} -MD --
         "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
         "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
       DEPENDS "${input}" GemmOpt::gemm-opt
@@ -52,9 +71,12 @@ function(gemm_opt_target_sources target scope)
       VERBATIM)
     # The output's quoted #includes name files beside the input.
     set_source_files_properties("${output}" PROPERTIES
-      LANGUAGE CUDA
+      LANGUAGE ${language}
       INCLUDE_DIRECTORIES "${input_dir}")
-    target_sources(${target} PRIVATE "${output}")
+    if(kernels)
+      set_source_files_properties("${kernels}" PROPERTIES LANGUAGE CUDA)
+    endif()
+    target_sources(${target} PRIVATE "${output}" ${kernels})
   endforeach()
   target_link_libraries(${target} PRIVATE GemmOpt::runtime)
 endfunction()

@@ -1,5 +1,7 @@
-// A product of row-major matrices behind flat pointers, and the one in
-// tile.cpp; prints their results, which are exact (small integers).
+// A product of row-major matrices behind flat pointers, and the ones in
+// tile.cpp and matmul.c; prints their results, which are exact (small
+// integers).
+#include "matmul.h"
 #include "tile.h"
 
 #include <cstdio>
@@ -29,5 +31,13 @@ int main() {
     checksum += (i + 1) * c[i];
   std::printf("multiply: checksum = %g\n", checksum);
   std::printf("tile: sum = %g\n", tileProduct());
+  // c = a (5x3) times b read as 3x7, both column-major now.
+  std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end()),
+      cd(m * n);
+  matmul_colmajor(m, n, k, ad.data(), bd.data(), cd.data());
+  checksum = 0;
+  for (int i = 0; i < m * n; ++i)
+    checksum += (i + 1) * cd[i];
+  std::printf("matmul: checksum = %g\n", checksum);
   return 0;
 }
