@@ -215,6 +215,8 @@ private:
                               sm.getFilename(loop->getForLoc()).str() +
                               "', an included file; gemm-opt rewrites only "
                               "the main file");
+    if (pragmaOff(loop))
+      return missed(loop, "'#pragma gemm_opt off' asks to leave it as written");
     std::vector<Recognition> recognized;
     if (function->isTemplated()) {
       if (std::optional<std::string> why =
@@ -257,6 +259,20 @@ private:
     ++reported;
     ctx.getDiagnostics().Report(loop->getForLoc(), passId)
         << summary + "; rewritten to call " + name;
+  }
+
+  /// Whether `#pragma gemm_opt off` is among the pragmas just above the
+  /// loop (clang ignores pragmas it does not know).
+  bool pragmaOff(const ForStmt *loop) {
+    StringRef source = sm.getBufferData(sm.getMainFileID());
+    for (StringRef pragma :
+         pragmasAbove(source, sm.getFileOffset(loop->getForLoc()))) {
+      SmallVector<StringRef> words;
+      SplitString(pragma.drop_front(strlen("#pragma")), words);
+      if (words.size() == 2 && words[0] == "gemm_opt" && words[1] == "off")
+        return true;
+    }
+    return false;
   }
 
   /// The end of the nest's last token, including the `;` that ends a body

@@ -40,23 +40,43 @@ static std::string lineDirective(unsigned line, llvm::StringRef file) {
   return text;
 }
 
+/// The start of the line that holds `offset`, and whether only blanks
+/// precede `offset` on it.
+static std::pair<size_t, bool> lineStartOf(llvm::StringRef source,
+                                           size_t offset) {
+  size_t start = source.rfind('\n', offset);
+  start = start == llvm::StringRef::npos ? 0 : start + 1;
+  return {start, source.slice(start, offset).trim().empty()};
+}
+
+llvm::SmallVector<llvm::StringRef>
+mlir::gemm::pragmasAbove(llvm::StringRef source, size_t forOffset) {
+  llvm::SmallVector<llvm::StringRef> pragmas;
+  auto [start, atLineStart] = lineStartOf(source, forOffset);
+  if (!atLineStart)
+    return pragmas;
+  while (start > 0) {
+    size_t prevStart = lineStartOf(source, start - 1).first;
+    llvm::StringRef line = source.slice(prevStart, start).trim();
+    if (!line.starts_with("#pragma"))
+      break;
+    pragmas.push_back(line);
+    start = prevStart;
+  }
+  return pragmas;
+}
+
 /// Where the guard goes: before the `for`, or before the pragmas on the lines
 /// just above it, which belong to the loop. Returns the offset and whether it
 /// starts a line (only blanks before it).
 static std::pair<size_t, bool> guardPosition(llvm::StringRef source,
                                              size_t forOffset) {
-  size_t lineStart = source.rfind('\n', forOffset);
-  lineStart = lineStart == llvm::StringRef::npos ? 0 : lineStart + 1;
-  if (!source.slice(lineStart, forOffset).trim().empty())
+  auto [start, atLineStart] = lineStartOf(source, forOffset);
+  if (!atLineStart)
     return {forOffset, false};
-  while (lineStart > 0) {
-    size_t prevStart = source.rfind('\n', lineStart - 1);
-    prevStart = prevStart == llvm::StringRef::npos ? 0 : prevStart + 1;
-    if (!source.slice(prevStart, lineStart).ltrim().starts_with("#pragma"))
-      break;
-    lineStart = prevStart;
-  }
-  return {lineStart, true};
+  for (llvm::StringRef pragma : pragmasAbove(source, forOffset))
+    start = lineStartOf(source, pragma.data() - source.data()).first;
+  return {start, true};
 }
 
 /// True if the next token after `offset` is `else`: the nest is the body of

@@ -4,6 +4,7 @@
 
 #include "gemm-opt/Frontend/Nest.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -15,6 +16,11 @@ namespace mlir::gemm {
 /// kept, and #line directives keep the original line numbers.
 std::string rewriteSource(const FrontendResult &result,
                           llvm::StringRef launchers);
+
+/// The `#pragma` lines directly above a `for` that starts its line, nearest
+/// first, trimmed: they belong to the loop.
+llvm::SmallVector<llvm::StringRef> pragmasAbove(llvm::StringRef source,
+                                                size_t forOffset);
 
 /// The call expression for a nest's launcher. The argument order is the
 /// launcher ABI of CodeGen/Launcher.h: each of A, B, C as (pointer, sizes...,
