@@ -7,50 +7,32 @@
 //===----------------------------------------------------------------------===//
 
 #include "BuildFlags.h"
+#include "Output.h"
 #include "Remarks.h"
+#include "Rewrite.h"
 
-#include "gemm-opt/CodeGen/Launcher.h"
-#include "gemm-opt/Dialect/Gemm/GemmDialect.h"
-#include "gemm-opt/Frontend/Action.h"
-#include "gemm-opt/Frontend/MLIRGen.h"
-#include "gemm-opt/Frontend/SourceRewriter.h"
 #include "gemm-opt/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
-#include "clang/Tooling/Tooling.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
+using gemm_opt::driverError;
+using gemm_opt::Emit;
+using gemm_opt::Language;
 
 namespace {
 
-void registerGemmOptDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::gemm::GemmDialect, mlir::func::FuncDialect,
-                  mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
-}
 
 void printVersion(raw_ostream &os) {
   os << "gemm-opt version " GEMM_OPT_VERSION " (" GEMM_OPT_GIT_COMMIT ")\n"
@@ -110,13 +92,10 @@ Mode selectMode(int argc, char **argv) {
 
 int runMlirOpt(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registerGemmOptDialects(registry);
+  gemm_opt::registerGemmOptDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "gemm-opt pass driver\n", registry));
 }
-
-enum class Emit { Source, Mlir, Cuda, Schedules };
-enum class Language { FromName, C, Cxx };
 
 /// gemm-opt's own options. They are made on first use, in the source mode
 /// only, so that they never meet MlirOptMain's -o in the global registry.
@@ -229,12 +208,6 @@ Options &options() {
   return options;
 }
 
-/// A user-facing error without a source location (driver-level problems).
-int driverError(const Twine &message) {
-  WithColor::error(errs(), "gemm-opt") << message << "\n";
-  return 1;
-}
-
 /// Prints a command-line parse error. Its lines already start with the
 /// program's name, so they become one error and its notes.
 int commandLineError(Error error) {
@@ -248,61 +221,6 @@ int commandLineError(Error error) {
         << line.trim() << "\n";
   }
   return 1;
-}
-
-/// Flushes and closes `os`, turning a write error into a driver error (an
-/// unchecked one would abort with LLVM's "IO failure on output stream").
-int finishWrite(raw_fd_ostream &os, StringRef what) {
-  os.close();
-  if (!os.has_error())
-    return 0;
-  std::error_code ec = os.error();
-  os.clear_error();
-  return driverError("cannot write " + what + ": " + ec.message());
-}
-
-/// Writes `text` to `path` whole or not at all. A regular file (or a new one)
-/// is written through a temporary beside it that is renamed into place only
-/// once every byte is written, so a failed write leaves the previous output
-/// as it was. A device or pipe (/dev/stdout) cannot be renamed over and gets
-/// the text directly.
-int writeOutput(StringRef path, StringRef text) {
-  if (path == "-") {
-    outs() << text;
-    outs().flush();
-    if (!outs().has_error())
-      return 0;
-    std::error_code ec = outs().error();
-    outs().clear_error();
-    return driverError("cannot write to standard output: " + ec.message());
-  }
-  std::error_code ec;
-  sys::fs::file_status status;
-  if (!sys::fs::status(path, status) && sys::fs::exists(status) &&
-      !sys::fs::is_regular_file(status)) {
-    raw_fd_ostream os(path, ec, sys::fs::OF_Text);
-    if (ec)
-      return driverError("cannot open output '" + path + "': " + ec.message());
-    os << text;
-    return finishWrite(os, "output '" + path.str() + "'");
-  }
-  int fd;
-  SmallString<128> temporary;
-  ec = sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temporary);
-  if (ec)
-    return driverError("cannot create a temporary file beside output '" + path +
-                       "': " + ec.message());
-  raw_fd_ostream os(fd, /*shouldClose=*/true);
-  os << text;
-  if (int failed = finishWrite(os, "output '" + path.str() + "'")) {
-    sys::fs::remove(temporary);
-    return failed;
-  }
-  if ((ec = sys::fs::rename(temporary, path))) {
-    sys::fs::remove(temporary);
-    return driverError("cannot replace output '" + path + "': " + ec.message());
-  }
-  return 0;
 }
 
 /// --cflags, --libs and --nvcc-flags, on one line.
@@ -321,19 +239,6 @@ int printBuildFlags(const Options &opts, const char *argv0) {
   return 0;
 }
 
-/// The prefix of the launchers that a host file compiled apart calls. They
-/// have external linkage, so it must be unique in the program: it names the
-/// kernels file as given (one per rewritten source), readably and hashed.
-std::string externalLauncherPrefix(StringRef kernelsPath) {
-  std::string stem = sys::path::stem(kernelsPath).str();
-  for (char &c : stem)
-    if (!isAlnum(c))
-      c = '_';
-  return formatv("gemm_opt_{0}_{1:x-8}_", stem,
-                 static_cast<uint32_t>(xxh3_64bits(kernelsPath)))
-      .str();
-}
-
 /// The -R flags' values, nullopt for one not given.
 Expected<gemm_opt::RemarkSelection> remarkSelection(const Options &opts) {
   auto given =
@@ -344,6 +249,94 @@ Expected<gemm_opt::RemarkSelection> remarkSelection(const Options &opts) {
   };
   return gemm_opt::selectRemarks(given(opts.rpass), given(opts.rpassMissed),
                                  given(opts.rpassAnalysis));
+}
+
+/// Whether the input is C, by -x or by its name.
+bool isC(const Options &opts, StringRef input) {
+  return opts.language == Language::C ||
+         (opts.language == Language::FromName &&
+          sys::path::extension(input) == ".c");
+}
+
+/// Several inputs: each is written into the directory -o names (default:
+/// the current one), under its file name with .gemm.cu added, or for C,
+/// .gemm.c and .kernels.cu (--kernels).
+int planSeveral(const Options &opts, ArrayRef<std::string> sources,
+                std::vector<gemm_opt::RewriteJob> &jobs) {
+  bool listOnly = opts.explain || opts.emit == Emit::Schedules;
+  if (opts.emit != Emit::Source && !listOnly)
+    return driverError("several inputs are rewritten each to its own "
+                       "output; --emit=mlir and --emit=cuda take one");
+  if (!opts.kernels.empty() || !opts.mf.empty())
+    return driverError("with several inputs, -o names a directory and each "
+                       "input's outputs are named after it; --kernels and "
+                       "-MF take one input");
+  std::string dir = opts.output == "-" ? "." : opts.output.getValue();
+  if (!listOnly && !sys::fs::is_directory(dir))
+    return driverError("with several inputs, -o names a directory, and '" +
+                       dir + "' is not one");
+  StringSet<> names;
+  for (const std::string &input : sources) {
+    StringRef name = sys::path::filename(input);
+    if (!names.insert(name).second)
+      return driverError("two inputs are named '" + name +
+                         "'; their outputs would be one file");
+    SmallString<128> output(dir), kernels;
+    sys::path::append(output, name);
+    if (isC(opts, input)) {
+      kernels = output;
+      kernels += ".kernels.cu";
+      output += ".gemm.c";
+    } else {
+      output += ".gemm.cu";
+    }
+    jobs.push_back({input, nullptr, listOnly ? "-" : output.str().str(),
+                    listOnly ? "" : kernels.str().str(), ""});
+  }
+  return 0;
+}
+
+/// The errors one job can be told without parsing anything.
+int checkJob(const Options &opts, const gemm_opt::RewriteJob &job) {
+  const std::string &input = job.input;
+  if (!job.stdinText) {
+    if (!sys::fs::exists(input))
+      return driverError("no such file: '" + input + "'");
+    // Clang's tooling turns every '\\' of a path into '/' before it opens
+    // the file, so such a name would fail later with a misleading message.
+    if (StringRef(input).contains('\\'))
+      return driverError("cannot read '" + input +
+                         "': clang's tooling takes '\\' in a file name for a "
+                         "path separator; rename the file");
+    if (opts.language == Language::FromName && !isSourceName(input) &&
+        !StringRef(input).ends_with(".mlir"))
+      return driverError("cannot tell the language of '" + input +
+                         "' from its name; pass -x c or -x c++");
+  }
+  if (job.output != "-") {
+    if (sys::fs::equivalent(input, job.output))
+      return driverError("output '" + job.output +
+                         "' is the input file; refusing to overwrite it");
+    StringRef dir = sys::path::parent_path(job.output);
+    if (!dir.empty() && !sys::fs::is_directory(dir))
+      return driverError("output directory '" + dir + "' does not exist");
+  }
+  if (!job.kernels.empty()) {
+    if (opts.emit != Emit::Source || opts.explain)
+      return driverError("--kernels splits the rewritten source; it does not "
+                         "go with --emit or --explain");
+    if (job.kernels == "-" || job.kernels == job.output ||
+        sys::fs::equivalent(input, job.kernels))
+      return driverError("--kernels needs a file of its own, not '" +
+                         job.kernels + "'");
+    StringRef dir = sys::path::parent_path(job.kernels);
+    if (!dir.empty() && !sys::fs::is_directory(dir))
+      return driverError("kernels directory '" + dir + "' does not exist");
+  }
+  if (!job.depfile.empty() && job.output == "-")
+    return driverError("-MD and -MF need -o: the output file is the target "
+                       "of the dependencies");
+  return 0;
 }
 
 int runSourceMode(int argc, const char **argv) {
@@ -371,15 +364,22 @@ int runSourceMode(int argc, const char **argv) {
   if (!remarks)
     return driverError(toString(remarks.takeError()));
 
+  gemm_opt::RewriteOptions rewrite;
+  rewrite.emit = opts.emit;
+  rewrite.explain = opts.explain;
+  rewrite.candidates = opts.candidates;
+  rewrite.schedule = opts.schedule;
+  rewrite.target = opts.target;
+  rewrite.referenceKernel = opts.referenceKernel;
+  rewrite.language = opts.language;
+  rewrite.remarks = *remarks;
+
   const auto &sources = parser->getSourcePathList();
-  bool fromStdin =
-      sources.empty() || (sources.size() == 1 && sources.front() == "-");
-  if (sources.size() > 1 || (fromStdin && opts.language == Language::FromName))
-    return driverError("expected exactly one input file (stdin needs -x c "
-                       "or -x c++)");
-  std::string input;
   std::unique_ptr<MemoryBuffer> stdinText;
-  if (fromStdin) {
+  std::vector<gemm_opt::RewriteJob> jobs;
+  if (sources.empty() || (sources.size() == 1 && sources.front() == "-")) {
+    if (opts.language == Language::FromName)
+      return driverError("standard input needs -x c or -x c++");
     ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getSTDIN();
     if (!text)
       return driverError("cannot read standard input: " +
@@ -389,171 +389,22 @@ int runSourceMode(int argc, const char **argv) {
     SmallString<128> path;
     sys::fs::current_path(path);
     sys::path::append(path, "<stdin>");
-    input = path.str().str();
-  } else {
-    input = sources.front();
-    if (!sys::fs::exists(input))
-      return driverError("no such file: '" + input + "'");
-    // Clang's tooling turns every '\\' of a path into '/' before it opens
-    // the file, so such a name would fail later with a misleading message.
-    if (StringRef(input).contains('\\'))
-      return driverError("cannot read '" + input +
-                         "': clang's tooling takes '\\' in a file name for a "
-                         "path separator; rename the file");
-    if (opts.language == Language::FromName && !isSourceName(input) &&
-        !StringRef(input).ends_with(".mlir"))
-      return driverError("cannot tell the language of '" + input +
-                         "' from its name; pass -x c or -x c++");
+    jobs.push_back({path.str().str(), stdinText.get(), opts.output,
+                    opts.kernels, ""});
+  } else if (sources.size() == 1) {
+    jobs.push_back({sources.front(), nullptr, opts.output, opts.kernels, ""});
+  } else if (int failed = planSeveral(opts, sources, jobs)) {
+    return failed;
   }
-  const std::string &outputPath = opts.output;
-  if (outputPath != "-") {
-    if (sys::fs::equivalent(input, outputPath))
-      return driverError("output '" + outputPath +
-                         "' is the input file; refusing to overwrite it");
-    StringRef dir = sys::path::parent_path(outputPath);
-    if (!dir.empty() && !sys::fs::is_directory(dir))
-      return driverError("output directory '" + dir + "' does not exist");
-  }
-  const std::string &kernelsPath = opts.kernels;
-  if (!kernelsPath.empty()) {
-    if (opts.emit != Emit::Source || opts.explain)
-      return driverError("--kernels splits the rewritten source; it does not "
-                         "go with --emit or --explain");
-    if (kernelsPath == "-" || kernelsPath == outputPath ||
-        sys::fs::equivalent(input, kernelsPath))
-      return driverError("--kernels needs a file of its own, not '" +
-                         kernelsPath + "'");
-    StringRef dir = sys::path::parent_path(kernelsPath);
-    if (!dir.empty() && !sys::fs::is_directory(dir))
-      return driverError("kernels directory '" + dir + "' does not exist");
-  }
-  std::string depfile =
-      opts.mf.empty() && opts.md ? outputPath + ".d" : opts.mf;
-  if (!depfile.empty() && outputPath == "-")
-    return driverError("-MD and -MF need -o: the output file is the target "
-                       "of the dependencies");
-
-  mlir::DialectRegistry registry;
-  registerGemmOptDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  // Diagnostics from passes and CodeGen read like clang's: file:line:col.
-  llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  context.printOpOnDiagnostic(false);
-  // Like clang's, the passes' remarks are opt-in: the newer handler sees
-  // each diagnostic first and swallows remarks unless asked for.
-  mlir::ScopedDiagnosticHandler passRemarks(&context, [&](mlir::Diagnostic &d) {
-    return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
-                         !remarks->analysis);
-  });
-  Emit emit = opts.emit;
-  bool listOnly = opts.explain || emit == Emit::Schedules;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  mlir::gemm::FrontendResult result;
-  bool fromMlir = opts.language == Language::FromName &&
-                  StringRef(input).ends_with(".mlir");
-  if (fromMlir) {
-    if (emit == Emit::Source && !listOnly)
-      return driverError("a .mlir input has no source to rewrite; use "
-                         "--emit=cuda or --emit=mlir");
-    if (!depfile.empty())
-      return driverError("-MD and -MF need a C or C++ input");
-    module = mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
-  } else {
-    using clang::tooling::ArgumentInsertPosition;
-    using clang::tooling::getInsertArgumentAdjuster;
-    clang::tooling::ClangTool tool(parser->getCompilations(), {input});
-    // Clang has printed the diagnostics of a failure; the tool's "Error
-    // while processing" line would only repeat it.
-    tool.setPrintErrorMessage(false);
-    if (stdinText)
-      tool.mapVirtualFile(input, stdinText->getBuffer());
-    if (opts.language != Language::FromName)
-      tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-          {"-x", opts.language == Language::C ? "c" : "c++"},
-          ArgumentInsertPosition::BEGIN));
-    tool.appendArgumentsAdjuster(
-        getInsertArgumentAdjuster("-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
-                                  ArgumentInsertPosition::END));
-    // Clang writes the depfile itself. This adjuster runs after the tool's
-    // own, which strip the dependency flags of compile commands; -MQ quotes
-    // the target for make.
-    if (!depfile.empty()) {
-      std::vector<std::string> flags = {"-MD", "-MF", depfile, "-MQ",
-                                        outputPath};
-      if (!kernelsPath.empty())
-        flags.insert(flags.end(), {"-MQ", kernelsPath});
-      tool.appendArgumentsAdjuster(
-          getInsertArgumentAdjuster(flags, ArgumentInsertPosition::END));
-    }
-    if (!kernelsPath.empty())
-      result.launcherPrefix = externalLauncherPrefix(kernelsPath);
-    // As the command line names it, not as clang's tooling (absolute), so
-    // that out.cu does not carry this machine's paths.
-    result.fileName = stdinText ? "<stdin>" : sources.front();
-    if (tool.run(gemm_opt::filterRemarks(
-                     mlir::gemm::newGemmActionFactory(result), *remarks)
-                     .get()) != 0)
-      return 1; // clang has printed the diagnostics.
-    module = mlir::gemm::buildModule(context, result);
-  }
-  if (!module || mlir::failed(mlir::verify(*module)))
-    return 1;
-
-  std::string text;
-  raw_string_ostream os(text);
-  // --emit=mlir shows what the front end lifted, before any pass.
-  if (emit == Emit::Mlir) {
-    module->print(os);
-    os << "\n";
-    return writeOutput(outputPath, text);
-  }
-  std::string passOptions = opts.schedule;
-  if (!opts.target.empty())
-    passOptions += " target=" + opts.target;
-  if (listOnly)
-    passOptions += " explain=" + std::to_string(opts.candidates) +
-                   (opts.explain ? "" : " explain-schedules=1");
-  mlir::PassManager pm(&context);
-  if (mlir::failed(mlir::parsePassPipeline(
-          "gemm-select-schedule{" + passOptions + "}", pm))) {
-    return driverError("bad --schedule options '" + opts.schedule + "'");
-  }
-  if (!opts.referenceKernel && mlir::failed(pm.run(*module)))
-    return 1;
-  // The pass has printed the candidates.
-  if (listOnly)
-    return 0;
-  if (emit == Emit::Cuda) {
-    if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
-      return 1;
-  } else if (!kernelsPath.empty()) {
-    // The host file is the user's compiler's, in the input's language: it
-    // declares the launchers that the kernels file defines.
-    std::string kernels, declarations;
-    raw_string_ostream kos(kernels), dos(declarations);
-    if (mlir::failed(mlir::gemm::emitLaunchers(
-            *module, kos, mlir::gemm::LauncherLinkage::External)) ||
-        mlir::failed(mlir::gemm::emitLauncherDeclarations(*module, dos)))
-      return 1;
-    if (int failed = writeOutput(kernelsPath, kernels))
+  for (gemm_opt::RewriteJob &job : jobs) {
+    job.depfile = opts.mf.empty() && opts.md ? job.output + ".d" : opts.mf;
+    if (int failed = checkJob(opts, job))
       return failed;
-    os << mlir::gemm::rewriteSource(result, declarations);
-  } else {
-    std::string launchers;
-    raw_string_ostream los(launchers);
-    if (mlir::failed(mlir::gemm::emitLaunchers(*module, los)))
-      return 1;
-    // A host compiler would stop deep inside the kernels; say at the top
-    // what builds the file.
-    os << "#ifndef __CUDACC__\n"
-          "#error \"gemm-opt output must be compiled with nvcc (see gemm-opt "
-          "--cflags)\"\n"
-          "#endif\n";
-    os << mlir::gemm::rewriteSource(result, launchers);
   }
-  return writeOutput(outputPath, text);
+  int status = 0;
+  for (const gemm_opt::RewriteJob &job : jobs)
+    status |= gemm_opt::rewriteFile(rewrite, job, parser->getCompilations());
+  return status;
 }
 
 } // namespace

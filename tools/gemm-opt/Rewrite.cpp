@@ -1,0 +1,185 @@
+//===- Rewrite.cpp - Rewrite one input file -------------------------------===//
+
+#include "Rewrite.h"
+#include "Output.h"
+
+#include "gemm-opt/CodeGen/Launcher.h"
+#include "gemm-opt/Dialect/Gemm/GemmDialect.h"
+#include "gemm-opt/Frontend/Action.h"
+#include "gemm-opt/Frontend/MLIRGen.h"
+#include "gemm-opt/Frontend/SourceRewriter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace llvm;
+
+namespace gemm_opt {
+
+void registerGemmOptDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::gemm::GemmDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::memref::MemRefDialect>();
+}
+
+namespace {
+
+/// The prefix of the launchers that a host file compiled apart calls. They
+/// have external linkage, so it must be unique in the program: it names the
+/// kernels file as given (one per rewritten source), readably and hashed.
+std::string externalLauncherPrefix(StringRef kernelsPath) {
+  std::string stem = sys::path::stem(kernelsPath).str();
+  for (char &c : stem)
+    if (!isAlnum(c))
+      c = '_';
+  return formatv("gemm_opt_{0}_{1:x-8}_", stem,
+                 static_cast<uint32_t>(xxh3_64bits(kernelsPath)))
+      .str();
+}
+
+} // namespace
+
+int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
+                const clang::tooling::CompilationDatabase &compilations) {
+  const std::string &input = job.input;
+  mlir::DialectRegistry registry;
+  registerGemmOptDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  // Diagnostics from passes and CodeGen read like clang's: file:line:col.
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  context.printOpOnDiagnostic(false);
+  // Like clang's, the passes' remarks are opt-in: the newer handler sees
+  // each diagnostic first and swallows remarks unless asked for.
+  mlir::ScopedDiagnosticHandler passRemarks(&context, [&](mlir::Diagnostic &d) {
+    return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
+                         !options.remarks.analysis);
+  });
+  Emit emit = options.emit;
+  bool listOnly = options.explain || emit == Emit::Schedules;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::gemm::FrontendResult result;
+  bool fromMlir = options.language == Language::FromName &&
+                  StringRef(input).ends_with(".mlir");
+  if (fromMlir) {
+    if (emit == Emit::Source && !listOnly)
+      return driverError("a .mlir input has no source to rewrite; use "
+                         "--emit=cuda or --emit=mlir");
+    if (!job.depfile.empty())
+      return driverError("-MD and -MF need a C or C++ input");
+    module = mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
+  } else {
+    using clang::tooling::ArgumentInsertPosition;
+    using clang::tooling::getInsertArgumentAdjuster;
+    clang::tooling::ClangTool tool(compilations, {input});
+    // Clang has printed the diagnostics of a failure; the tool's "Error
+    // while processing" line would only repeat it.
+    tool.setPrintErrorMessage(false);
+    if (job.stdinText)
+      tool.mapVirtualFile(input, job.stdinText->getBuffer());
+    if (options.language != Language::FromName)
+      tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+          {"-x", options.language == Language::C ? "c" : "c++"},
+          ArgumentInsertPosition::BEGIN));
+    tool.appendArgumentsAdjuster(
+        getInsertArgumentAdjuster("-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
+                                  ArgumentInsertPosition::END));
+    // Clang writes the job.depfile itself. This adjuster runs after the tool's
+    // own, which strip the dependency flags of compile commands; -MQ quotes
+    // the target for make.
+    if (!job.depfile.empty()) {
+      std::vector<std::string> flags = {"-MD", "-MF", job.depfile, "-MQ",
+                                        job.output};
+      if (!job.kernels.empty())
+        flags.insert(flags.end(), {"-MQ", job.kernels});
+      tool.appendArgumentsAdjuster(
+          getInsertArgumentAdjuster(flags, ArgumentInsertPosition::END));
+    }
+    if (!job.kernels.empty())
+      result.launcherPrefix = externalLauncherPrefix(job.kernels);
+    // As the command line names it, not as clang's tooling (absolute), so
+    // that out.cu does not carry this machine's paths.
+    result.fileName = job.stdinText ? "<stdin>" : job.input;
+    if (tool.run(gemm_opt::filterRemarks(
+                     mlir::gemm::newGemmActionFactory(result), options.remarks)
+                     .get()) != 0)
+      return 1; // clang has printed the diagnostics.
+    module = mlir::gemm::buildModule(context, result);
+  }
+  if (!module || mlir::failed(mlir::verify(*module)))
+    return 1;
+
+  std::string text;
+  raw_string_ostream os(text);
+  // --emit=mlir shows what the front end lifted, before any pass.
+  if (emit == Emit::Mlir) {
+    module->print(os);
+    os << "\n";
+    return writeOutput(job.output, text);
+  }
+  std::string passOptions = options.schedule;
+  if (!options.target.empty())
+    passOptions += " target=" + options.target;
+  if (listOnly)
+    passOptions += " explain=" + std::to_string(options.candidates) +
+                   (options.explain ? "" : " explain-schedules=1");
+  mlir::PassManager pm(&context);
+  if (mlir::failed(mlir::parsePassPipeline(
+          "gemm-select-schedule{" + passOptions + "}", pm))) {
+    return driverError("bad --schedule options '" + options.schedule + "'");
+  }
+  if (!options.referenceKernel && mlir::failed(pm.run(*module)))
+    return 1;
+  // The pass has printed the candidates.
+  if (listOnly)
+    return 0;
+  if (emit == Emit::Cuda) {
+    if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
+      return 1;
+  } else if (!job.kernels.empty()) {
+    // The host file is the user's compiler's, in the input's language: it
+    // declares the launchers that the kernels file defines.
+    std::string kernels, declarations;
+    raw_string_ostream kos(kernels), dos(declarations);
+    if (mlir::failed(mlir::gemm::emitLaunchers(
+            *module, kos, mlir::gemm::LauncherLinkage::External)) ||
+        mlir::failed(mlir::gemm::emitLauncherDeclarations(*module, dos)))
+      return 1;
+    if (int failed = writeOutput(job.kernels, kernels))
+      return failed;
+    os << mlir::gemm::rewriteSource(result, declarations);
+  } else {
+    std::string launchers;
+    raw_string_ostream los(launchers);
+    if (mlir::failed(mlir::gemm::emitLaunchers(*module, los)))
+      return 1;
+    // A host compiler would stop deep inside the kernels; say at the top
+    // what builds the file.
+    os << "#ifndef __CUDACC__\n"
+          "#error \"gemm-opt output must be compiled with nvcc (see gemm-opt "
+          "--cflags)\"\n"
+          "#endif\n";
+    os << mlir::gemm::rewriteSource(result, launchers);
+  }
+  return writeOutput(job.output, text);
+}
+
+} // namespace gemm_opt

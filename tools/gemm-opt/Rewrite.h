@@ -1,0 +1,54 @@
+//===- Rewrite.h - Rewrite one input file -----------------------*- C++ -*-===//
+//
+// The source mode's work for one input: parse it with clang, lift its nests,
+// select their schedules and write what --emit asks for.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_OPT_TOOLS_REWRITE_H
+#define GEMM_OPT_TOOLS_REWRITE_H
+
+#include "Remarks.h"
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <string>
+
+namespace gemm_opt {
+
+enum class Emit { Source, Mlir, Cuda, Schedules };
+enum class Language { FromName, C, Cxx };
+
+/// What applies to every input of one call.
+struct RewriteOptions {
+  Emit emit = Emit::Source;
+  bool explain = false;
+  unsigned candidates = 10;
+  std::string schedule, target;
+  bool referenceKernel = false;
+  Language language = Language::FromName;
+  RemarkSelection remarks;
+};
+
+/// One input and the files it is written to; an empty path is not written.
+struct RewriteJob {
+  /// The file to parse, as the command line names it; for stdin, the
+  /// absolute path that clang's tooling maps `stdinText` at.
+  std::string input;
+  const llvm::MemoryBuffer *stdinText = nullptr;
+  std::string output;      ///< "-" for stdout.
+  std::string kernels;     ///< --kernels: the launchers and kernels apart.
+  std::string depfile;     ///< -MD / -MF.
+};
+
+/// The dialects that gemm-opt's IR uses.
+void registerGemmOptDialects(mlir::DialectRegistry &registry);
+
+/// Rewrites one input; returns the exit status (diagnostics are printed).
+int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
+                const clang::tooling::CompilationDatabase &compilations);
+
+} // namespace gemm_opt
+
+#endif // GEMM_OPT_TOOLS_REWRITE_H
