@@ -209,15 +209,6 @@ OperandBinding Recognizer::bind(const Access &access,
   return binding;
 }
 
-std::string layoutName(const OperandBinding &b) {
-  size_t r = b.strides.size() - 2;
-  if (b.staticStrides[r + 1] == 1)
-    return "row-major";
-  if (b.staticStrides[r] == 1)
-    return "column-major";
-  return "strided";
-}
-
 std::optional<Nest> Recognizer::recognize() {
   if (!walkNest(scope))
     return std::nullopt;
@@ -399,3 +390,13 @@ Recognition mlir::gemm::recognizeNest(const ForStmt *outer,
                                       ASTContext &ctx) {
   return Recognizer(outer, function, ctx).run();
 }
+
+std::string mlir::gemm::layoutName(const OperandBinding &b) {
+  size_t r = b.strides.size() - 2;
+  if (b.staticStrides[r + 1] == 1)
+    return "row-major";
+  if (b.staticStrides[r] == 1)
+    return "column-major";
+  return "strided";
+}
+

@@ -34,8 +34,8 @@ class RemarkFilter : public clang::DiagnosticConsumer {
 public:
   RemarkFilter(clang::DiagnosticConsumer &next,
                std::unique_ptr<clang::DiagnosticConsumer> owned,
-               RemarkSelection selection)
-      : next(next), owned(std::move(owned)), selection(selection) {}
+               RemarkSelection selection, std::vector<RemarkRecord> *log)
+      : next(next), owned(std::move(owned)), selection(selection), log(log) {}
 
   void BeginSourceFile(const clang::LangOptions &langOpts,
                        const clang::Preprocessor *pp) override {
@@ -46,6 +46,8 @@ public:
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
                         const clang::Diagnostic &info) override {
+    if (level == clang::DiagnosticsEngine::Remark && log)
+      record(info);
     if (level == clang::DiagnosticsEngine::Remark && !selected(info))
       return;
     // The compiler instance reads the counts from this consumer.
@@ -57,15 +59,37 @@ private:
   clang::DiagnosticConsumer &next;
   std::unique_ptr<clang::DiagnosticConsumer> owned; ///< `next`, if owned.
   RemarkSelection selection;
+  std::vector<RemarkRecord> *log;
+
+  static StringRef format(const clang::Diagnostic &info) {
+    return info.getDiags()->getDiagnosticIDs()->getDescription(info.getID());
+  }
 
   bool selected(const clang::Diagnostic &info) const {
-    StringRef format =
-        info.getDiags()->getDiagnosticIDs()->getDescription(info.getID());
-    if (format.ends_with("[-Rpass=gemm]"))
+    if (format(info).ends_with("[-Rpass=gemm]"))
       return selection.pass;
-    if (format.ends_with("[-Rpass-missed=gemm]"))
+    if (format(info).ends_with("[-Rpass-missed=gemm]"))
       return selection.missed;
     return true;
+  }
+
+  void record(const clang::Diagnostic &info) {
+    bool rewritten = format(info).ends_with("[-Rpass=gemm]");
+    if (!rewritten && !format(info).ends_with("[-Rpass-missed=gemm]"))
+      return;
+    RemarkRecord r;
+    clang::PresumedLoc where =
+        info.getSourceManager().getPresumedLoc(info.getLocation());
+    r.file = where.getFilename();
+    r.line = where.getLine();
+    r.column = where.getColumn();
+    r.rewritten = rewritten;
+    SmallString<256> message;
+    info.FormatDiagnostic(message);
+    r.message = StringRef(message)
+                    .rsplit(rewritten ? " [-Rpass=gemm]" : " [-Rpass-missed=gemm]")
+                    .first.str();
+    log->push_back(std::move(r));
   }
 };
 
@@ -74,35 +98,38 @@ private:
 class FilterAction : public clang::WrapperFrontendAction {
 public:
   FilterAction(std::unique_ptr<clang::FrontendAction> action,
-               RemarkSelection selection)
-      : WrapperFrontendAction(std::move(action)), selection(selection) {}
+               RemarkSelection selection, std::vector<RemarkRecord> *log)
+      : WrapperFrontendAction(std::move(action)), selection(selection),
+        log(log) {}
 
   bool BeginInvocation(clang::CompilerInstance &ci) override {
     clang::DiagnosticsEngine &diags = ci.getDiagnostics();
     std::unique_ptr<clang::DiagnosticConsumer> owned = diags.takeClient();
     diags.setClient(
-        new RemarkFilter(*diags.getClient(), std::move(owned), selection),
+        new RemarkFilter(*diags.getClient(), std::move(owned), selection, log),
         /*ShouldOwnClient=*/true);
     return WrapperFrontendAction::BeginInvocation(ci);
   }
 
 private:
   RemarkSelection selection;
+  std::vector<RemarkRecord> *log;
 };
 
 class FilterFactory : public clang::tooling::FrontendActionFactory {
 public:
   FilterFactory(std::unique_ptr<FrontendActionFactory> factory,
-                RemarkSelection selection)
-      : factory(std::move(factory)), selection(selection) {}
+                RemarkSelection selection, std::vector<RemarkRecord> *log)
+      : factory(std::move(factory)), selection(selection), log(log) {}
 
   std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<FilterAction>(factory->create(), selection);
+    return std::make_unique<FilterAction>(factory->create(), selection, log);
   }
 
 private:
   std::unique_ptr<FrontendActionFactory> factory;
   RemarkSelection selection;
+  std::vector<RemarkRecord> *log;
 };
 
 } // namespace
@@ -136,8 +163,8 @@ Expected<RemarkSelection> selectRemarks(std::optional<StringRef> pass,
 
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 filterRemarks(std::unique_ptr<clang::tooling::FrontendActionFactory> factory,
-              RemarkSelection selection) {
-  return std::make_unique<FilterFactory>(std::move(factory), selection);
+              RemarkSelection selection, std::vector<RemarkRecord> *log) {
+  return std::make_unique<FilterFactory>(std::move(factory), selection, log);
 }
 
 } // namespace gemm_opt

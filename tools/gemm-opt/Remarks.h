@@ -15,12 +15,22 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace gemm_opt {
 
 /// The kinds of remark to print.
 struct RemarkSelection {
   bool pass = true, missed = true, analysis = false;
+};
+
+/// A gemm remark as the front end reported it, printed or not.
+struct RemarkRecord {
+  std::string file;
+  unsigned line = 0, column = 0;
+  bool rewritten = false; ///< -Rpass (else -Rpass-missed).
+  std::string message; ///< Without the flag in brackets.
 };
 
 /// The selection that the flags' values make; a flag not given is nullopt.
@@ -31,10 +41,12 @@ selectRemarks(std::optional<llvm::StringRef> pass,
               std::optional<llvm::StringRef> analysis);
 
 /// Wraps `factory` so that its actions print only the selected kinds of the
-/// front end's remarks; every other diagnostic passes unchanged.
+/// front end's remarks, and append every one to `log` if it is given; every
+/// other diagnostic passes unchanged.
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 filterRemarks(std::unique_ptr<clang::tooling::FrontendActionFactory> factory,
-              RemarkSelection selection);
+              RemarkSelection selection,
+              std::vector<RemarkRecord> *log = nullptr);
 
 } // namespace gemm_opt
 

@@ -2,6 +2,7 @@
 
 #include "Rewrite.h"
 #include "Output.h"
+#include "Record.h"
 
 #include "gemm-opt/CodeGen/Launcher.h"
 #include "gemm-opt/Dialect/Gemm/GemmDialect.h"
@@ -77,14 +78,25 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   bool listOnly = options.explain || emit == Emit::Schedules;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::gemm::FrontendResult result;
+  std::vector<RemarkRecord> remarkLog;
+  // Written once the module holds what the record reports.
+  auto saveRecord = [&] {
+    if (job.record.empty())
+      return 0;
+    std::string record;
+    raw_string_ostream ros(record);
+    printRecord(ros, remarkLog, result, *module);
+    return writeOutput(job.record, record);
+  };
   bool fromMlir = options.language == Language::FromName &&
                   StringRef(input).ends_with(".mlir");
   if (fromMlir) {
     if (emit == Emit::Source && !listOnly)
       return driverError("a .mlir input has no source to rewrite; use "
                          "--emit=cuda or --emit=mlir");
-    if (!job.depfile.empty())
-      return driverError("-MD and -MF need a C or C++ input");
+    if (!job.depfile.empty() || !job.record.empty())
+      return driverError("-MD, -MF and -fsave-optimization-record need a C "
+                         "or C++ input");
     module = mlir::parseSourceFile<mlir::ModuleOp>(input, sourceMgr, &context);
   } else {
     using clang::tooling::ArgumentInsertPosition;
@@ -119,7 +131,8 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
     // that out.cu does not carry this machine's paths.
     result.fileName = job.stdinText ? "<stdin>" : job.input;
     if (tool.run(gemm_opt::filterRemarks(
-                     mlir::gemm::newGemmActionFactory(result), options.remarks)
+                     mlir::gemm::newGemmActionFactory(result), options.remarks,
+                     job.record.empty() ? nullptr : &remarkLog)
                      .get()) != 0)
       return 1; // clang has printed the diagnostics.
     module = mlir::gemm::buildModule(context, result);
@@ -133,6 +146,8 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   if (emit == Emit::Mlir) {
     module->print(os);
     os << "\n";
+    if (int failed = saveRecord())
+      return failed;
     return writeOutput(job.output, text);
   }
   std::string passOptions = options.schedule;
@@ -148,6 +163,8 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   }
   if (!options.referenceKernel && mlir::failed(pm.run(*module)))
     return 1;
+  if (int failed = saveRecord())
+    return failed;
   // The pass has printed the candidates.
   if (listOnly)
     return 0;

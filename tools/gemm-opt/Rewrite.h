@@ -40,6 +40,7 @@ struct RewriteJob {
   std::string output;      ///< "-" for stdout.
   std::string kernels;     ///< --kernels: the launchers and kernels apart.
   std::string depfile;     ///< -MD / -MF.
+  std::string record;      ///< -fsave-optimization-record.
 };
 
 /// The dialects that gemm-opt's IR uses.

@@ -60,7 +60,7 @@ constexpr StringLiteral ownFlags[] = {
     "MD",         "MF",           "x",
     "p",          "extra-arg",    "extra-arg-before",
     "cflags",     "libs",         "nvcc-flags",
-    "cuda-arch",  "kernels"};
+    "cuda-arch",  "kernels",      "fsave-optimization-record"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
 /// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
@@ -165,6 +165,11 @@ struct Options {
                "and the output in the input's language, for its own "
                "compiler (C sources need this)"),
       cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> record{
+      "fsave-optimization-record",
+      cl::desc("Write every nest's verdict, shape, layout, schedules and "
+               "predicted rate as YAML to <file> (default: <output>.opt.yaml)"),
+      cl::value_desc("file"), cl::ValueOptional, cl::cat(category)};
   cl::opt<Language> language{
       "x", cl::desc("Language of the input, whatever its name (or stdin)"),
       cl::init(Language::FromName),
@@ -396,8 +401,16 @@ int runSourceMode(int argc, const char **argv) {
   } else if (int failed = planSeveral(opts, sources, jobs)) {
     return failed;
   }
+  if (jobs.size() > 1 && !opts.record.empty())
+    return driverError("-fsave-optimization-record=<file> takes one input; "
+                       "without a file each output gets its own record");
   for (gemm_opt::RewriteJob &job : jobs) {
     job.depfile = opts.mf.empty() && opts.md ? job.output + ".d" : opts.mf;
+    if (opts.record.getNumOccurrences())
+      job.record = !opts.record.empty() ? opts.record.getValue()
+                   : job.output != "-"
+                       ? job.output + ".opt.yaml"
+                       : sys::path::filename(job.input).str() + ".opt.yaml";
     if (int failed = checkJob(opts, job))
       return failed;
   }

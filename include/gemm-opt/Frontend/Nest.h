@@ -29,6 +29,10 @@ struct OperandBinding {
   llvm::SmallVector<std::optional<int64_t>, 3> staticStrides;
 };
 
+/// "row-major", "column-major" or "strided": which of the operand's row
+/// and column strides is statically 1.
+std::string layoutName(const OperandBinding &operand);
+
 /// A nest proven to compute C = alpha * A * B + beta * C.
 struct Nest {
   std::string name; ///< Launcher function name, unique in the file.
