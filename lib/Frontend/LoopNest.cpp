@@ -11,6 +11,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -173,7 +174,9 @@ public:
     if (const auto *e = dyn_cast<Expr>(s))
       return walkExpr(e->IgnoreImplicit(), peelable);
     if (const auto *branch = dyn_cast<IfStmt>(s))
-      return walkBetaBranch(branch, peelable);
+      return comparedWith(branch->getCond(), BO_NE, 0)
+                 ? walkZeroSkip(branch, peelable)
+                 : walkBetaBranch(branch, peelable);
     return fail(describe(s), peelable);
   }
 
@@ -255,6 +258,114 @@ private:
     scope.betaBranches.push_back(
         {zero, other ? std::optional<size_t>(zero + 1) : std::nullopt, beta});
     return true;
+  }
+
+  /// `if (x != 0) <body>`, no else, as reference BLAS skips zero terms:
+  /// x must be a factor of every product that the body accumulates into
+  /// memory (directly or through a scalar the body assigns), so a skipped
+  /// term is x * y = 0 unless y is Inf or NaN. A scalar the body assigns
+  /// must not be read outside it.
+  bool walkZeroSkip(const IfStmt *branch, bool peelable) {
+    const Expr *x = comparedWith(branch->getCond(), BO_NE, 0);
+    if (branch->getElse() || branch->getInit() ||
+        branch->getConditionVariable() || !x->getType()->isRealFloatingType())
+      return fail(describe(branch), peelable);
+    if (!checkPure(x, scope, peelable))
+      return false;
+    size_t first = scope.writes.size();
+    if (!walk(branch->getThen()))
+      return false;
+    std::string factor = scope.print(stripCasts(x));
+    for (size_t w = first; w < scope.writes.size(); ++w) {
+      const Write &write = scope.writes[w];
+      if (const VarDecl *var = referencedVar(write.lhs)) {
+        if (readOutside(var, branch))
+          return fail("'" + var->getNameAsString() + "' is set under 'if (" +
+                          factor + " != 0)' and read outside it",
+                      peelable);
+        continue;
+      }
+      const Expr *term = accumulatedTerm(write);
+      if (!term || !hasFactor(term, factor, first))
+        return fail("'if (" + factor + " != 0)' guards '" +
+                        scope.print(write.lhs) +
+                        "', which does not accumulate a product with '" +
+                        factor + "' as a factor",
+                    peelable);
+    }
+    scope.zeroSkips.push_back(factor);
+    return true;
+  }
+
+  /// What `write` adds to its target: the right side of += or -=, or P of
+  /// `x = x + P` (either order); null otherwise.
+  const Expr *accumulatedTerm(const Write &write) const {
+    if (write.op == BO_AddAssign || write.op == BO_SubAssign)
+      return write.rhs;
+    const auto *sum = dyn_cast<BinaryOperator>(stripCasts(write.rhs));
+    if (write.op != BO_Assign || !sum ||
+        (sum->getOpcode() != BO_Add && sum->getOpcode() != BO_Sub))
+      return nullptr;
+    std::string target = scope.print(write.lhs);
+    if (scope.print(stripCasts(sum->getLHS())) == target)
+      return sum->getRHS();
+    if (sum->getOpcode() == BO_Add &&
+        scope.print(stripCasts(sum->getRHS())) == target)
+      return sum->getLHS();
+    return nullptr;
+  }
+
+  /// Whether `factor` multiplies `e`: e itself, a factor of a product or a
+  /// negation, or of the value of a scalar that e names (its initialiser in
+  /// the nest, or its assignment from writes[first] on).
+  bool hasFactor(const Expr *e, const std::string &factor,
+                 size_t first) const {
+    e = stripCasts(e);
+    if (scope.print(e) == factor)
+      return true;
+    if (const auto *mul = dyn_cast<BinaryOperator>(e);
+        mul && mul->getOpcode() == BO_Mul)
+      return hasFactor(mul->getLHS(), factor, first) ||
+             hasFactor(mul->getRHS(), factor, first);
+    if (const auto *neg = dyn_cast<UnaryOperator>(e);
+        neg && neg->getOpcode() == UO_Minus)
+      return hasFactor(neg->getSubExpr(), factor, first);
+    const VarDecl *var = referencedVar(e);
+    if (!var)
+      return false;
+    if (scope.findLocal(var) && var->getInit())
+      return hasFactor(var->getInit(), factor, first);
+    for (size_t w = first; w < scope.writes.size(); ++w)
+      if (referencedVar(scope.writes[w].lhs) == var &&
+          scope.writes[w].op == BO_Assign)
+        return hasFactor(scope.writes[w].rhs, factor, first);
+    return false;
+  }
+
+  /// Whether the nest reads `var` outside `branch`.
+  bool readOutside(const VarDecl *var, const IfStmt *branch) const {
+    llvm::SmallPtrSet<const Stmt *, 16> inside;
+    collect(branch, inside);
+    return refersOutside(scope.outer, var, inside);
+  }
+
+  static void collect(const Stmt *s, llvm::SmallPtrSetImpl<const Stmt *> &set) {
+    if (!s)
+      return;
+    set.insert(s);
+    for (const Stmt *child : s->children())
+      collect(child, set);
+  }
+
+  static bool refersOutside(const Stmt *s, const VarDecl *var,
+                            const llvm::SmallPtrSetImpl<const Stmt *> &inside) {
+    if (!s || inside.contains(s))
+      return false;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == var)
+      return true;
+    return llvm::any_of(s->children(), [&](const Stmt *child) {
+      return refersOutside(child, var, inside);
+    });
   }
 
   bool walkLoop(const ForStmt *loop) {

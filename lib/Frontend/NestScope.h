@@ -85,6 +85,8 @@ public:
   std::vector<Write> writes;
   std::vector<LocalDef> locals;
   std::vector<BetaBranch> betaBranches;
+  /// The factors of `if (factor != 0)` skips around the update.
+  std::vector<std::string> zeroSkips;
   llvm::DenseSet<const clang::VarDecl *> written; ///< IVs and scalar targets.
   /// Every element the nest writes is floating-point, so by C's aliasing
   /// rule no write changes an integer read through a pointer (`*n`, f2c's

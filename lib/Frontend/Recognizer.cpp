@@ -380,6 +380,9 @@ std::optional<Nest> Recognizer::recognize() {
   summary += "; A " + layoutName(nest.a) + ", B " + layoutName(nest.b) +
              ", C " + layoutName(nest.c) + "; " + c->form + ", alpha = " +
              nest.alpha + ", beta = " + nest.beta;
+  for (const std::string &factor : scope.zeroSkips)
+    summary += "; the terms it skips where '" + factor +
+               "' is 0 are 0 unless A or B holds Inf or NaN";
   return nest;
 }
 

@@ -39,6 +39,21 @@ static void dgemmNN(int m, int n, int k, double alpha, const double *a,
   }
 }
 
+// The reference BLAS's skip of zero terms of B (here a third of them).
+static void dgemmSkip(int m, int n, int k, double alpha, const double *a,
+                      int lda, const double *b, int ldb, double *c, int ldc) {
+  int i, j, l;
+  double temp;
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64{{.*}}the terms it skips where 'b[l + j * ldb]' is 0 are 0 unless A or B holds Inf or NaN
+  for (j = 0; j < n; j++)
+    for (l = 0; l < k; l++)
+      if (b[l + j * ldb] != 0.0) {
+        temp = alpha * b[l + j * ldb];
+        for (i = 0; i < m; i++)
+          c[i + j * ldc] += temp * a[i + l * lda];
+      }
+}
+
 // Only the zero branch, row-major, single precision.
 static void sgemmZero(int m, int n, int k, const float *a, const float *b,
                       float beta, float *c) {
@@ -69,6 +84,17 @@ int main() {
     dgemmNN(m, n, k, 1.25, a.data(), lda, b.data(), ldb, beta, c.data(), ldc);
     printMatrix("dgemm", k, 1.25 * normAB + std::fabs(beta) * normC, c.data(),
                 m, n, 1, ldc);
+  }
+  {
+    std::vector<double> sparse(b), c(ldc * n);
+    for (size_t i = 0; i < sparse.size(); i += 3)
+      sparse[i] = 0;
+    fillRandom(c.data(), long(c.size()), 16);
+    const double scale = 0.5 * frobenius(a.data(), long(a.size())) *
+                             frobenius(sparse.data(), long(sparse.size())) +
+                         frobenius(c.data(), long(c.size()));
+    dgemmSkip(m, n, k, 0.5, a.data(), lda, sparse.data(), ldb, c.data(), ldc);
+    printMatrix("dgemm-skip", k, scale, c.data(), m, n, 1, ldc);
   }
   std::vector<float> fa(m * k), fb(k * n);
   fillRandom(fa.data(), long(fa.size()), 14);
