@@ -245,15 +245,17 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
       valid = false;
   }
   bool assign = store->op == BO_Assign;
-  if (!valid || !alpha || (!assign && (store->op != BO_AddAssign || beta))) {
+  bool subtract = store->op == BO_SubAssign;
+  if (!valid || !alpha ||
+      (!assign && ((store->op != BO_AddAssign && !subtract) || beta))) {
     scope.reject("unsupported store of accumulator '" + name +
-                 "': expected C = alpha*s + beta*C, C = s or C += s");
+                 "': expected C = alpha*s + beta*C, C = s, C += s or C -= s");
     return false;
   }
   c.c = store->lhs;
   c.cLoops = store->loops;
   c.beta = assign ? beta.value_or("0") : "1";
-  c.alpha = multiply(c.alpha, *alpha);
+  c.alpha = multiply(c.alpha, subtract ? "-" + parenthesize(*alpha) : *alpha);
   c.form = "accumulates in '" + name + "'";
   return true;
 }

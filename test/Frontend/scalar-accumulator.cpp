@@ -76,9 +76,20 @@ void forms(double alpha, double beta) {
         u += A[i][k] * B[k][j];
       C[i][j] = u;
     }
+
+  // C -= s subtracts the sum.
+  // OUT: {{^}}  if (!gemm_opt_nest_5(&A[0][0], 64, 16, 16, 1, &B[0][0], 16, 32, 32, 1, &C[0][0], 64, 32, 32, 1, -1, 1)) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 64 x 32 x 16; {{.*}}; accumulates in 'd', alpha = -1, beta = 1; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double d = 0;
+      for (int k = 0; k < 16; ++k)
+        d += A[i][k] * B[k][j];
+      C[i][j] -= d;
+    }
 }
 
-// OUT-NOT: gemm_opt_nest_{{[5-9]}}
+// OUT-NOT: gemm_opt_nest_{{[6-9]}}
 
 void rejected() {
   // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' does not start at zero [-Rpass-missed=gemm]
@@ -111,7 +122,7 @@ void rejected() {
     }
   }
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s or C += s [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s, C += s or C -= s [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = 0;
@@ -141,5 +152,5 @@ void rejected() {
   C[0][0] = v;
 }
 
-// MLIR-COUNT-5: func.func @gemm_opt_nest_{{[0-4]}}(%arg0: memref<64x16xf64, strided<[16, 1], offset: ?>>, %arg1: memref<16x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<64x32xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
+// MLIR-COUNT-6: func.func @gemm_opt_nest_{{[0-5]}}(%arg0: memref<64x16xf64, strided<[16, 1], offset: ?>>, %arg1: memref<16x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<64x32xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
 // MLIR-NOT: func.func
