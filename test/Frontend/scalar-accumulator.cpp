@@ -81,7 +81,7 @@ void forms(double alpha, double beta) {
 // OUT-NOT: gemm_opt_nest_{{[5-9]}}
 
 void rejected() {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' does not start at zero [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts neither at zero nor at a bias element [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = 1;

@@ -29,7 +29,15 @@ struct OperandBinding {
   llvm::SmallVector<std::optional<int64_t>, 3> staticStrides;
 };
 
-/// A nest proven to compute C = alpha * A * B + beta * C.
+/// One clamp of a nest's activation (gemm_rt::Clamp): its bound as a C++
+/// expression valid before the nest.
+struct ClampBinding {
+  bool upper = false;      ///< min(x, bound), else max(x, bound).
+  bool nanToBound = false; ///< A NaN x becomes the bound, else stays NaN.
+  std::string bound;
+};
+
+/// A nest proven to compute C = act(alpha * A * B + beta * C + bias).
 struct Nest {
   std::string name; ///< Launcher function name, unique in the file.
   /// The lifted func's symbol: the name, or for one instantiation of a
@@ -44,6 +52,11 @@ struct Nest {
   bool batched = false;
   OperandBinding a, b, c;
   std::string alpha, beta;
+  /// The bias as a view of C's shape, with zero strides along the
+  /// dimensions it is broadcast over. Its ptr is `cond ? ptr : 0` where the
+  /// source checks the pointer for null: a null bias is no bias.
+  std::optional<OperandBinding> bias;
+  std::vector<ClampBinding> activation; ///< Applied in order.
 };
 
 /// What the front end learned from one translation unit.
