@@ -12,10 +12,12 @@ using namespace mlir;
 using namespace mlir::gemm;
 
 /// Static where the front end folded a value, dynamic elsewhere; the offset
-/// is always dynamic because the base pointer carries it.
+/// is always dynamic because the base pointer carries it. A zero stride (a
+/// broadcast batch or bias) is dynamic too: MLIR's strided layout has no
+/// zero strides, and the launcher passes the 0.
 static MemRefType memrefType(const OperandBinding &operand, Type element) {
   auto orDynamic = [](const std::optional<int64_t> &v) {
-    return v.value_or(ShapedType::kDynamic);
+    return v && *v != 0 ? *v : ShapedType::kDynamic;
   };
   SmallVector<int64_t> shape, strides;
   llvm::transform(operand.staticSizes, std::back_inserter(shape), orDynamic);

@@ -20,9 +20,9 @@ func.func @bias_type(%a: memref<?x?xf32>, %bias: memref<?x?xf64>, %s: f32) {
 
 // -----
 
-func.func @bias_extent(%a: memref<4x8xf32>, %b: memref<8x6xf32>, %c: memref<4x6xf32>, %bias: memref<4x5xf32, strided<[0, 1]>>, %s: f32) {
+func.func @bias_extent(%a: memref<4x8xf32>, %b: memref<8x6xf32>, %c: memref<4x6xf32>, %bias: memref<4x5xf32, strided<[?, 1]>>, %s: f32) {
   // expected-error @+1 {{the bias's extent (N = 5) must equal C's (N = 6)}}
-  gemm.matmul %a, %b, %c, %s, %s bias(%bias : memref<4x5xf32, strided<[0, 1]>>) : memref<4x8xf32>, memref<8x6xf32>, memref<4x6xf32>, f32
+  gemm.matmul %a, %b, %c, %s, %s bias(%bias : memref<4x5xf32, strided<[?, 1]>>) : memref<4x8xf32>, memref<8x6xf32>, memref<4x6xf32>, f32
   return
 }
 

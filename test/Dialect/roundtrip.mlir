@@ -144,12 +144,12 @@ func.func @transposed_with_alternatives(%a: memref<?x?xf32>, %s: f32) {
   return
 }
 
-// An epilogue: a bias broadcast along M (zero row stride) and a clamp to
-// [lo, hi], the upper bound keeping NaN.
+// An epilogue: a bias broadcast along M (its row stride is 0 at run time)
+// and a clamp to [lo, hi], the upper bound keeping NaN.
 // CHECK-LABEL: func.func @epilogue
-// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : memref<?x?xf32, strided<[0, 1], offset: ?>>) clamp(%{{.*}}, %{{.*}} : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
-func.func @epilogue(%a: memref<?x?xf32>, %bias: memref<?x?xf32, strided<[0, 1], offset: ?>>, %s: f32, %lo: f32, %hi: f32) {
-  gemm.matmul %a, %a, %a, %s, %s bias(%bias : memref<?x?xf32, strided<[0, 1], offset: ?>>) clamp(%lo, %hi : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>) clamp(%{{.*}}, %{{.*}} : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+func.func @epilogue(%a: memref<?x?xf32>, %bias: memref<?x?xf32, strided<[?, 1], offset: ?>>, %s: f32, %lo: f32, %hi: f32) {
+  gemm.matmul %a, %a, %a, %s, %s bias(%bias : memref<?x?xf32, strided<[?, 1], offset: ?>>) clamp(%lo, %hi : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
 

@@ -47,7 +47,7 @@ static void dense_relu(const Dense *layer, float *y, const float *x, int B,
 // store.
 static void dense_clamp(const Dense *layer, float *y, const float *x, int N) {
   const float lo = layer->act_min, hi = layer->act_max;
-  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = N x {{.*}} epilogue: + 'layer->bias[o]', max with 'lo', min with 'hi'
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = N x {{.*}} epilogue: + 'layer->bias[o]', max with 'lo' (NaN kept), min with 'hi' (NaN kept)
   for (int n = 0; n < N; n++)
     for (int o = 0; o < layer->out; o++) {
       float sum = 0.0f;
