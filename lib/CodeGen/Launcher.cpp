@@ -49,17 +49,18 @@ void printParams(llvm::raw_ostream &os, StringRef name, MemRefType type,
 }
 
 /// `inner` under the activation's clamps, for the launcher's comment:
-/// max(x, bound0) for a lower bound, min(x, bound0) for an upper one, and
-/// where a NaN goes.
+/// max(x, bound0) for a lower bound, min(x, bound0) for an upper one, then
+/// the bounds that a NaN becomes.
 std::string printedActivation(ArrayRef<ClampAttr> clamps, StringRef inner) {
-  std::string text = inner.str();
-  for (auto [i, clamp] : llvm::enumerate(clamps))
-    text = llvm::formatv("{0}({1}, bound{2}{3})",
+  std::string text = inner.str(), nan;
+  for (auto [i, clamp] : llvm::enumerate(clamps)) {
+    text = llvm::formatv("{0}({1}, bound{2})",
                          clamp.getSide() == ClampSide::Upper ? "min" : "max",
-                         text, i,
-                         clamp.getNan() == ClampNaN::Bound ? ", NaN to it"
-                                                           : "");
-  return text;
+                         text, i);
+    if (clamp.getNan() == ClampNaN::Bound)
+      nan += llvm::formatv(", NaN to bound{0}", i).str();
+  }
+  return text + nan;
 }
 
 /// `{ptr, batchStride, rowStride, colStride}` of a gemm_rt::Operand.
