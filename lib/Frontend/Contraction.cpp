@@ -283,6 +283,47 @@ const Expr *peelActivation(const Expr *e, NestScope &scope, unsigned after,
   return inner;
 }
 
+/// Folds the statements that finish the sum before its store, in order:
+/// `s += bias[o];` and `s = fmaxf(s, 0.0f);` (an activation of s alone).
+/// Returns false (rejected) for any other write of s after the sum.
+bool foldFinishing(NestScope &scope, const VarDecl *acc, unsigned after,
+                   const std::vector<const Write *> &finishing,
+                   Contraction &c) {
+  std::string name = acc->getNameAsString();
+  for (const Write *w : finishing) {
+    std::vector<ClampStep> steps;
+    auto split = splitAccumulation(*w, scope);
+    auto bias = split && !split->second ? matchBias(split->first, scope)
+                                        : std::nullopt;
+    if (bias && !c.bias && c.activation.empty()) {
+      std::tie(c.bias, c.biasGuard) = *bias;
+      continue;
+    }
+    if (bias) {
+      scope.reject(c.bias ? "two biases added to '" + name +
+                                "': at most one bias element per element of C"
+                          : "the bias '" + scope.print(bias->first) +
+                                "' is added to '" + name +
+                                "' after its activation");
+      return false;
+    }
+    if (w->op == BO_Assign &&
+        referencedVar(peelActivation(w->rhs, scope, after, steps)) == acc &&
+        !steps.empty()) {
+      llvm::append_range(c.activation, steps);
+      continue;
+    }
+    scope.reject("accumulator '" + name + "' is written after the sum by '" +
+                 scope.print(w->lhs) + " " +
+                 BinaryOperator::getOpcodeStr(w->op).str() + " " +
+                 scope.print(w->rhs) +
+                 "': only a bias (" + name + " += bias[o]) or an activation (" +
+                 name + " = fmaxf(" + name + ", 0)) may finish it");
+    return false;
+  }
+  return true;
+}
+
 /// Folds `s = 0; for k: s += P; C = alpha*s + beta*C` into `c`.
 bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
                       const std::vector<const Write *> &substituted,
@@ -308,10 +349,13 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     }
     init = {local->loops, local->order};
   }
+  std::vector<const Write *> finishing; ///< Writes of s after the sum.
   for (const Write &w : scope.writes) {
     if (&w == &mac || llvm::is_contained(substituted, &w))
       continue;
-    if (referencedVar(w.lhs) == acc) {
+    if (referencedVar(w.lhs) == acc && w.order > mac.order) {
+      finishing.push_back(&w);
+    } else if (referencedVar(w.lhs) == acc) {
       if (init || w.op != BO_Assign || !start(w.rhs)) {
         scope.reject("accumulator '" + name +
                      "' is written other than by one start (zero or a bias "
@@ -335,23 +379,31 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     scope.reject("the sum in '" + name + "' is never stored to an array");
     return false;
   }
+  bool finishedInPlace = llvm::all_of(finishing, [&](const Write *w) {
+    return w->loops == store->loops && w->order < store->order;
+  });
   if (!isPrefix(store->loops, mac.loops) || store->loops == mac.loops ||
       init->first != store->loops || init->second > mac.order ||
-      mac.order > store->order) {
+      mac.order > store->order || !finishedInPlace) {
     scope.reject("accumulator '" + name +
                  "' is not zeroed, summed and stored once per element of C");
     return false;
   }
+  if (!foldFinishing(scope, acc, mac.order, finishing, c))
+    return false;
 
   // The store: C = s, C = alpha*s, C += alpha*s, C = alpha*s + beta*C, each
   // with a bias term and (but for +=) under an activation.
+  const size_t steps = c.activation.size();
   const Expr *value =
       peelActivation(store->rhs, scope, mac.order, c.activation);
   std::vector<const Expr *> terms;
   additiveTerms(value, scope, mac.order, terms);
   std::optional<std::string> alpha, beta;
   bool valid = terms.size() <= 3, twoBiases = false;
-  const bool startsAtBias = c.bias;
+  // What the sum holds before its store: a bias, then clamps.
+  const bool holdsBias = c.bias;
+  const bool activated = steps > 0;
   for (const Expr *term : terms) {
     Product p;
     std::optional<std::pair<const Expr *, const Expr *>> bias;
@@ -393,10 +445,15 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
                  "supported");
     return false;
   }
-  if (startsAtBias && *alpha != "1") {
-    scope.reject("accumulator '" + name + "' starts at the bias '" +
+  if (holdsBias && *alpha != "1") {
+    scope.reject("accumulator '" + name + "' holds the bias '" +
                  scope.print(c.bias) + "', which the store scales by '" +
                  *alpha + "' with the sum");
+    return false;
+  }
+  if (activated && (*alpha != "1" || !assign || terms.size() > 1)) {
+    scope.reject("the store of accumulator '" + name +
+                 "' scales or adds to it after its activation");
     return false;
   }
   c.c = store->lhs;

@@ -102,12 +102,28 @@ void forms(float alpha, float beta, float lo, float hi, const float *bias) {
     }
 }
 
+// Statements that finish the sum before its store: a bias, then clamps.
+void statements(float lo, float hi) {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: {{.*}}; accumulates in 'v', alpha = 1, beta = 0; epilogue: + 'biasN[j]', max with 'lo', min with 'hi'; rewritten to call gemm_opt_nest_7 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_7({{.*}}, 1, 0, biasN, 64, 32, 0, 1, lo, hi)) {
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      v += biasN[j];
+      v = fmaxf(v, lo);
+      v = v < hi ? v : hi;
+      C[i][j] = v;
+    }
+}
+
 // A bias per batch element and column; std::min with the sum first keeps
 // a NaN.
 void batched(float *c, const float *a, const float *b, const float *bias,
              int H, int M, int N, int K) {
-  // REMARK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K, batch H; {{.*}}; epilogue: + 'bias[h * N + j]', min with '6.F' (NaN kept); rewritten to call gemm_opt_nest_7 [-Rpass=gemm]
-  // OUT: if (!gemm_opt_nest_7({{.*}}, 1, 0, bias, H, M, N, N, 0, 1, 6.F)) {
+  // REMARK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K, batch H; {{.*}}; epilogue: + 'bias[h * N + j]', min with '6.F' (NaN kept); rewritten to call gemm_opt_nest_8 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_8({{.*}}, 1, 0, bias, H, M, N, N, 0, 1, 6.F)) {
   // MLIR: {activation = [#gemm.clamp<upper, nan = keep>]}
   for (int h = 0; h < H; ++h)
     for (int i = 0; i < M; ++i)

@@ -1,7 +1,8 @@
 // Epilogues that are not rewritten, each with its reason: an activation
 // other than a clamp, two biases, a bias that alpha would scale, an
 // activation under +=, a bias that is C or of another type, a null check of
-// another pointer, a clamp that rounds, and more than two clamps.
+// another pointer, a clamp that rounds, more than two clamps, and statements
+// after the sum that are no bias or clamp, or come in the wrong order.
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -35,7 +36,7 @@ void rejected(float alpha, const float *p, const float *q) {
       C[i][j] = s + other[j];
     }
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts at the bias 'bias[j]', which the store scales by 'alpha' with the sum [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' holds the bias 'bias[j]', which the store scales by 'alpha' with the sum [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       float s = bias[j];
@@ -106,5 +107,48 @@ void rejected(float alpha, const float *p, const float *q) {
       for (int k = 0; k < 16; ++k)
         s += A[i][k] * B[k][j];
       C[i][j] = fmaxf(s, bias[j]);
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the bias 'bias[j]' is added to 'v' after its activation [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      v = fmaxf(v, 0.0f);
+      v += bias[j];
+      C[i][j] = v;
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the store of accumulator 'v' scales or adds to it after its activation [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      v = fmaxf(v, 0.0f);
+      C[i][j] = alpha * v;
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 'v' is written after the sum by 'v *= 2': only a bias (v += bias[o]) or an activation (v = fmaxf(v, 0)) may finish it [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      v *= 2;
+      C[i][j] = v;
+    }
+
+  // An activation chosen at run time.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: conditional control flow in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      if (alpha > 0)
+        v = fmaxf(v, 0.0f);
+      C[i][j] = v;
     }
 }

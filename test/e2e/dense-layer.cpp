@@ -1,8 +1,8 @@
 // The dense layers of a small NN library: the output starts from a bias
 // that may be null, M is batch x time spread over two loops, and an
 // activation (ReLU, or a clamp to [act_min, act_max]) finishes each output.
-// Also a per-channel bias along M (a convolution lowered to a GEMM) under a
-// ternary ReLU, in double. Each epilogue is fused into the rewritten kernel.
+// Also a per-channel bias along M (a convolution lowered to a GEMM) and a
+// ternary ReLU as statements after the sum, in double. Each epilogue is fused into the rewritten kernel.
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s
@@ -67,8 +67,9 @@ static void conv_gemm(double *outp, const double *w, const double *cols,
       double acc = 0;
       for (int k = 0; k < K; k++)
         acc += w[c * K + k] * cols[k * P + p];
-      double v = bias[c] + acc;
-      outp[c * P + p] = v > 0 ? v : 0;
+      acc += bias[c];
+      acc = acc > 0 ? acc : 0;
+      outp[c * P + p] = acc;
     }
 }
 
