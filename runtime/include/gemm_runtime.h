@@ -194,11 +194,12 @@ cudaError_t launchTanDgemm(const Problem &device, cudaStream_t stream);
 cudaError_t launchVolkovSgemm(const Problem &device, cudaStream_t stream);
 
 /// Computes, on the CPU with fp64 accumulation, out = act(alpha*A*B + beta*C0
-/// + bias) for a problem whose operands (the bias too) are host memory. `cInitial` points at element
-/// (0, 0, 0) of C0, laid out with host.c's strides (host.c.ptr is not read);
-/// it may be null when beta == 0, since C0 is then not read. `out` receives
-/// batch*m*n values densely, element (b, i, j) at (b*m + i)*n + j. Costs
-/// O(batch*m*n*k) on one core: meant for tests and small problems.
+/// + bias) for a problem whose operands (the bias too) are host memory.
+/// `cInitial` points at element (0, 0, 0) of C0, laid out with host.c's
+/// strides (host.c.ptr is not read); it may be null when beta == 0, since C0
+/// is then not read. `out` receives batch*m*n values densely, element
+/// (b, i, j) at (b*m + i)*n + j. Costs O(batch*m*n*k) on one core: meant for
+/// tests and small problems.
 void referenceCpu(const Problem &host, const void *cInitial, double *out);
 
 /// Checks a result against referenceCpu under the norm-wise GEMM bound

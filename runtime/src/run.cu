@@ -98,7 +98,8 @@ const char *unsafeLayout(const Problem &p) {
     return "C overlaps A";
   if (c.overlaps(spanOf(p.b, {p.batch, p.k, p.n}, bytes)))
     return "C overlaps B";
-  if (p.epilogue.bias.ptr && c.overlaps(spanOf(p.epilogue.bias, cExtents, bytes)))
+  if (p.epilogue.bias.ptr &&
+      c.overlaps(spanOf(p.epilogue.bias, cExtents, bytes)))
     return "C overlaps the bias";
   if (!isOneToOne(p.c, cExtents))
     return "C's layout is not one-to-one";

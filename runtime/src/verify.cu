@@ -226,7 +226,8 @@ void LaunchCheck::report() {
                                  : Span{0, 0};
   std::vector<unsigned char> biasHost;
   if (bias.ptr)
-    biasHost = copyToHost(biasSpan, p.nest, "GEMM_OPT_VERIFY: reading the bias");
+    biasHost =
+        copyToHost(biasSpan, p.nest, "GEMM_OPT_VERIFY: reading the bias");
 
   Problem host = p;
   host.a.ptr = rebase(p.a.ptr, aSpan, aHost.data());

@@ -111,7 +111,7 @@ void rejected() {
     }
   }
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s or C += s [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s or C += s, with an optional bias term and activation [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = 0;
