@@ -561,16 +561,30 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
       continue;
     }
     std::optional<std::string> beta;
-    if (isMemoryAccess(w.lhs) && sameTarget(w.lhs, c.c, scope) && !c.init &&
-        w.order < mac->order)
+    bool initsC = isMemoryAccess(w.lhs) && sameTarget(w.lhs, c.c, scope) &&
+                  !c.init && w.order < mac->order;
+    if (initsC)
       beta = initBeta(w, scope);
+    // `C = bias[j];` ahead of the sum, in the loops around it (so that the
+    // bias is indexed by the same loops as C): a zero-init and a bias.
+    std::optional<std::pair<const Expr *, const Expr *>> bias =
+        initsC && !beta && w.op == BO_Assign && isPrefix(w.loops, mac->loops)
+            ? matchBias(w.rhs, scope)
+            : std::nullopt;
+    if (bias && !sameTarget(bias->first, c.c, scope)) {
+      std::tie(c.bias, c.biasGuard) = *bias;
+      beta = "0";
+    }
     if (!beta)
       return scope.reject("'" + scope.print(w.lhs) +
                           "' is written besides the accumulation into C "
-                          "(only a zero-init or scaling of C may be fused)");
+                          "(only a zero-init, a scaling of C or a bias "
+                          "element may be fused)");
     c.init = &w;
     c.beta = *beta;
-    c.form = *beta == "0" ? "fused zero-init of C" : "fused scaling of C";
+    c.form = c.bias         ? "fused bias init of C"
+             : *beta == "0" ? "fused zero-init of C"
+                            : "fused scaling of C";
   }
   return c;
 }

@@ -1,6 +1,7 @@
 // Epilogues: an accumulator that starts from a bias (null-checked or not),
-// a bias added at the store along M or N, and an activation around the
-// stored value (fmaxf/fminf, std::max/std::min, a conditional). They become
+// a bias added at the store along M or N, C set to a bias ahead of an
+// accumulation into it, statements that finish the sum, and an activation
+// around the stored value (fmaxf/fminf, std::max/std::min, a conditional). They become
 // the launcher's bias operand (zero strides along the dimensions it is
 // broadcast over; `p ? p : 0` where the source checks for null) and clamp
 // bounds: C = act(alpha*A*B + beta*C + bias).
@@ -118,12 +119,24 @@ void statements(float lo, float hi) {
     }
 }
 
+// C set to a bias ahead of an accumulation into C: beta 0 and a bias.
+void intoC(const float *bias) {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: {{.*}}; fused bias init of C, alpha = 1, beta = 0; epilogue: + 'bias[j]' (none if null); rewritten to call gemm_opt_nest_8 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_8({{.*}}, 1, 0, bias ? bias : 0, 64, 32, 0, 1)) {
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      C[i][j] = bias ? bias[j] : 0.0f;
+      for (int k = 0; k < 16; ++k)
+        C[i][j] += A[i][k] * B[k][j];
+    }
+}
+
 // A bias per batch element and column; std::min with the sum first keeps
 // a NaN.
 void batched(float *c, const float *a, const float *b, const float *bias,
              int H, int M, int N, int K) {
-  // REMARK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K, batch H; {{.*}}; epilogue: + 'bias[h * N + j]', min with '6.F' (NaN kept); rewritten to call gemm_opt_nest_8 [-Rpass=gemm]
-  // OUT: if (!gemm_opt_nest_8({{.*}}, 1, 0, bias, H, M, N, N, 0, 1, 6.F)) {
+  // REMARK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K, batch H; {{.*}}; epilogue: + 'bias[h * N + j]', min with '6.F' (NaN kept); rewritten to call gemm_opt_nest_9 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_9({{.*}}, 1, 0, bias, H, M, N, N, 0, 1, 6.F)) {
   // MLIR: {activation = [#gemm.clamp<upper, nan = keep>]}
   for (int h = 0; h < H; ++h)
     for (int i = 0; i < M; ++i)
