@@ -1,7 +1,9 @@
-//===- Epilogue.cpp - C = alpha * acc + beta * C --------------------------===//
+//===- Epilogue.cpp - C = act(alpha * acc + beta * C + bias) --------------===//
 //
 // The epilogue: a thread's accumulators into C, by rows where C's columns are
-// contiguous, by columns where only its rows are.
+// contiguous, by columns where only its rows are. An op with a bias or an
+// activation finishes each element through gemm_rt::finishElement, the one
+// definition that the runtime's other paths share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,23 +17,71 @@ using namespace mlir;
 
 namespace mlir::gemm::kernel {
 
+/// `value`, the product term of element (row, col), as stored: through the
+/// problem's epilogue where the op has one.
+static std::string finished(bool fused, StringRef value, StringRef row,
+                            StringRef col) {
+  if (!fused)
+    return value.str();
+  return llvm::formatv("finish({0}, {1}, {2})", value, row, col);
+}
+
 /// The comment and signature of storeC; `cm` names the row-stride
 /// parameter, or leaves it unnamed where the epilogue does not read it.
-static void printStoreCHead(llvm::raw_ostream &os, StringRef cm) {
-  os << "/// C = alpha * acc + beta * C on this thread's elements. beta == 0 never\n"
-        "/// reads C, so NaN or garbage there cannot reach the result.\n"
-        "template <bool Vec>\n"
+/// A fused epilogue takes the problem's and the batch, for finish().
+static void printStoreCHead(llvm::raw_ostream &os, StringRef cm, bool fused) {
+  if (fused)
+    os << "/// C = act(alpha * acc + beta * C + bias) on this thread's elements, the\n"
+          "/// bias and the activation as `ep` says (a null bias is none). beta == 0\n"
+          "/// never reads C, so NaN or garbage there cannot reach the result.\n";
+  else
+    os << "/// C = alpha * acc + beta * C on this thread's elements. beta == 0 never\n"
+          "/// reads C, so NaN or garbage there cannot reach the result.\n";
+  os << "template <bool Vec>\n"
         "/// Row i of the thread's tile is rowBase + (i / ROW_GROUP) * ROW_STEP +\n"
         "/// i % ROW_GROUP, and likewise for columns.\n"
         "__device__ __forceinline__ void storeC(const T (&acc)[TM][TN], T *c, "
         "long long "
      << cm
      << ", long long cn, long long m, long long n, long long rowBase, long "
-        "long colBase, T alpha, T beta) {\n";
+        "long colBase, T alpha, T beta"
+     << (fused ? ", const gemm_rt::Epilogue &ep, long long batch" : "")
+     << ") {\n";
+  if (fused)
+    os << "  // The bias and the activation of element (row, col), after the "
+          "whole sum.\n"
+          "  const auto finish = [&](T v, long long row, long long col) {\n"
+          "    return gemm_rt::finishElement<T>(ep, v, batch, row, col);\n"
+          "  };\n";
 }
 
-void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
-  printStoreCHead(os, "cm");
+/// The scalar store of one element through `dst`, whose product term is
+/// alpha * `acc` (+ beta * *dst).
+static void printScalarStore(llvm::raw_ostream &os, StringRef acc, bool fused,
+                             StringRef row, StringRef col) {
+  std::string value = llvm::formatv("beta == T(0) ? alpha * {0}\n"
+                                    "                            : alpha * {0} "
+                                    "+ beta * *dst",
+                                    acc);
+  if (!fused) {
+    os << "        *dst = " << value << ";\n";
+    return;
+  }
+  os << "        const T value = beta == T(0) ? alpha * " << acc
+     << "\n"
+        "                                     : alpha * "
+     << acc << " + beta * *dst;\n"
+     << "        *dst = " << finished(fused, "value", row, col) << ";\n";
+}
+
+void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack,
+                   bool fused) {
+  printStoreCHead(os, "cm", fused);
+  if (fused)
+    os << "  // Column j of the thread's tile.\n"
+          "  const auto colOf = [&](int j) {\n"
+          "    return colBase + (j / COL_GROUP) * COL_STEP + j % COL_GROUP;\n"
+          "  };\n";
   os << "  // Column offsets and bounds once, so that a row needs one pointer\n"
         "  // (per-element addresses would crowd out the accumulators).\n"
         "  long long colOffset[TN];\n"
@@ -59,12 +109,17 @@ void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
           "        if (beta == T(0)) {\n"
           "#pragma unroll\n"
           "          for (int w = 0; w < C_PACK; ++w)\n"
-          "            out.v[w] = alpha * acc[i][j + w];\n"
+          "            out.v[w] = "
+       << finished(fused, "alpha * acc[i][j + w]", "row", "colOf(j + w)")
+       << ";\n"
           "        } else {\n"
           "          const Pack<C_PACK> old = *dst;\n"
           "#pragma unroll\n"
           "          for (int w = 0; w < C_PACK; ++w)\n"
-          "            out.v[w] = alpha * acc[i][j + w] + beta * old.v[w];\n"
+          "            out.v[w] = "
+       << finished(fused, "alpha * acc[i][j + w] + beta * old.v[w]", "row",
+                   "colOf(j + w)")
+       << ";\n"
           "        }\n"
           "        *dst = out;\n"
           "        continue;\n"
@@ -73,10 +128,9 @@ void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
         "      for (int w = 0; w < C_PACK; ++w) {\n"
         "        if (!colIn[j + w])\n"
         "          continue;\n"
-        "        T *dst = rowPtr + colOffset[j + w];\n"
-        "        *dst = beta == T(0) ? alpha * acc[i][j + w]\n"
-        "                            : alpha * acc[i][j + w] + beta * *dst;\n"
-        "      }\n"
+        "        T *dst = rowPtr + colOffset[j + w];\n";
+  printScalarStore(os, "acc[i][j + w]", fused, "row", "colOf(j + w)");
+  os << "      }\n"
         "    }\n"
         "  }\n"
         "}\n\n";
@@ -86,8 +140,9 @@ void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack) {
 /// of the thread's tile through one pointer, its rows at constant offsets
 /// and, where aligned, in packs of C_PACK rows; no per-column offsets stay
 /// live across the tile.
-void printEpilogueByColumns(llvm::raw_ostream &os) {
-  printStoreCHead(os, "");
+void printEpilogueByColumns(llvm::raw_ostream &os, bool fused) {
+  printStoreCHead(os, "", fused);
+  StringRef row = "rowBase + offset + w";
   os << "  // C's rows are contiguous: a column needs one pointer, and its rows\n"
         "  // lie at constant offsets from it.\n"
         "#pragma unroll\n"
@@ -106,12 +161,16 @@ void printEpilogueByColumns(llvm::raw_ostream &os) {
         "        if (beta == T(0)) {\n"
         "#pragma unroll\n"
         "          for (int w = 0; w < C_PACK; ++w)\n"
-        "            out.v[w] = alpha * acc[i + w][j];\n"
+        "            out.v[w] = "
+     << finished(fused, "alpha * acc[i + w][j]", row, "col")
+     << ";\n"
         "        } else {\n"
         "          const Pack<C_PACK> old = *dst;\n"
         "#pragma unroll\n"
         "          for (int w = 0; w < C_PACK; ++w)\n"
-        "            out.v[w] = alpha * acc[i + w][j] + beta * old.v[w];\n"
+        "            out.v[w] = "
+     << finished(fused, "alpha * acc[i + w][j] + beta * old.v[w]", row, "col")
+     << ";\n"
         "        }\n"
         "        *dst = out;\n"
         "        continue;\n"
@@ -120,10 +179,9 @@ void printEpilogueByColumns(llvm::raw_ostream &os) {
         "      for (int w = 0; w < C_PACK; ++w) {\n"
         "        if (rowBase + offset + w >= m)\n"
         "          continue;\n"
-        "        T *dst = colPtr + offset + w;\n"
-        "        *dst = beta == T(0) ? alpha * acc[i + w][j]\n"
-        "                            : alpha * acc[i + w][j] + beta * *dst;\n"
-        "      }\n"
+        "        T *dst = colPtr + offset + w;\n";
+  printScalarStore(os, "acc[i + w][j]", fused, row, "col");
+  os << "      }\n"
         "    }\n"
         "  }\n"
         "}\n\n";

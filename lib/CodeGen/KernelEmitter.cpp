@@ -184,10 +184,11 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
     printDmmaMultiply(os, dmmaK, wideDmma);
   else
     printFmaMultiply(os);
+  bool fused = op.hasEpilogue();
   if (byColumns)
-    printEpilogueByColumns(os);
+    printEpilogueByColumns(os, fused);
   else
-    printEpilogue(os, cn == "1" ? "1" : "cn", cPack);
+    printEpilogue(os, cn == "1" ? "1" : "cn", cPack, fused);
 
   // The schedule's occupancy caps ptxas's registers at what that many
   // blocks leave each thread, so the kernel keeps the residency that the
@@ -268,7 +269,9 @@ LogicalResult mlir::gemm::emitKernel(MatmulOp op, ScheduleAttr s,
         "      kLoop(Flag<false>{});\n";
   printRemainder(os, async);
   os << "    storeC<Vec>(acc, c, cm, cn, p.m, p.n, m0 + rowIn, n0 + colIn, "
-        "alpha, beta);\n"
+        "alpha, beta"
+     << (fused ? ", p.epilogue, batch" : "")
+     << ");\n"
         "  }\n"
         "}\n\n";
 

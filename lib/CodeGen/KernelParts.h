@@ -53,8 +53,9 @@ void printPipelineSetup(llvm::raw_ostream &os);
 void printPipeline(llvm::raw_ostream &os, Prefetch prefetch, int64_t stages);
 void printFmaMultiply(llvm::raw_ostream &os);
 void printDmmaMultiply(llvm::raw_ostream &os, int64_t k, bool wide);
-void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack);
-void printEpilogueByColumns(llvm::raw_ostream &os);
+void printEpilogue(llvm::raw_ostream &os, StringRef cn, int64_t cPack,
+                   bool fused);
+void printEpilogueByColumns(llvm::raw_ostream &os, bool fused);
 
 } // namespace mlir::gemm::kernel
 

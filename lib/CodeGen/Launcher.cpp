@@ -48,6 +48,21 @@ void printParams(llvm::raw_ostream &os, StringRef name, MemRefType type,
     os << ", long long " << name << "_stride" << i;
 }
 
+/// `inner` under the activation's clamps, for the launcher's comment:
+/// max(x, bound0) for a lower bound, min(x, bound0) for an upper one, then
+/// the bounds that a NaN becomes.
+std::string printedActivation(ArrayRef<ClampAttr> clamps, StringRef inner) {
+  std::string text = inner.str(), nan;
+  for (auto [i, clamp] : llvm::enumerate(clamps)) {
+    text = llvm::formatv("{0}({1}, bound{2})",
+                         clamp.getSide() == ClampSide::Upper ? "min" : "max",
+                         text, i);
+    if (clamp.getNan() == ClampNaN::Bound)
+      nan += llvm::formatv(", NaN to bound{0}", i).str();
+  }
+  return text + nan;
+}
+
 /// `{ptr, batchStride, rowStride, colStride}` of a gemm_rt::Operand.
 void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
   os << "{" << name << ", " << (batched ? (name + "_stride0").str() : "0");
@@ -111,7 +126,14 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
   printParams(os, "b", op.getBType(), scalar, true);
   os << ",\n    ";
   printParams(os, "c", op.getCType(), scalar, false);
-  os << ",\n    " << scalar << " alpha, " << scalar << " beta)";
+  os << ",\n    " << scalar << " alpha, " << scalar << " beta";
+  if (Value bias = op.getBias()) {
+    os << ",\n    ";
+    printParams(os, "bias", cast<MemRefType>(bias.getType()), scalar, true);
+  }
+  for (size_t i = 0, e = op.getClamps().size(); i < e; ++i)
+    os << ", " << scalar << " bound" << i;
+  os << ")";
 }
 
 bool isOverloaded(func::FuncOp func) {
@@ -124,12 +146,15 @@ FailureOr<MatmulOp> launcherOp(func::FuncOp func) {
   if (ops.size() != 1)
     return func.emitError("a launcher func must hold exactly one gemm.matmul");
   MatmulOp op = ops.front();
-  ValueRange args = func.getArguments();
-  if (args.size() != 5 || op.getA() != args[0] || op.getB() != args[1] ||
-      op.getC() != args[2] || op.getAlpha() != args[3] ||
-      op.getBeta() != args[4])
-    return op.emitError("launcher funcs take (A, B, C, alpha, beta) and pass "
-                        "them to gemm.matmul in that order");
+  SmallVector<Value> expected = {op.getA(), op.getB(), op.getC(),
+                                 op.getAlpha(), op.getBeta()};
+  if (Value bias = op.getBias())
+    expected.push_back(bias);
+  llvm::append_range(expected, op.getBounds());
+  if (!llvm::equal(func.getArguments(), expected))
+    return op.emitError("launcher funcs take (A, B, C, alpha, beta[, bias]"
+                        "[, clamp bounds]) and pass them to gemm.matmul in "
+                        "that order");
   return op;
 }
 
@@ -143,9 +168,13 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os,
   bool f64 = op.getElementType().isF64();
   bool batched = op.isBatched();
   int row = batched ? 1 : 0;
+  SmallVector<ClampAttr> clamps = op.getClamps();
   os << "// The nest at " << nestName(op.getLoc()) << ": "
-     << (f64 ? "f64" : "f32") << (batched ? " batched" : "")
-     << " C = alpha * A * B + beta * C.\n";
+     << (f64 ? "f64" : "f32") << (batched ? " batched" : "") << " C = "
+     << printedActivation(clamps,
+                          op.getBias() ? "alpha * A * B + beta * C + bias"
+                                       : "alpha * A * B + beta * C")
+     << ".\n";
   SmallVector<ScheduleAttr> schedules = op.getSchedules();
   for (auto [i, schedule] : llvm::enumerate(schedules))
     if (failed(emitKernel(op, schedule, kernelName(func, i), os)))
@@ -169,7 +198,23 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os,
   printOperand(os, "b", batched);
   os << ", ";
   printOperand(os, "c", batched);
-  os << ",\n      alpha, beta};\n";
+  os << ",\n      alpha, beta";
+  if (op.hasEpilogue()) {
+    // A null bias (the source's `bias != NULL ? bias[o] : 0`) is no bias.
+    os << ",\n      {";
+    if (op.getBias())
+      printOperand(os, "bias", batched);
+    else
+      os << "{nullptr, 0, 0, 0}";
+    os << ", " << clamps.size() << ", {";
+    for (auto [i, clamp] : llvm::enumerate(clamps))
+      os << (i ? ", " : "") << "{"
+         << (clamp.getSide() == ClampSide::Upper ? "true" : "false") << ", "
+         << (clamp.getNan() == ClampNaN::Bound ? "true" : "false") << ", bound"
+         << i << "}";
+    os << "}}";
+  }
+  os << "};\n";
   printPlan(os, func, op, schedules);
   os << "}\n\n";
   return success();

@@ -153,13 +153,27 @@ splitAccumulation(const Write &w, NestScope &scope) {
   return std::nullopt;
 }
 
-/// The additive terms of `e` (at most two are used by the store forms).
-void additiveTerms(const Expr *e, std::vector<const Expr *> &terms) {
+/// `e`, or for a local declared after position `after` and never assigned
+/// (`float x = s + bias[o];` once the sum is done), its initialiser.
+const Expr *valueOf(const Expr *e, NestScope &scope, unsigned after) {
   e = stripCasts(e);
+  const VarDecl *var = referencedVar(e);
+  const LocalDef *local = var ? scope.findLocal(var) : nullptr;
+  if (!local || !var->getInit() || scope.written.contains(var) ||
+      local->order < after)
+    return e;
+  return valueOf(var->getInit(), scope, after);
+}
+
+/// The additive terms of `e` (at most three are used by the store forms),
+/// seen through locals declared after `after`.
+void additiveTerms(const Expr *e, NestScope &scope, unsigned after,
+                   std::vector<const Expr *> &terms) {
+  e = valueOf(e, scope, after);
   if (const auto *sum = dyn_cast<BinaryOperator>(e);
       sum && sum->getOpcode() == BO_Add) {
-    additiveTerms(sum->getLHS(), terms);
-    additiveTerms(sum->getRHS(), terms);
+    additiveTerms(sum->getLHS(), scope, after, terms);
+    additiveTerms(sum->getRHS(), scope, after, terms);
     return;
   }
   terms.push_back(e);
@@ -179,6 +193,137 @@ std::optional<std::string> initBeta(const Write &w, NestScope &scope) {
   return std::nullopt;
 }
 
+/// `bias[o]`, or `bias[o]` under a null check of its pointer (`bias ?
+/// bias[o] : 0`, `bias != NULL ? ...`, `bias == nullptr ? 0 : ...`): the
+/// access and the checked pointer (null without a check).
+std::optional<std::pair<const Expr *, const Expr *>>
+matchBias(const Expr *e, NestScope &scope) {
+  e = stripCasts(e);
+  if (isMemoryAccess(e))
+    return std::make_pair(e, nullptr);
+  const auto *choice = dyn_cast<ConditionalOperator>(e);
+  if (!choice)
+    return std::nullopt;
+  const Expr *test = choice->getCond()->IgnoreParenImpCasts();
+  const Expr *pointer = test;
+  bool nonNullFirst = true;
+  auto isNull = [&](const Expr *x) {
+    return x->isNullPointerConstant(scope.ctx,
+                                    Expr::NPC_ValueDependentIsNotNull);
+  };
+  if (const auto *compare = dyn_cast<BinaryOperator>(test);
+      compare && compare->isEqualityOp()) {
+    pointer = isNull(compare->getRHS())   ? compare->getLHS()
+              : isNull(compare->getLHS()) ? compare->getRHS()
+                                          : nullptr;
+    nonNullFirst = compare->getOpcode() == BO_NE;
+  } else if (const auto *negation = dyn_cast<UnaryOperator>(test);
+             negation && negation->getOpcode() == UO_LNot) {
+    pointer = negation->getSubExpr();
+    nonNullFirst = false;
+  }
+  pointer = pointer ? pointer->IgnoreParenImpCasts() : nullptr;
+  const Expr *taken =
+      nonNullFirst ? choice->getTrueExpr() : choice->getFalseExpr();
+  const Expr *other =
+      nonNullFirst ? choice->getFalseExpr() : choice->getTrueExpr();
+  if (!pointer || !pointer->getType()->isPointerType() ||
+      !isMemoryAccess(taken) || !isZero(other) || !scope.isInvariant(pointer))
+    return std::nullopt;
+  return std::make_pair(stripCasts(taken), pointer);
+}
+
+/// Peels the clamps of an activation off a stored value, innermost first
+/// into `steps`, and returns the value inside: fmaxf/fminf and their kin,
+/// std::max/std::min, and `x > b ? x : b` with the comparison either way,
+/// b loop-invariant; seen through locals declared after `after`.
+const Expr *peelActivation(const Expr *e, NestScope &scope, unsigned after,
+                           std::vector<ClampStep> &steps) {
+  e = valueOf(e, scope, after);
+  const Expr *x = nullptr, *bound = nullptr;
+  bool upper = false, nanToBound = false;
+  auto pick = [&](const Expr *first, const Expr *second) {
+    first = stripCasts(first), second = stripCasts(second);
+    if (scope.isInvariant(second) && !scope.isInvariant(first))
+      return std::make_pair(first, second);
+    if (scope.isInvariant(first) && !scope.isInvariant(second))
+      return std::make_pair(second, first);
+    return std::make_pair<const Expr *, const Expr *>(nullptr, nullptr);
+  };
+  if (std::optional<MinMaxCall> call = asMinMaxCall(e)) {
+    std::tie(x, bound) = pick(call->lhs, call->rhs);
+    upper = call->upper;
+    // std::max(a, b) is `a < b ? b : a`: a NaN a stays, a NaN b yields a.
+    nanToBound = !call->keepsFirst || x == stripCasts(call->rhs);
+  } else if (const auto *choice = dyn_cast<ConditionalOperator>(e)) {
+    const auto *compare =
+        dyn_cast<BinaryOperator>(stripCasts(choice->getCond()));
+    std::tie(x, bound) = pick(choice->getTrueExpr(), choice->getFalseExpr());
+    if (!compare || !compare->isRelationalOp() || !x)
+      return e;
+    // As `x OP bound`.
+    bool xLeft = sameTarget(compare->getLHS(), x, scope) &&
+                 sameTarget(compare->getRHS(), bound, scope);
+    bool xRight = sameTarget(compare->getRHS(), x, scope) &&
+                  sameTarget(compare->getLHS(), bound, scope);
+    if (!xLeft && !xRight)
+      return e;
+    BinaryOperatorKind op = compare->getOpcode();
+    bool greater = (op == BO_GT || op == BO_GE) == xLeft;
+    // `x > b ? x : b` is a max whose false branch, taken by a NaN x, is b;
+    // `x < b ? b : x` is the same max keeping a NaN x.
+    bool keepsX = x == stripCasts(choice->getTrueExpr());
+    upper = greater != keepsX;
+    nanToBound = keepsX;
+  }
+  if (!x)
+    return e;
+  const Expr *inner = peelActivation(x, scope, after, steps);
+  steps.push_back({upper, nanToBound, bound, e});
+  return inner;
+}
+
+/// Folds the statements that finish the sum before its store, in order:
+/// `s += bias[o];` and `s = fmaxf(s, 0.0f);` (an activation of s alone).
+/// Returns false (rejected) for any other write of s after the sum.
+bool foldFinishing(NestScope &scope, const VarDecl *acc, unsigned after,
+                   const std::vector<const Write *> &finishing,
+                   Contraction &c) {
+  std::string name = acc->getNameAsString();
+  for (const Write *w : finishing) {
+    std::vector<ClampStep> steps;
+    auto split = splitAccumulation(*w, scope);
+    auto bias = split && !split->second ? matchBias(split->first, scope)
+                                        : std::nullopt;
+    if (bias && !c.bias && c.activation.empty()) {
+      std::tie(c.bias, c.biasGuard) = *bias;
+      continue;
+    }
+    if (bias) {
+      scope.reject(c.bias ? "two biases added to '" + name +
+                                "': at most one bias element per element of C"
+                          : "the bias '" + scope.print(bias->first) +
+                                "' is added to '" + name +
+                                "' after its activation");
+      return false;
+    }
+    if (w->op == BO_Assign &&
+        referencedVar(peelActivation(w->rhs, scope, after, steps)) == acc &&
+        !steps.empty()) {
+      llvm::append_range(c.activation, steps);
+      continue;
+    }
+    scope.reject("accumulator '" + name + "' is written after the sum by '" +
+                 scope.print(w->lhs) + " " +
+                 BinaryOperator::getOpcodeStr(w->op).str() + " " +
+                 scope.print(w->rhs) +
+                 "': only a bias (" + name + " += bias[o]) or an activation (" +
+                 name + " = fmaxf(" + name + ", 0)) may finish it");
+    return false;
+  }
+  return true;
+}
+
 /// Folds `s = 0; for k: s += P; C = alpha*s + beta*C` into `c`.
 bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
                       const std::vector<const Write *> &substituted,
@@ -186,20 +331,35 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   std::string name = acc->getNameAsString();
   const Write *store = nullptr;
   std::optional<std::pair<std::vector<int>, unsigned>> init;
+  // The start: zero, or a bias element (`float v = bias ? bias[o] : 0;`).
+  auto start = [&](const Expr *value) {
+    if (isZero(value))
+      return true;
+    std::optional<std::pair<const Expr *, const Expr *>> bias =
+        matchBias(value, scope);
+    if (bias)
+      std::tie(c.bias, c.biasGuard) = *bias;
+    return bias.has_value();
+  };
   if (const LocalDef *local = scope.findLocal(acc); local && acc->getInit()) {
-    if (!isZero(acc->getInit())) {
-      scope.reject("accumulator '" + name + "' does not start at zero");
+    if (!start(acc->getInit())) {
+      scope.reject("accumulator '" + name +
+                   "' starts neither at zero nor at a bias element");
       return false;
     }
     init = {local->loops, local->order};
   }
+  std::vector<const Write *> finishing; ///< Writes of s after the sum.
   for (const Write &w : scope.writes) {
     if (&w == &mac || llvm::is_contained(substituted, &w))
       continue;
-    if (referencedVar(w.lhs) == acc) {
-      if (init || w.op != BO_Assign || !isZero(w.rhs)) {
+    if (referencedVar(w.lhs) == acc && w.order > mac.order) {
+      finishing.push_back(&w);
+    } else if (referencedVar(w.lhs) == acc) {
+      if (init || w.op != BO_Assign || !start(w.rhs)) {
         scope.reject("accumulator '" + name +
-                     "' is written other than by one zero-init and the sum");
+                     "' is written other than by one start (zero or a bias "
+                     "element) and the sum");
         return false;
       }
       init = {w.loops, w.order};
@@ -219,37 +379,88 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     scope.reject("the sum in '" + name + "' is never stored to an array");
     return false;
   }
+  bool finishedInPlace = llvm::all_of(finishing, [&](const Write *w) {
+    return w->loops == store->loops && w->order < store->order;
+  });
   if (!isPrefix(store->loops, mac.loops) || store->loops == mac.loops ||
       init->first != store->loops || init->second > mac.order ||
-      mac.order > store->order) {
+      mac.order > store->order || !finishedInPlace) {
     scope.reject("accumulator '" + name +
                  "' is not zeroed, summed and stored once per element of C");
     return false;
   }
+  if (!foldFinishing(scope, acc, mac.order, finishing, c))
+    return false;
 
-  // The store: C = s, C = alpha*s, C += alpha*s, C = alpha*s + beta*C.
+  // The store: C = s, C = alpha*s, C += alpha*s, C = alpha*s + beta*C, each
+  // with a bias term and (but for +=) under an activation.
+  const size_t steps = c.activation.size();
+  const Expr *value =
+      peelActivation(store->rhs, scope, mac.order, c.activation);
   std::vector<const Expr *> terms;
-  additiveTerms(store->rhs, terms);
+  additiveTerms(value, scope, mac.order, terms);
   std::optional<std::string> alpha, beta;
-  bool valid = terms.size() <= 2;
+  bool valid = terms.size() <= 3, twoBiases = false;
+  // What the sum holds before its store: a bias, then clamps.
+  const bool holdsBias = c.bias;
+  const bool activated = steps > 0;
   for (const Expr *term : terms) {
     Product p;
-    if (!valid || !flatten(term, scope, acc, p))
-      valid = false;
-    else if (p.vars.size() == 1 && p.accesses.empty() && !alpha)
+    std::optional<std::pair<const Expr *, const Expr *>> bias;
+    if (!valid)
+      break;
+    bool flat = flatten(term, scope, acc, p);
+    if (flat && p.vars.size() == 1 && p.accesses.empty() && !alpha)
       alpha = scalarText(p, scope);
-    else if (p.vars.empty() && p.accesses.size() == 1 &&
+    else if (flat && p.vars.empty() && p.accesses.size() == 1 &&
              sameTarget(p.accesses[0], store->lhs, scope) && !beta)
       beta = scalarText(p, scope);
+    else if ((bias = matchBias(term, scope)) &&
+             !sameTarget(bias->first, store->lhs, scope) && !c.bias)
+      std::tie(c.bias, c.biasGuard) = *bias;
     else
-      valid = false;
+      valid = false, twoBiases = bias && c.bias;
   }
   bool assign = store->op == BO_Assign;
+  if (twoBiases) {
+    scope.reject("two biases added to '" + scope.print(store->lhs) +
+                 "': at most one bias element per element of C");
+    return false;
+  }
   bool subtract = store->op == BO_SubAssign;
   if (!valid || !alpha ||
       (!assign && ((store->op != BO_AddAssign && !subtract) || beta))) {
     scope.reject("unsupported store of accumulator '" + name +
-                 "': expected C = alpha*s + beta*C, C = s, C += s or C -= s");
+                 "': expected C = alpha*s + beta*C, C = s, C += s or C -= s, "
+                 "with an optional bias term and activation");
+    return false;
+  }
+  if (!assign && !c.activation.empty()) {
+    scope.reject("the activation '" + scope.print(c.activation.back().expr) +
+                 "' is added to C (+=): it would apply to the new term "
+                 "alone, not to the element of C");
+    return false;
+  }
+  if (c.activation.size() > 2) {
+    scope.reject("activation of " + std::to_string(c.activation.size()) +
+                 " clamps: at most two (a lower and an upper bound) are "
+                 "supported");
+    return false;
+  }
+  if (subtract && c.bias) {
+    scope.reject("the bias '" + scope.print(c.bias) + "' is subtracted from "
+                 "C with the sum (-=), not added");
+    return false;
+  }
+  if (holdsBias && *alpha != "1") {
+    scope.reject("accumulator '" + name + "' holds the bias '" +
+                 scope.print(c.bias) + "', which the store scales by '" +
+                 *alpha + "' with the sum");
+    return false;
+  }
+  if (activated && (*alpha != "1" || !assign || terms.size() > 1)) {
+    scope.reject("the store of accumulator '" + name +
+                 "' scales or adds to it after its activation");
     return false;
   }
   c.c = store->lhs;
@@ -357,16 +568,30 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
       continue;
     }
     std::optional<std::string> beta;
-    if (isMemoryAccess(w.lhs) && sameTarget(w.lhs, c.c, scope) && !c.init &&
-        w.order < mac->order)
+    bool initsC = isMemoryAccess(w.lhs) && sameTarget(w.lhs, c.c, scope) &&
+                  !c.init && w.order < mac->order;
+    if (initsC)
       beta = initBeta(w, scope);
+    // `C = bias[j];` ahead of the sum, in the loops around it (so that the
+    // bias is indexed by the same loops as C): a zero-init and a bias.
+    std::optional<std::pair<const Expr *, const Expr *>> bias =
+        initsC && !beta && w.op == BO_Assign && isPrefix(w.loops, mac->loops)
+            ? matchBias(w.rhs, scope)
+            : std::nullopt;
+    if (bias && !sameTarget(bias->first, c.c, scope)) {
+      std::tie(c.bias, c.biasGuard) = *bias;
+      beta = "0";
+    }
     if (!beta)
       return scope.reject("'" + scope.print(w.lhs) +
                           "' is written besides the accumulation into C "
-                          "(only a zero-init or scaling of C may be fused)");
+                          "(only a zero-init, a scaling of C or a bias "
+                          "element may be fused)");
     c.init = &w;
     c.beta = *beta;
-    c.form = *beta == "0" ? "fused zero-init of C" : "fused scaling of C";
+    c.form = c.bias         ? "fused bias init of C"
+             : *beta == "0" ? "fused zero-init of C"
+                            : "fused scaling of C";
   }
   return c;
 }

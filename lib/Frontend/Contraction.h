@@ -2,8 +2,9 @@
 //
 // Reduces the assignments of a walked nest to one multiply-accumulate into
 // C, folding the forms real code uses: a scalar accumulator and its store,
-// a hoisted `t = alpha*A[i][k]`, alpha inside the product, and a fused
-// zero-init or beta scaling of C.
+// a hoisted `t = alpha*A[i][k]`, alpha inside the product, a fused
+// zero-init or beta scaling of C, and an epilogue of a bias and an
+// activation around the accumulator's store.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_CONTRACTION_H
@@ -12,6 +13,14 @@
 #include "NestScope.h"
 
 namespace mlir::gemm {
+
+/// One clamp of the activation (gemm_rt::Clamp), as written.
+struct ClampStep {
+  bool upper;
+  bool nanToBound;
+  const clang::Expr *bound;
+  const clang::Expr *expr; ///< The call or conditional, for messages.
+};
 
 struct Contraction {
   const clang::Expr *c = nullptr;    ///< The element of C that is written.
@@ -29,6 +38,13 @@ struct Contraction {
   /// branch is `init` (NestScope::betaBranches); checked like it.
   const Write *zeroInit = nullptr;
   std::string form; ///< How the nest accumulates, for the remark.
+  /// The bias element added to each element of C: the accumulator's start
+  /// (`float v = bias[o];`) or a term of the store (`C = s + bias[j]`).
+  const clang::Expr *bias = nullptr;
+  /// The pointer that `bias ? bias[o] : 0` checks for null, if any.
+  const clang::Expr *biasGuard = nullptr;
+  /// The activation around the store's value, innermost clamp first.
+  std::vector<ClampStep> activation;
 };
 
 std::optional<Contraction> matchContraction(NestScope &scope);

@@ -105,13 +105,34 @@ std::optional<Loop> parseLoop(const ForStmt *loop, NestScope &scope) {
   return Loop{loop, iv, lower, upper, inclusive};
 }
 
+} // namespace
+
+std::optional<MinMaxCall> mlir::gemm::asMinMaxCall(const Expr *e) {
+  const auto *call = dyn_cast<CallExpr>(stripCasts(e));
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || !callee->getIdentifier() || call->getNumArgs() != 2 ||
+      !(callee->isInStdNamespace() ||
+        callee->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+    return std::nullopt;
+  StringRef name = callee->getName();
+  bool isStd = callee->isInStdNamespace() && (name == "max" || name == "min");
+  if (!isStd && !llvm::is_contained({"fmaxf", "fminf", "fmax", "fmin", "fmaxl",
+                                     "fminl"},
+                                    name))
+    return std::nullopt;
+  return MinMaxCall{name.contains("min"), isStd, stripCasts(call->getArg(0)),
+                    stripCasts(call->getArg(1))};
+}
+
+namespace {
+
 /// Rejects expressions with effects besides the recorded assignment: calls
-/// (other than std::vector's operator[], data() and size()), nested
-/// assignments, increments.
+/// (other than std::vector's operator[], data() and size(), and the pure
+/// min and max of asMinMaxCall), nested assignments, increments.
 bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
   if (!e)
     return true;
-  if (const auto *call = dyn_cast<CallExpr>(e)) {
+  if (const auto *call = dyn_cast<CallExpr>(e); call && !asMinMaxCall(call)) {
     const FunctionDecl *callee = call->getDirectCallee();
     bool vectorAccessor = false;
     if (const auto *method = dyn_cast_or_null<CXXMethodDecl>(callee)) {

@@ -12,10 +12,12 @@ using namespace mlir;
 using namespace mlir::gemm;
 
 /// Static where the front end folded a value, dynamic elsewhere; the offset
-/// is always dynamic because the base pointer carries it.
+/// is always dynamic because the base pointer carries it. A zero stride (a
+/// broadcast batch or bias) is dynamic too: MLIR's strided layout has no
+/// zero strides, and the launcher passes the 0.
 static MemRefType memrefType(const OperandBinding &operand, Type element) {
   auto orDynamic = [](const std::optional<int64_t> &v) {
-    return v.value_or(ShapedType::kDynamic);
+    return v && *v != 0 ? *v : ShapedType::kDynamic;
   };
   SmallVector<int64_t> shape, strides;
   llvm::transform(operand.staticSizes, std::back_inserter(shape), orDynamic);
@@ -40,6 +42,9 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
     SmallVector<Type> args = {memrefType(nest.a, element),
                               memrefType(nest.b, element),
                               memrefType(nest.c, element), element, element};
+    if (nest.bias)
+      args.push_back(memrefType(*nest.bias, element));
+    args.append(nest.activation.size(), element);
     auto func = builder.create<func::FuncOp>(
         loc, nest.symbol, builder.getFunctionType(args, {}));
     if (nest.symbol != nest.name)
@@ -48,9 +53,18 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
     Block *body = func.addEntryBlock();
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(body);
-    builder.create<MatmulOp>(loc, body->getArgument(0), body->getArgument(1),
-                             body->getArgument(2), body->getArgument(3),
-                             body->getArgument(4));
+    ValueRange arg = body->getArguments();
+    Value bias = nest.bias ? arg[5] : Value();
+    SmallVector<Attribute> clamps;
+    for (const ClampBinding &clamp : nest.activation)
+      clamps.push_back(ClampAttr::get(
+          &context, clamp.upper ? ClampSide::Upper : ClampSide::Lower,
+          clamp.nanToBound ? ClampNaN::Bound : ClampNaN::Keep));
+    builder.create<MatmulOp>(
+        loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
+        arg.drop_front(nest.bias ? 6 : 5),
+        clamps.empty() ? ArrayAttr() : builder.getArrayAttr(clamps),
+        ScheduleAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);
   }
   return module;

@@ -151,6 +151,16 @@ const clang::VarDecl *referencedVar(const clang::Expr *e);
 /// True if `e` looks like a memory access (subscript or vector operator[]).
 bool isMemoryAccess(const clang::Expr *e);
 
+/// A call of fmaxf, fminf, fmax, fmin, fmaxl or fminl (C's or std::'s), or
+/// of std::max or std::min with two arguments: pure, so a nest may hold it
+/// (as an activation).
+struct MinMaxCall {
+  bool upper;      ///< A min.
+  bool keepsFirst; ///< std::max/min: a NaN first argument is the result.
+  const clang::Expr *lhs, *rhs;
+};
+std::optional<MinMaxCall> asMinMaxCall(const clang::Expr *e);
+
 /// The statement an OpenMP directive or loop attribute applies to, or `s`.
 const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);
 

@@ -12,6 +12,7 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -89,6 +90,9 @@ private:
                  const Access &cAccess,
                  const std::vector<std::optional<Dim>> &dims);
   bool checkLeftovers();
+  bool checkEpilogue(const Contraction &c, const Access *bias,
+                     const Access &out,
+                     const std::vector<std::optional<Dim>> &dims);
   OperandBinding bind(const Access &access, const std::vector<int> &loops,
                       const std::vector<int> &dims);
 };
@@ -190,6 +194,46 @@ bool Recognizer::checkLeftovers() {
   return true;
 }
 
+/// The bias is a buffer apart from C, of C's element type, indexed by C's
+/// dimensions alone (a vector along M or N, or per batch), and a null check
+/// tests its own pointer. The activation computes in the element type.
+bool Recognizer::checkEpilogue(const Contraction &c, const Access *bias,
+                               const Access &out,
+                               const std::vector<std::optional<Dim>> &dims) {
+  for (const ClampStep &step : c.activation) {
+    QualType type = step.expr->getType();
+    if (!type->isRealFloatingType() ||
+        scope.ctx.getFloatingTypeOrder(type, out.elementType) < 0)
+      return scope.reject("the activation '" + scope.print(step.expr) +
+                          "' computes in '" + type.getAsString() +
+                          "'; C is '" + out.elementType.getAsString() + "'"),
+             false;
+  }
+  if (!bias)
+    return true;
+  std::string name = scope.print(c.bias);
+  if (bias->root == out.root)
+    return scope.reject("the bias '" + name + "' reads C, which the nest "
+                        "writes"),
+           false;
+  if (bias->elementType != out.elementType)
+    return scope.reject("the bias '" + name + "' is '" +
+                        bias->elementType.getAsString() + "' but C is '" +
+                        out.elementType.getAsString() + "'"),
+           false;
+  for (size_t l = 0; l < scope.loops.size(); ++l)
+    if (!bias->index.ivCoeffs[l].isZero() && (!dims[l] || dims[l] == K))
+      return scope.reject("the bias '" + name + "' is indexed by '" +
+                          ivName(l) + "', which is no dimension of C"),
+             false;
+  if (c.biasGuard && scope.print(c.biasGuard) != bias->root)
+    return scope.reject("the null check of '" + scope.print(c.biasGuard) +
+                        "' does not test the bias's buffer '" + bias->root +
+                        "'"),
+           false;
+  return true;
+}
+
 OperandBinding Recognizer::bind(const Access &access,
                                 const std::vector<int> &loops,
                                 const std::vector<int> &dims) {
@@ -225,6 +269,10 @@ std::optional<Nest> Recognizer::recognize() {
   std::optional<Access> out = scope.decomposeAccess(c->c, c->cLoops);
   if (!x || !y || !out)
     return std::nullopt;
+  // The bias is read where C is written, as an operand shaped like C.
+  std::optional<Access> bias;
+  if (c->bias && !(bias = scope.decomposeAccess(c->bias, c->cLoops)))
+    return std::nullopt;
 
   // Classify each loop around the multiply-accumulate by the operands it
   // indexes. A is the product's first factor, as written, so that the loop
@@ -258,12 +306,13 @@ std::optional<Nest> Recognizer::recognize() {
     if (byDim[side].size() != 2 || c->init)
       continue;
     int outer = byDim[side][0], inner = byDim[side][1];
-    bool composes = llvm::all_of(
-        std::initializer_list<const Access *>{&*x, &*y, &*out},
-        [&](const Access *a) {
-          return a->index.ivCoeffs[outer] ==
-                 a->index.ivCoeffs[inner] * extents[inner];
-        });
+    SmallVector<const Access *, 4> operands = {&*x, &*y, &*out};
+    if (bias)
+      operands.push_back(&*bias);
+    bool composes = llvm::all_of(operands, [&](const Access *a) {
+      return a->index.ivCoeffs[outer] ==
+             a->index.ivCoeffs[inner] * extents[inner];
+    });
     if (composes) {
       extents[inner] = extents[outer] * extents[inner];
       byDim[side] = {inner};
@@ -348,6 +397,8 @@ std::optional<Nest> Recognizer::recognize() {
     if (in->root == out->root)
       return scope.reject("C and an input are the same buffer '" + out->root +
                           "': the nest updates it in place (aliasing)");
+  if (!checkEpilogue(*c, bias ? &*bias : nullptr, *out, dims))
+    return std::nullopt;
   if (!checkLeftovers())
     return std::nullopt;
 
@@ -369,6 +420,15 @@ std::optional<Nest> Recognizer::recognize() {
   for (const auto &assumption : scope.assumptions)
     if (!llvm::is_contained(nest.assumptions, assumption))
       nest.assumptions.push_back(assumption);
+  if (bias) {
+    nest.bias = bind(*bias, c->cLoops, withBatch(byDim[M][0], byDim[N][0]));
+    if (c->biasGuard)
+      nest.bias->ptr = parenthesize(scope.print(c->biasGuard)) + " ? " +
+                       parenthesize(nest.bias->ptr) + " : 0";
+  }
+  for (const ClampStep &step : c->activation)
+    nest.activation.push_back(
+        {step.upper, step.nanToBound, scope.print(step.bound)});
 
   // Parenthesised, so that `hi - lo x n` cannot be misread.
   auto extent = [&](int l) { return parenthesize(extents[l].str()); };
@@ -383,6 +443,16 @@ std::optional<Nest> Recognizer::recognize() {
   for (const std::string &factor : scope.zeroSkips)
     summary += "; the terms it skips where '" + factor +
                "' is 0 are 0 unless A or B holds Inf or NaN";
+  SmallVector<std::string> epilogue;
+  if (bias)
+    epilogue.push_back("+ '" + scope.print(c->bias) + "'" +
+                       (c->biasGuard ? " (none if null)" : ""));
+  for (const ClampStep &step : c->activation)
+    epilogue.push_back(std::string(step.upper ? "min" : "max") + " with '" +
+                       scope.print(step.bound) + "'" +
+                       (step.nanToBound ? "" : " (NaN kept)"));
+  if (!epilogue.empty())
+    summary += "; epilogue: " + llvm::join(epilogue, ", ");
   return nest;
 }
 

@@ -17,15 +17,25 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
   std::string call;
   llvm::raw_string_ostream os(call);
   os << nest.name << "(";
-  for (const OperandBinding *operand : {&nest.a, &nest.b, &nest.c}) {
-    os << operand->ptr;
-    for (const std::string &size : operand->sizes)
+  auto printOperand = [&](const OperandBinding &operand) {
+    os << operand.ptr;
+    for (const std::string &size : operand.sizes)
       os << ", " << size;
-    for (const std::string &stride : operand->strides)
+    for (const std::string &stride : operand.strides)
       os << ", " << stride;
+  };
+  for (const OperandBinding *operand : {&nest.a, &nest.b, &nest.c}) {
+    printOperand(*operand);
     os << ", ";
   }
-  os << nest.alpha << ", " << nest.beta << ")";
+  os << nest.alpha << ", " << nest.beta;
+  if (nest.bias) {
+    os << ", ";
+    printOperand(*nest.bias);
+  }
+  for (const ClampBinding &clamp : nest.activation)
+    os << ", " << clamp.bound;
+  os << ")";
   return call;
 }
 

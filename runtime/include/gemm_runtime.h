@@ -24,14 +24,62 @@ struct Operand {
   int64_t sb, sr, sc;
 };
 
-/// C[b] = alpha * A[b] * B[b] + beta * C[b] for b < batch, with A[b] m x k,
-/// B[b] k x n and C[b] m x n. BLAS semantics: beta == 0 never reads C.
+/// One step of an activation: x = max(x, bound) or, for an upper bound,
+/// min(x, bound). A NaN x becomes the bound where the source's form says so
+/// (fmaxf(x, 0), `x > 0 ? x : 0`) and stays NaN where it does not
+/// (std::max(x, 0.0f), which is `x < 0 ? 0 : x`).
+struct Clamp {
+  bool upper;
+  bool nanToBound;
+  double bound;
+};
+
+/// What a nest does to each element of C after the product:
+/// C = act(alpha * A * B + beta * C + bias). The bias is laid out like C,
+/// with a stride of 0 along the dimensions it is broadcast over (a vector
+/// indexed by the row or the column); a null ptr means no bias. act is
+/// `clamps` clamps applied in order. Value-initialised: no epilogue.
+struct Epilogue {
+  Operand bias;
+  int clamps;
+  Clamp clamp[2];
+};
+
+/// True if `e` changes the product.
+__host__ __device__ inline bool hasEpilogue(const Epilogue &e) {
+  return e.bias.ptr || e.clamps > 0;
+}
+
+/// The epilogue on element (b, i, j), whose product term (alpha * A * B +
+/// beta * C) is v, computed in V; the bias holds T. Every path that runs a
+/// problem (kernels, split-K's sum, the references) finishes elements here,
+/// once each and after the whole sum over K.
+template <class T, class V>
+__host__ __device__ inline V finishElement(const Epilogue &e, V v, int64_t b,
+                                           int64_t i, int64_t j) {
+  if (e.bias.ptr)
+    v += V(static_cast<const T *>(
+        e.bias.ptr)[b * e.bias.sb + i * e.bias.sr + j * e.bias.sc]);
+  for (int s = 0; s < e.clamps; ++s) {
+    const V bound = V(e.clamp[s].bound);
+    // False for a NaN v.
+    const bool inside = e.clamp[s].upper ? v < bound : v > bound;
+    if (!inside && (e.clamp[s].nanToBound || v == v))
+      v = bound;
+  }
+  return v;
+}
+
+/// C[b] = act(alpha * A[b] * B[b] + beta * C[b] + bias[b]) for b < batch,
+/// with A[b] m x k, B[b] k x n and C[b] m x n. BLAS semantics: beta == 0
+/// never reads C.
 struct Problem {
   const char *nest; ///< "file.cpp:line:col" of the nest, used in messages.
   DType dtype;
   int64_t batch, m, n, k;
   Operand a, b, c;
   double alpha, beta;
+  Epilogue epilogue;
 };
 
 /// The same product transposed, C^T = B^T A^T: n x m, B^T times A^T.
@@ -46,11 +94,16 @@ inline Problem transposed(const Problem &p) {
           {p.a.ptr, p.a.sb, p.a.sc, p.a.sr},
           {p.c.ptr, p.c.sb, p.c.sc, p.c.sr},
           p.alpha,
-          p.beta};
+          p.beta,
+          {{p.epilogue.bias.ptr, p.epilogue.bias.sb, p.epilogue.bias.sc,
+            p.epilogue.bias.sr},
+           p.epilogue.clamps,
+           {p.epilogue.clamp[0], p.epilogue.clamp[1]}}};
 }
 
-/// Launches a kernel for a problem whose operand pointers are device pointers.
-/// Returns the launch's error (cudaGetLastError() after the launch).
+/// Launches a kernel for a problem whose operand pointers are device pointers,
+/// epilogue included. Returns the launch's error (cudaGetLastError() after
+/// the launch).
 using LaunchFn = cudaError_t (*)(const Problem &device, cudaStream_t stream);
 
 /// One generated kernel of a nest, with what the cost model predicts of it.
@@ -79,12 +132,14 @@ struct Plan {
 /// Runs p with the variant of `plan`, and the split of K, that the model's
 /// run-time terms (gemm_fill.h) and the split's extra traffic make fastest
 /// on this GPU. Device and managed pointers are used in place; host pointers
-/// are staged through a cached device pool and C is copied back. With A and
-/// B in device or host memory and C in device memory, run() returns once the
+/// are staged through a cached device pool and C is copied back. With A, B
+/// and the bias in device or host memory and C in device memory, run()
+/// returns once the
 /// kernel is queued on the default stream (like cuBLAS); otherwise, and
 /// under GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
 /// Returns false, having touched nothing, when the caller must run its
-/// original loop: no usable GPU, an empty extent, C overlapping A or B, or a
+/// original loop: no usable GPU, an empty extent, C overlapping A, B or the
+/// bias, or a
 /// C layout that maps two elements to one address. CUDA errors abort the
 /// program with a message that names p.nest (a fault inside a queued kernel
 /// surfaces at the caller's next synchronising CUDA call).
@@ -111,7 +166,8 @@ cudaError_t launchReference(const Problem &device, cudaStream_t stream);
 // any problem: its tile is the fast path, ragged edges are zero-filled and
 // operands are read through their strides, so every layout works. Batches go
 // on grid.z. Each takes one element type and returns cudaErrorInvalidValue,
-// launching nothing, for the other.
+// launching nothing, for the other and for a problem with an epilogue (run()
+// never picks them).
 
 /// MAGMA's Fermi DGEMM (seeds/000): a 64x64 tile of C per block of 16x16
 /// threads, K steps of 16 through shared memory, each thread a 4x4 register
@@ -137,17 +193,20 @@ cudaError_t launchTanDgemm(const Problem &device, cudaStream_t stream);
 /// through registers (coalesced when A is column-major). f32 only.
 cudaError_t launchVolkovSgemm(const Problem &device, cudaStream_t stream);
 
-/// Computes, on the CPU with fp64 accumulation, out = alpha*A*B + beta*C0 for
-/// a problem whose operands are host memory. `cInitial` points at element
-/// (0, 0, 0) of C0, laid out with host.c's strides (host.c.ptr is not read);
-/// it may be null when beta == 0, since C0 is then not read. `out` receives
-/// batch*m*n values densely, element (b, i, j) at (b*m + i)*n + j. Costs
-/// O(batch*m*n*k) on one core: meant for tests and small problems.
+/// Computes, on the CPU with fp64 accumulation, out = act(alpha*A*B + beta*C0
+/// + bias) for a problem whose operands (the bias too) are host memory.
+/// `cInitial` points at element (0, 0, 0) of C0, laid out with host.c's
+/// strides (host.c.ptr is not read); it may be null when beta == 0, since C0
+/// is then not read. `out` receives batch*m*n values densely, element
+/// (b, i, j) at (b*m + i)*n + j. Costs O(batch*m*n*k) on one core: meant for
+/// tests and small problems.
 void referenceCpu(const Problem &host, const void *cInitial, double *out);
 
 /// Checks a result against referenceCpu under the norm-wise GEMM bound
-///   ||C - Cref||_F <= (K + 2) eps (|alpha| ||A||_F ||B||_F + |beta| ||C0||_F)
-/// (eps: the element type's machine epsilon; the beta term only if beta != 0)
+///   ||C - Cref||_F <= (K + 2) eps (|alpha| ||A||_F ||B||_F + |beta| ||C0||_F
+///                                  + ||bias||_F)
+/// (eps: the element type's machine epsilon; the beta term only if beta != 0;
+/// the bias as broadcast over C; an activation's clamps do not widen errors)
 /// and returns err / bound: the result passes iff the ratio is <= 1. It is
 /// +inf if the result holds Inf or NaN where the reference does not (or the
 /// other way round). cInitial and cResult are C before and after, laid out

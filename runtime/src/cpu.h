@@ -18,8 +18,9 @@ namespace gemm_rt::detail {
 /// True if GEMM_OPT_DEVICE is "cpu". Read once.
 bool cpuMode();
 
-/// C = alpha * A * B + beta * C for host operands, through referenceCpu:
-/// it writes C's elements and nothing else, and reads C only if beta != 0.
+/// C = act(alpha * A * B + beta * C + bias) for host operands, through
+/// referenceCpu: it writes C's elements and nothing else, and reads C only if
+/// beta != 0.
 void runOnCpu(const Problem &host);
 
 } // namespace gemm_rt::detail

@@ -92,7 +92,7 @@ void *poolBuffer(Role role, size_t bytes, const char *nest) {
     void *ptr = nullptr;
     size_t capacity = 0;
   };
-  static Buffer buffers[4];
+  static Buffer buffers[static_cast<int>(Role::Chunks) + 1];
   Buffer &buf = buffers[static_cast<int>(role)];
   if (bytes <= buf.capacity)
     return buf.ptr;

@@ -34,7 +34,7 @@ PointerKind pointerKind(const void *ptr, const char *nest);
 const char *pointerKindName(PointerKind kind);
 
 /// What a pool buffer holds: a staged operand, or split-K's chunks.
-enum class Role { A, B, C, Chunks };
+enum class Role { A, B, C, Bias, Chunks };
 
 /// A device buffer of at least `bytes` bytes for `role`.
 /// Buffers are reused across calls and grow geometrically. They are never

@@ -17,7 +17,7 @@ constexpr int blkK = 16; ///< Depth of one K step in shared memory.
 } // namespace
 
 cudaError_t launchMagmaDgemm(const Problem &device, cudaStream_t stream) {
-  if (device.dtype != DType::F64)
+  if (device.dtype != DType::F64 || hasEpilogue(device.epilogue))
     return cudaErrorInvalidValue;
   return detail::magma::launch<double, blkM, blkN, blkK>(device, stream);
 }

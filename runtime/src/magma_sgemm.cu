@@ -18,7 +18,7 @@ constexpr int blkK = 16; ///< Depth of one K step in shared memory.
 } // namespace
 
 cudaError_t launchMagmaSgemm(const Problem &device, cudaStream_t stream) {
-  if (device.dtype != DType::F32)
+  if (device.dtype != DType::F32 || hasEpilogue(device.epilogue))
     return cudaErrorInvalidValue;
   return detail::magma::launch<float, blkM, blkN, blkK>(device, stream);
 }

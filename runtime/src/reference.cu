@@ -38,7 +38,7 @@ template <class T> __global__ void referenceKernel(Problem p) {
         double result = p.alpha * acc;
         if (p.beta != 0)
           result += p.beta * double(out);
-        out = T(result);
+        out = T(finishElement<T>(p.epilogue, result, batch, i, j));
       }
     }
   }

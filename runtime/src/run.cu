@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace gemm_rt {
@@ -97,6 +98,9 @@ const char *unsafeLayout(const Problem &p) {
     return "C overlaps A";
   if (c.overlaps(spanOf(p.b, {p.batch, p.k, p.n}, bytes)))
     return "C overlaps B";
+  if (p.epilogue.bias.ptr &&
+      c.overlaps(spanOf(p.epilogue.bias, cExtents, bytes)))
+    return "C overlaps the bias";
   if (!isOneToOne(p.c, cExtents))
     return "C's layout is not one-to-one";
   return nullptr;
@@ -127,9 +131,15 @@ bool run(const Problem &p, const Plan &plan) {
   Placement a(p, Role::A, "A", p.a, {p.batch, p.m, p.k});
   Placement b(p, Role::B, "B", p.b, {p.batch, p.k, p.n});
   Placement c(p, Role::C, "C", p.c, {p.batch, p.m, p.n});
+  // The bias is read like C, with zero strides where it is broadcast.
+  std::optional<Placement> bias;
+  if (p.epilogue.bias.ptr)
+    bias.emplace(p, Role::Bias, "the bias", p.epilogue.bias,
+                 Extents{p.batch, p.m, p.n});
   if (const char *unsafe = unsafeLayout(p)) {
-    for (const Placement *op : {&c, &a, &b})
-      if (op->kind == PointerKind::Device)
+    const Placement *const operands[] = {&c, &a, &b, bias ? &*bias : nullptr};
+    for (const Placement *op : operands)
+      if (op && op->kind == PointerKind::Device)
         fatal(p.nest, std::string(unsafe) +
                           "; the original loop cannot run either, since " +
                           op->name + " is in device memory");
@@ -143,6 +153,8 @@ bool run(const Problem &p, const Plan &plan) {
   // C's span may hold elements that are not C's; staging it whole keeps them
   // intact when the span is copied back.
   device.c = c.place(p.nest);
+  if (bias)
+    device.epilogue.bias = bias->place(p.nest);
   const cudaStream_t stream = 0;
   LaunchCheck launchCheck(device); // GEMM_OPT_VERIFY: saves the initial C.
   const Choice choice = choose(device, plan, smCount());
@@ -166,6 +178,7 @@ bool run(const Problem &p, const Plan &plan) {
   // name the nest of a failing kernel.
   const bool queueOnly = a.kind != PointerKind::Managed &&
                          b.kind != PointerKind::Managed &&
+                         (!bias || bias->kind != PointerKind::Managed) &&
                          c.kind == PointerKind::Device;
   if (!queueOnly || tracing() || launchCheck.enabled())
     checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");

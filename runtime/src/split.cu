@@ -32,7 +32,8 @@ struct Workspace {
   }
 };
 
-/// C = alpha * (sum of the chunks) + beta * C for the m x n C of `p`, with
+/// C = act(alpha * (sum of the chunks) + beta * C + bias) for the m x n C of
+/// `p`, with
 /// consecutive threads on consecutive elements of the workspace's leading
 /// dimension.
 template <class T>
@@ -49,8 +50,12 @@ __global__ void sumChunks(Problem p, const T *chunks, Workspace w,
     for (int64_t s = 0; s < splits; ++s)
       sum += chunk[s * w.slice];
     T &out = c[i * p.c.sr + j * p.c.sc];
-    // BLAS semantics: beta == 0 never reads C.
-    out = p.beta == 0 ? T(p.alpha) * sum : T(p.alpha) * sum + T(p.beta) * out;
+    // BLAS semantics: beta == 0 never reads C. The epilogue goes here, after
+    // the whole sum; the chunks' products ran without it.
+    out = finishElement<T>(p.epilogue,
+                           p.beta == 0 ? T(p.alpha) * sum
+                                       : T(p.alpha) * sum + T(p.beta) * out,
+                           0, i, j);
   }
 }
 } // namespace
@@ -81,6 +86,7 @@ cudaError_t launchSplit(const Problem &p, LaunchFn launch, int64_t splits,
   parts.c = {workspace, w.slice, w.rowStride(), w.colStride()};
   parts.alpha = 1;
   parts.beta = 0;
+  parts.epilogue = {};
   if (const cudaError_t err = launch(parts, stream); err != cudaSuccess)
     return err;
   constexpr int threads = 256;

@@ -2,7 +2,8 @@
 //
 // A problem with few tiles of C and a long K leaves most SMs idle. Split-K
 // runs it as a batch of `splits` products over consecutive K chunks, each
-// written to a workspace, and sums the chunks into C with alpha and beta.
+// written to a workspace, and sums the chunks into C with alpha, beta and
+// the epilogue.
 // The batch form needs nothing of the kernel that a batched nest does not.
 //
 //===----------------------------------------------------------------------===//

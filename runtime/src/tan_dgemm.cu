@@ -278,7 +278,7 @@ Load pickLoad(const void *ptr, int64_t rowStride, int64_t kStride,
 } // namespace
 
 cudaError_t launchTanDgemm(const Problem &device, cudaStream_t stream) {
-  if (device.dtype != DType::F64)
+  if (device.dtype != DType::F64 || hasEpilogue(device.epilogue))
     return cudaErrorInvalidValue;
   if (detail::hasNoOutput(device))
     return cudaSuccess;

@@ -73,6 +73,7 @@ void referenceCpuOf(const Problem &p, const void *cInitial, double *out) {
         // BLAS semantics: with beta == 0, C is not read.
         if (p.beta != 0)
           outRow[j] += p.beta * elementAt<T>(cInitial, p.c, b, i, j);
+        outRow[j] = finishElement<T>(p.epilogue, outRow[j], b, i, j);
       }
     }
 }
@@ -111,6 +112,10 @@ double normwiseRatioOf(const Problem &p, const void *cInitial,
   if (p.beta != 0)
     scale += std::fabs(p.beta) *
              std::sqrt(sumOfSquares<T>(cInitial, p.c, p.batch, p.m, p.n));
+  // The bias adds one more rounding of each element; clamps add none.
+  if (p.epilogue.bias.ptr)
+    scale += std::sqrt(sumOfSquares<T>(p.epilogue.bias.ptr, p.epilogue.bias,
+                                       p.batch, p.m, p.n));
   // K products summed in any order are off by at most K*eps/2 of
   // |alpha| |A||B|, and ||(|A||B|)||_F <= ||A||_F ||B||_F; the +2 covers the
   // roundings of the epilogue and of a reference that was itself rounded to
@@ -216,10 +221,19 @@ void LaunchCheck::report() {
       copyToHost(aSpan, p.nest, "GEMM_OPT_VERIFY: reading A");
   std::vector<unsigned char> bHost =
       copyToHost(bSpan, p.nest, "GEMM_OPT_VERIFY: reading B");
+  const Operand &bias = p.epilogue.bias;
+  const Span biasSpan = bias.ptr ? spanOf(bias, {p.batch, p.m, p.n}, size)
+                                 : Span{0, 0};
+  std::vector<unsigned char> biasHost;
+  if (bias.ptr)
+    biasHost =
+        copyToHost(biasSpan, p.nest, "GEMM_OPT_VERIFY: reading the bias");
 
   Problem host = p;
   host.a.ptr = rebase(p.a.ptr, aSpan, aHost.data());
   host.b.ptr = rebase(p.b.ptr, bSpan, bHost.data());
+  if (bias.ptr)
+    host.epilogue.bias.ptr = rebase(bias.ptr, biasSpan, biasHost.data());
   const void *cOracle = rebase(p.c.ptr, cSpan, oracleC.data());
   std::vector<double> reference(size_t(p.batch * p.m * p.n));
   for (int64_t b = 0; b < p.batch; ++b)

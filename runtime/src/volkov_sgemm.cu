@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(threads) volkovSgemmKernel(Problem p) {
 } // namespace
 
 cudaError_t launchVolkovSgemm(const Problem &device, cudaStream_t stream) {
-  if (device.dtype != DType::F32)
+  if (device.dtype != DType::F32 || hasEpilogue(device.epilogue))
     return cudaErrorInvalidValue;
   if (detail::hasNoOutput(device))
     return cudaSuccess;

@@ -143,3 +143,20 @@ func.func @transposed_with_alternatives(%a: memref<?x?xf32>, %s: f32) {
   gemm.matmul %a, %a, %a, %s, %s {schedule = #gemm.schedule<block = [128, 64, 8], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = false>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
+
+// An epilogue: a bias broadcast along M (its row stride is 0 at run time)
+// and a clamp to [lo, hi], the upper bound keeping NaN.
+// CHECK-LABEL: func.func @epilogue
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>) clamp(%{{.*}}, %{{.*}} : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+func.func @epilogue(%a: memref<?x?xf32>, %bias: memref<?x?xf32, strided<[?, 1], offset: ?>>, %s: f32, %lo: f32, %hi: f32) {
+  gemm.matmul %a, %a, %a, %s, %s bias(%bias : memref<?x?xf32, strided<[?, 1], offset: ?>>) clamp(%lo, %hi : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// A batched ReLU without a bias.
+// CHECK-LABEL: func.func @relu
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} clamp(%{{.*}} : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?x?xf64>
+func.func @relu(%a: memref<?x?x?xf64>, %s: f64) {
+  gemm.matmul %a, %a, %a, %s, %s clamp(%s : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
+  return
+}

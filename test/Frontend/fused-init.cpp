@@ -106,7 +106,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
   }
 
   // Scales after the accumulation: beta would multiply the product too.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init or scaling of C may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 20; i++)
     for (int j = 0; j < 25; j++) {
       for (int k = 0; k < 30; k++)
@@ -115,7 +115,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
     }
 
   // Initialises a neighbouring element.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j + 1]' is written besides the accumulation into C (only a zero-init or scaling of C may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j + 1]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 20; i++)
     for (int j = 0; j < 24; j++) {
       C[i][j + 1] = 0;
@@ -124,7 +124,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
     }
 
   // A nonzero init is no beta.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init or scaling of C may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 20; i++)
     for (int j = 0; j < 25; j++) {
       C[i][j] = 1;
@@ -133,7 +133,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
     }
 
   // Two inits.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init or scaling of C may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 20; i++) {
     for (int j = 0; j < 25; j++)
       C[i][j] = 0;

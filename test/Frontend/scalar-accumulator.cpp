@@ -92,7 +92,7 @@ void forms(double alpha, double beta) {
 // OUT-NOT: gemm_opt_nest_{{[6-9]}}
 
 void rejected() {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' does not start at zero [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts neither at zero nor at a bias element [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = 1;
@@ -122,7 +122,7 @@ void rejected() {
     }
   }
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s, C += s or C -= s [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s, C += s or C -= s, with an optional bias term and activation [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = 0;

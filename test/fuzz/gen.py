@@ -569,6 +569,17 @@ class NestGen:
                 f"{al} * ({a} * {b})", f"{a} * {al} * {b}"][form - 3]
         return text, abs(alpha)
 
+    def activation(self, s):
+        """`s` under a ReLU or a clamp, in one of the written forms."""
+        t = self.dtype
+        zero, lo, hi = f"({t})0", f"({t})-0.25", f"({t})0.5"
+        return self.pick(f"{s} > 0 ? {s} : 0",
+                         f"{s} < 0 ? 0 : {s}",
+                         f"std::max({s}, {zero})",
+                         f"std::fmax({zero}, {s})",
+                         f"std::min(std::max({s}, {lo}), {hi})",
+                         f"std::fmin(std::fmax({s}, {lo}), {hi})")
+
     def build_body(self):
         """The nest's loop tree; sets self.update (the statement holding the
         product), self.alpha and self.beta (for the bound)."""
@@ -609,6 +620,9 @@ class NestGen:
             store = self.rng.randint(0, 4)
             if store < 3:
                 st = [f"{c} = {s};", f"{c} += {s};", f"{c} -= {s};"][store]
+                if store == 0 and self.chance(0.3):
+                    # An activation: a clamp never widens the error.
+                    st = f"{c} = {self.activation(s)};"
                 self.beta = 0.0 if store == 0 else 1.0
                 self.c0_unread = store == 0
                 if store == 2 and self.info.expect == "gemm":

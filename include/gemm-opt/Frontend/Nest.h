@@ -33,7 +33,15 @@ struct OperandBinding {
 /// and column strides is statically 1.
 std::string layoutName(const OperandBinding &operand);
 
-/// A nest proven to compute C = alpha * A * B + beta * C.
+/// One clamp of a nest's activation (gemm_rt::Clamp): its bound as a C++
+/// expression valid before the nest.
+struct ClampBinding {
+  bool upper = false;      ///< min(x, bound), else max(x, bound).
+  bool nanToBound = false; ///< A NaN x becomes the bound, else stays NaN.
+  std::string bound;
+};
+
+/// A nest proven to compute C = act(alpha * A * B + beta * C + bias).
 struct Nest {
   std::string name; ///< Launcher function name, unique in the file.
   /// The lifted func's symbol: the name, or for one instantiation of a
@@ -51,6 +59,11 @@ struct Nest {
   /// Values the lifted nest takes for granted, as the source spells them
   /// (not as literals), with the value: the rewrite asserts them.
   std::vector<std::pair<std::string, int64_t>> assumptions;
+  /// The bias as a view of C's shape, with zero strides along the
+  /// dimensions it is broadcast over. Its ptr is `cond ? ptr : 0` where the
+  /// source checks the pointer for null: a null bias is no bias.
+  std::optional<OperandBinding> bias;
+  std::vector<ClampBinding> activation; ///< Applied in order.
 };
 
 /// What the front end learned from one translation unit.

@@ -31,6 +31,38 @@ static LogicalResult verifyExtent(MatmulOp op, StringRef lhsWhat, int64_t lhs,
                           << " = " << rhs << ")";
 }
 
+/// The bias is laid out like C and has its extents; every clamp has one
+/// bound of the element type. The runtime's Problem holds two clamps.
+static LogicalResult verifyEpilogue(MatmulOp op) {
+  MemRefType cType = op.getCType();
+  if (Value bias = op.getBias()) {
+    auto biasType = cast<MemRefType>(bias.getType());
+    if (biasType.getRank() != cType.getRank() ||
+        biasType.getElementType() != cType.getElementType())
+      return op.emitOpError("the bias must have C's rank and element type, "
+                            "got ")
+             << biasType << " for C " << cType;
+    static const char *const names[] = {"batch", "M", "N"};
+    unsigned first = 3 - cType.getRank();
+    for (int64_t i = 0, e = cType.getRank(); i < e; ++i)
+      if (failed(verifyExtent(op, "the bias's extent", biasType.getDimSize(i),
+                              "C's", cType.getDimSize(i), names[first + i])))
+        return failure();
+  }
+  size_t clamps = op.getActivationAttr() ? op.getActivationAttr().size() : 0;
+  if (clamps != op.getBounds().size())
+    return op.emitOpError("the activation has ")
+           << clamps << " clamps but " << op.getBounds().size()
+           << " bounds are given";
+  if (clamps > 2)
+    return op.emitOpError("at most 2 clamps are supported, got ") << clamps;
+  for (Value bound : op.getBounds())
+    if (bound.getType() != cType.getElementType())
+      return op.emitOpError("clamp bounds must have the element type ")
+             << cType.getElementType() << ", got " << bound.getType();
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   // The operand constraint already requires rank 2 or 3 and strided layouts.
   MemRefType aType = getAType(), bType = getBType(), cType = getCType();
@@ -54,6 +86,9 @@ LogicalResult MatmulOp::verify() {
   if (getAlpha().getType() != elementType)
     return emitOpError("alpha and beta must have the element type ")
            << elementType << ", got " << getAlpha().getType();
+
+  if (failed(verifyEpilogue(*this)))
+    return failure();
 
   if (getAlternativesAttr() && !getScheduleAttr())
     return emitOpError("alternatives need a schedule");
@@ -104,6 +139,14 @@ TileStrides MatmulOp::getTileStridesA() {
 TileStrides MatmulOp::getTileStridesB() {
   unsigned row = isBatched() ? 1 : 0;
   return {hasUnitStride(getBType(), row + 1), hasUnitStride(getBType(), row)};
+}
+
+SmallVector<ClampAttr> MatmulOp::getClamps() {
+  SmallVector<ClampAttr> clamps;
+  if (ArrayAttr activation = getActivationAttr())
+    for (Attribute clamp : activation)
+      clamps.push_back(cast<ClampAttr>(clamp));
+  return clamps;
 }
 
 SmallVector<ScheduleAttr> MatmulOp::getSchedules() {

@@ -2,7 +2,8 @@
 //
 // `#gemm.target` names the GPU that the module is compiled for;
 // `#gemm.schedule` is the tiling that the cost model chose for one
-// `gemm.matmul` and that later passes and CodeGen read.
+// `gemm.matmul` and that later passes and CodeGen read; `#gemm.clamp` is one
+// step of a matmul's activation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,24 @@ def Gemm_Compute : I32EnumAttr<"Compute",
     "the instruction that multiplies the register tiles", [
       I32EnumAttrCase<"Fma", 0, "fma">,
       I32EnumAttrCase<"Dmma", 1, "dmma">
+    ]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
+def Gemm_ClampSide : I32EnumAttr<"ClampSide",
+    "which bound a clamp of the activation applies", [
+      I32EnumAttrCase<"Lower", 0, "lower">,
+      I32EnumAttrCase<"Upper", 1, "upper">
+    ]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
+def Gemm_ClampNaN : I32EnumAttr<"ClampNaN",
+    "what a clamp of the activation makes of a NaN", [
+      I32EnumAttrCase<"Bound", 0, "bound">,
+      I32EnumAttrCase<"Keep", 1, "keep">
     ]> {
   let cppNamespace = "::mlir::gemm";
   let genSpecializedAttr = 0;
@@ -93,6 +112,34 @@ def Gemm_TargetAttr : Gemm_Attr<"Target", "target"> {
   );
 
   let assemblyFormat = "`<` struct(params) `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// ClampAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_ClampAttr : Gemm_Attr<"Clamp", "clamp"> {
+  let summary = "one step of a gemm.matmul's activation";
+  let description = [{
+    x = max(x, bound) (`lower`) or min(x, bound) (`upper`), the bound being
+    the matching operand of the op's `clamp(...)` list. `nan` says what a NaN
+    x becomes, as the source's form does: the bound (`fmaxf(x, 0.0f)`,
+    `x > 0 ? x : 0`) or NaN (`std::max(x, 0.0f)`, which is
+    `x < 0 ? 0 : x`). ReLU is one lower clamp at 0.
+
+    Example:
+
+    ```mlir
+    #gemm.clamp<lower, nan = bound>
+    ```
+  }];
+
+  let parameters = (ins
+    EnumParameter<Gemm_ClampSide>:$side,
+    EnumParameter<Gemm_ClampNaN>:$nan
+  );
+
+  let assemblyFormat = "`<` $side `,` `nan` `=` $nan `>`";
 }
 
 //===----------------------------------------------------------------------===//

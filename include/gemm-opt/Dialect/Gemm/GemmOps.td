@@ -18,8 +18,9 @@ def Gemm_MatrixMemRef : Type<
     And<[IsMemRefTypePred, HasAnyRankOfPred<[2, 3]>, HasStridesPred]>,
     "rank-2 or rank-3 memref with a strided layout", "::mlir::MemRefType">;
 
-def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
-  let summary = "C = alpha * A * B + beta * C on strided memrefs";
+def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
+                                       AttrSizedOperandSegments]> {
+  let summary = "C = act(alpha * A * B + beta * C + bias) on strided memrefs";
   let description = [{
     Multiplies A (M x K) by B (K x N) and accumulates into C (M x N):
     `C = alpha * A * B + beta * C`. With a leading batch dimension (all three
@@ -29,6 +30,13 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
     same op with other strides, and a leading dimension larger than the row is
     a larger outer stride. `alpha` and `beta` are SSA values of the element
     type (f32 or f64); `beta` = 0 overwrites C.
+
+    The optional epilogue finishes each element after the whole sum over K:
+    a `bias` operand laid out like C, with a stride of 0 along the
+    dimensions it is broadcast over (a vector indexed by the row or by the
+    column is M x N with strides [s, 0] or [0, s]), is added; then the
+    `activation` clamps are applied in order, each with its bound from the
+    `clamp(...)` operands (scalars of the element type).
 
     The optional `schedule` attribute is the tiling that the cost model chose.
     The optional `alternatives` are the model's picks for smaller problems
@@ -46,6 +54,17 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
           memref<?x?xf32, strided<[1, ?], offset: ?>>,
           memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
     ```
+
+    With a bias along N and a ReLU:
+
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta
+        bias(%bias : memref<?x?xf32, strided<[0, 1], offset: ?>>)
+        clamp(%zero : f32) {activation = [#gemm.clamp<lower, nan = bound>]}
+        : memref<?x?xf32, strided<[?, 1], offset: ?>>,
+          memref<?x?xf32, strided<[1, ?], offset: ?>>,
+          memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+    ```
   }];
 
   let arguments = (ins
@@ -55,22 +74,31 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
         [MemRead, MemWrite]>:$c,
     AnyFloat:$alpha,
     AnyFloat:$beta,
+    Arg<Optional<Gemm_MatrixMemRef>,
+        "added to each element: [batch x] M x N, broadcast by zero strides",
+        [MemRead]>:$bias,
+    Variadic<AnyFloat>:$bounds,
+    OptionalAttr<TypedArrayAttrBase<Gemm_ClampAttr,
+        "array of #gemm.clamp">>:$activation,
     OptionalAttr<Gemm_ScheduleAttr>:$schedule,
     OptionalAttr<TypedArrayAttrBase<Gemm_ScheduleAttr,
         "array of #gemm.schedule">>:$alternatives
   );
 
   let assemblyFormat = [{
-    $a `,` $b `,` $c `,` $alpha `,` $beta attr-dict `:` type($a) `,` type($b)
-    `,` type($c) `,` type($alpha)
+    $a `,` $b `,` $c `,` $alpha `,` $beta
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`clamp` `(` $bounds^ `:` type($bounds) `)`)?
+    attr-dict `:` type($a) `,` type($b) `,` type($c) `,` type($alpha)
   }];
 
   // ODS gives the generated builder no default for the optional schedules;
-  // this one leaves them unset, as the Frontend builds unscheduled ops.
+  // this one leaves them, and the epilogue, unset.
   let builders = [
     OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b, "::mlir::Value":$c,
                    "::mlir::Value":$alpha, "::mlir::Value":$beta), [{
-      build($_builder, $_state, a, b, c, alpha, beta,
+      build($_builder, $_state, a, b, c, alpha, beta, /*bias=*/nullptr,
+            /*bounds=*/::mlir::ValueRange(), /*activation=*/nullptr,
             /*schedule=*/::mlir::gemm::ScheduleAttr(),
             /*alternatives=*/::mlir::ArrayAttr());
     }]>
@@ -90,6 +118,10 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>]> {
     /// unit stride: what CodeGen's tile loads and the cost model go by.
     ::mlir::gemm::TileStrides getTileStridesA();
     ::mlir::gemm::TileStrides getTileStridesB();
+    /// True if the op has a bias or an activation.
+    bool hasEpilogue() { return getBias() || !getBounds().empty(); }
+    /// The activation's clamps, in order (none without an activation).
+    ::llvm::SmallVector<::mlir::gemm::ClampAttr> getClamps();
     /// The schedule, then the alternatives: one kernel each.
     ::llvm::SmallVector<::mlir::gemm::ScheduleAttr> getSchedules();
   }];

@@ -1,0 +1,164 @@
+// Epilogues that are not rewritten, each with its reason: an activation
+// other than a clamp, two biases, a bias that alpha would scale, an
+// activation under +=, a bias that is C or of another type, a null check of
+// another pointer, a clamp that rounds, more than two clamps, and statements
+// after the sum that are no bias or clamp, or come in the wrong order.
+//
+// RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
+//
+// OUT-NOT: gemm_opt_nest
+// OUT:     #line 1 "{{.*}}reject-epilogue.cpp"
+// OUT-NOT: gemm_opt_nest
+
+#include <cmath>
+#include <cstddef>
+
+float A[64][16], B[16][32], C[64][32], bias[32], other[32];
+double dA[64][16], dB[16][32], dC[64][32], dbias[32];
+
+void rejected(float alpha, const float *p, const float *q) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: call to 'tanhf' in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = tanhf(s + bias[j]);
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: two biases added to 'C[i][j]': at most one bias element per element of C [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = bias[j];
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = s + other[j];
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' holds the bias 'bias[j]', which the store scales by 'alpha' with the sum [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = bias[j];
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = alpha * s;
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the activation 'fmaxf(s, 0.F)' is added to C (+=): it would apply to the new term alone, not to the element of C [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] += fmaxf(s, 0.0f);
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the bias 'C[0][j]' reads C, which the nest writes [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = s + C[0][j];
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the bias 'dbias[j]' is 'double' but C is 'float' [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = s + dbias[j];
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the null check of 'q' does not test the bias's buffer 'p' [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = q ? p[j] : 0.0f;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = s;
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the activation 'fmaxf(s, 0.F)' computes in 'float'; C is 'double' [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += dA[i][k] * dB[k][j];
+      dC[i][j] = fmaxf(s, 0.0f);
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: activation of 3 clamps: at most two (a lower and an upper bound) are supported [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = fmaxf(fminf(fmaxf(s, 0.0f), 6.0f), 1.0f);
+    }
+
+  // A bound that varies is no clamp.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s or C += s, with an optional bias term and activation [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = fmaxf(s, bias[j]);
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the bias 'bias[j]' is added to 'v' after its activation [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      v = fmaxf(v, 0.0f);
+      v += bias[j];
+      C[i][j] = v;
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the store of accumulator 'v' scales or adds to it after its activation [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      v = fmaxf(v, 0.0f);
+      C[i][j] = alpha * v;
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 'v' is written after the sum by 'v *= 2': only a bias (v += bias[o]) or an activation (v = fmaxf(v, 0)) may finish it [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      v *= 2;
+      C[i][j] = v;
+    }
+
+  // An activation chosen at run time.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: conditional control flow in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float v = 0;
+      for (int k = 0; k < 16; ++k)
+        v += A[i][k] * B[k][j];
+      if (alpha > 0)
+        v = fmaxf(v, 0.0f);
+      C[i][j] = v;
+    }
+
+  // C set to a bias in a loop of its own ahead of the accumulation.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i) {
+    for (int j = 0; j < 32; ++j)
+      C[i][j] = bias[j];
+    for (int k = 0; k < 16; ++k)
+      for (int j = 0; j < 32; ++j)
+        C[i][j] += A[i][k] * B[k][j];
+  }
+}
