@@ -12,6 +12,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace mlir;
@@ -91,19 +92,20 @@ int64_t dmmaFragmentWavefronts(int64_t stride, int64_t group) {
   constexpr int64_t kBankPairs = 16;
   int64_t lanes = kBankPairs / group, total = 0;
   for (int64_t phase = 0; phase < 32 / lanes; ++phase) {
-    int64_t worst = 0;
-    for (int64_t bank = 0; bank < kBankPairs; ++bank) {
-      SmallVector<int64_t, 16> addresses;
-      for (int64_t lane = lanes * phase; lane < lanes * (phase + 1); ++lane) {
-        int64_t address = (lane % 4) * stride + group * (lane / 4);
-        for (int64_t d = 0; d < group; ++d)
-          if ((address + d) % kBankPairs == bank &&
-              !llvm::is_contained(addresses, address))
-            addresses.push_back(address);
+    // The distinct addresses that touch each bank pair.
+    std::array<SmallVector<int64_t, 16>, kBankPairs> addresses;
+    for (int64_t lane = lanes * phase; lane < lanes * (phase + 1); ++lane) {
+      int64_t address = (lane % 4) * stride + group * (lane / 4);
+      for (int64_t d = 0; d < group; ++d) {
+        SmallVector<int64_t, 16> &bank = addresses[(address + d) % kBankPairs];
+        if (!llvm::is_contained(bank, address))
+          bank.push_back(address);
       }
-      worst = std::max<int64_t>(worst, addresses.size());
     }
-    total += worst;
+    size_t worst = 0;
+    for (const SmallVector<int64_t, 16> &bank : addresses)
+      worst = std::max(worst, bank.size());
+    total += int64_t(worst);
   }
   return total;
 }
@@ -309,32 +311,52 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                         target.maxRegistersPerThread));
   f.sharedBytes = s.stages * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
                   elementBytes(precision);
-  f.stagedWords = stagedElements(s) * elementBytes(precision) / 4;
+  f.stagedWords = stagedWords(precision, s);
   int64_t threads = s.threads();
   int64_t warps = llvm::divideCeil(threads, 32);
   // seeds/004 eq. 3 and the residency limits; with partitioned register
   // files the fullest partition's warps must fit its file.
+  // Registers are counted a block at a time, up to what the other limits
+  // allow.
   int64_t partitions = std::max<int64_t>(target.registerPartitions, 1);
-  int64_t byRegisters = 0;
-  while (int64_t(llvm::divideCeil((byRegisters + 1) * warps, partitions)) *
-             32 * f.registers <=
-         target.registersPerSM / partitions)
-    ++byRegisters;
-  f.blocksPerSM = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
-                            target.maxThreadsPerSM / threads, byRegisters,
+  int64_t limit = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
+                            target.maxThreadsPerSM / threads,
                             target.sharedBytesPerSM / f.sharedBytes});
+  f.blocksPerSM = 0;
+  while (f.blocksPerSM < limit &&
+         int64_t(llvm::divideCeil((f.blocksPerSM + 1) * warps, partitions)) *
+                 32 * f.registers <=
+             target.registersPerSM / partitions)
+    ++f.blocksPerSM;
   f.threadsPerSM = f.blocksPerSM * threads;
   return f;
+}
+
+Problem mlir::gemm::footprintClass(const Problem &problem) {
+  Problem unitC;
+  unitC.cUnitColumns = problem.cUnitColumns || problem.cUnitRows;
+  unitC.cUnitRows = false;
+  return unitC;
+}
+
+int64_t mlir::gemm::stagedWords(Precision precision, const Schedule &s) {
+  return stagedElements(s) * elementBytes(precision) / 4;
+}
+
+bool mlir::gemm::withinRegisterLaw(const GpuTarget &target, Compute compute,
+                                   int64_t words) {
+  const std::optional<RegisterLaw> &law = target.registerLawOf(compute);
+  return !law || words <= law->maxStagedWords;
 }
 
 bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
                             const Schedule &s) {
   // seeds/004 eq. 2, and a block that fits the SM: the law's estimate with
   // its margin must fit the cap, on the tiles it was fitted to.
+  if (!withinRegisterLaw(target, s.compute, f.stagedWords))
+    return false;
   const std::optional<RegisterLaw> &law = target.registerLawOf(s.compute);
   double margin = law ? kMarginSigmas * law->sigma : 0.0;
-  if (law && f.stagedWords > law->maxStagedWords)
-    return false;
   return s.threads() <= target.maxThreadsPerBlock &&
          double(f.spillFree) + margin <=
              double(target.maxRegistersPerThread) &&
@@ -409,8 +431,15 @@ Prediction mlir::gemm::predictFor(const GpuTarget &target, Precision precision,
 
 Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
                                const Schedule &s, const Problem &problem) {
+  return predict(target, precision, s, problem,
+                 estimateFootprint(target, precision, s, problem));
+}
+
+Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
+                               const Schedule &s, const Problem &problem,
+                               const Footprint &footprint) {
   Prediction p;
-  p.footprint = estimateFootprint(target, precision, s, problem);
+  p.footprint = footprint;
   int64_t bytes = elementBytes(precision);
   const FmaPipe &pipe = target.pipe(precision, s.compute);
   p.peakGFlops = target.peakGFlops(precision, s.compute);
