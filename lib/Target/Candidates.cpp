@@ -153,7 +153,7 @@ RankKey rankKey(const Prediction &p) {
 /// Better first: the least bound (the prediction), then the next ones, then
 /// the larger share of FMAs among the instructions (seeds/001 section 3.2:
 /// the same bounds with fewer loads), then the smaller footprint.
-bool ranksBefore(const RankKey &a, const RankKey &b) {
+inline bool ranksBefore(const RankKey &a, const RankKey &b) {
   // Across pipes (FMA and tensor cores) the predicted rate decides; within
   // one pipe this is the least bound, compared as below.
   if (a.peakGFlops != b.peakGFlops && a.gflops != b.gflops)

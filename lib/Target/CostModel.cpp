@@ -92,22 +92,39 @@ int64_t dmmaFragmentWavefronts(int64_t stride, int64_t group) {
   constexpr int64_t kBankPairs = 16;
   int64_t lanes = kBankPairs / group, total = 0;
   for (int64_t phase = 0; phase < 32 / lanes; ++phase) {
-    // The distinct addresses that touch each bank pair.
-    std::array<SmallVector<int64_t, 16>, kBankPairs> addresses;
-    for (int64_t lane = lanes * phase; lane < lanes * (phase + 1); ++lane) {
-      int64_t address = (lane % 4) * stride + group * (lane / 4);
-      for (int64_t d = 0; d < group; ++d) {
-        SmallVector<int64_t, 16> &bank = addresses[(address + d) % kBankPairs];
-        if (!llvm::is_contained(bank, address))
-          bank.push_back(address);
+    int64_t worst = 0;
+    for (int64_t bank = 0; bank < kBankPairs; ++bank) {
+      SmallVector<int64_t, 16> addresses;
+      for (int64_t lane = lanes * phase; lane < lanes * (phase + 1); ++lane) {
+        int64_t address = (lane % 4) * stride + group * (lane / 4);
+        for (int64_t d = 0; d < group; ++d)
+          if ((address + d) % kBankPairs == bank &&
+              !llvm::is_contained(addresses, address))
+            addresses.push_back(address);
       }
+      worst = std::max<int64_t>(worst, addresses.size());
     }
-    size_t worst = 0;
-    for (const SmallVector<int64_t, 16> &bank : addresses)
-      worst = std::max(worst, bank.size());
-    total += int64_t(worst);
+    total += worst;
   }
   return total;
+}
+
+/// dmmaFragmentWavefronts, made once per pattern for a dmma lane's groups
+/// (1 and 2). Lanes of different rows (l % 4) meet at no address once the
+/// stride exceeds the 7 * group doubles that a row's lanes span, and then
+/// only the stride's bank pair matters: 16 + stride % 16 reads alike.
+int64_t fragmentWavefronts(int64_t stride, int64_t group) {
+  constexpr int64_t kPatterns = 32;
+  static const auto table = [] {
+    std::array<std::array<int64_t, kPatterns>, 2> t;
+    for (int64_t g = 1; g <= 2; ++g)
+      for (int64_t pattern = 0; pattern < kPatterns; ++pattern)
+        t[g - 1][pattern] = dmmaFragmentWavefronts(pattern, g);
+    return t;
+  }();
+  if (group < 1 || group > 2 || stride < 0)
+    return dmmaFragmentWavefronts(stride, group);
+  return table[group - 1][stride > 7 * group ? 16 + stride % 16 : stride];
 }
 
 /// Bytes of a cache line, which an L1 wavefront serves.
@@ -471,9 +488,9 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // A dmma fragment read takes its wavefronts over the conflict-free ones.
   double conflictA = 1, conflictB = 1;
   if (s.compute == Compute::Dmma) {
-    conflictA = double(dmmaFragmentWavefronts(s.blockM + s.pad, c.packA)) /
+    conflictA = double(fragmentWavefronts(s.blockM + s.pad, c.packA)) /
                 double(2 * c.packA);
-    conflictB = double(dmmaFragmentWavefronts(s.blockN + s.pad, c.packB)) /
+    conflictB = double(fragmentWavefronts(s.blockN + s.pad, c.packB)) /
                 double(2 * c.packB);
   }
   double lsuClocks =
