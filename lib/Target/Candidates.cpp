@@ -153,7 +153,7 @@ RankKey rankKey(const Prediction &p) {
 /// Better first: the least bound (the prediction), then the next ones, then
 /// the larger share of FMAs among the instructions (seeds/001 section 3.2:
 /// the same bounds with fewer loads), then the smaller footprint.
-inline bool ranksBefore(const RankKey &a, const RankKey &b) {
+bool ranksBefore(const RankKey &a, const RankKey &b) {
   // Across pipes (FMA and tensor cores) the predicted rate decides; within
   // one pipe this is the least bound, compared as below.
   if (a.peakGFlops != b.peakGFlops && a.gflops != b.gflops)
@@ -246,6 +246,7 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
       if (threads % 32 != 0)
         continue;
       for (int64_t tm = 1; mdim * tm <= kMaxSide; ++tm) {
+        // Options cut each loop that fixes one of their parameters.
         if (!c.allowsThread(0, tm) || !c.allowsBlock(0, mdim * tm))
           continue;
         for (int64_t tn = 1; ndim * tn <= kMaxSide; ++tn) {
@@ -267,7 +268,8 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
             for (auto [v, steps] : llvm::zip_equal(widths, even)) {
               if (!(steps >> (bk - 1) & 1))
                 continue;
-              Schedule shape{mdim * tm, ndim * tn, bk, tm, tn, v, Prefetch::None, 0};
+              Schedule shape{mdim * tm, ndim * tn, bk, tm, tn, v,
+                             Prefetch::None, 0};
               for (Compute compute : {Compute::Fma, Compute::Dmma}) {
                 shape.compute = compute;
                 // The last test needs no footprint: made once here for

@@ -15,7 +15,6 @@
 
 #include "llvm/Support/raw_ostream.h"
 
-
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMSELECTSCHEDULE
 #include "gemm-opt/Transforms/Passes.h.inc"

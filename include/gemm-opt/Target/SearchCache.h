@@ -28,7 +28,7 @@ public:
                              const ScheduleConstraints &constraints,
                              const Problem &problem);
 
-  /// rankFirst of that search for `probe`.
+  /// rankFirst of that search (which must not be empty) for `probe`.
   const Candidate &first(const GpuTarget &target, Precision precision,
                          const ScheduleConstraints &constraints,
                          const Problem &problem, const Problem &probe);
