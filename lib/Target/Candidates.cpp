@@ -348,24 +348,28 @@ CandidateSet mlir::gemm::rankSchedules(const GpuTarget &target,
   set.feasible = space.feasible;
   // A problem of unknown size is its class: the predictions hold as made.
   bool sized = problem.tie() != problemClass(problem).tie();
-  std::vector<Prediction> predictions;
-  predictions.reserve(space.kept.size());
+  std::vector<Prediction> resized;
+  if (sized) {
+    resized.reserve(space.kept.size());
+    for (const Candidate &c : space.kept)
+      resized.push_back(predictFor(target, space.precision, c.schedule,
+                                   c.prediction, problem));
+  }
+  auto prediction = [&](size_t index) -> const Prediction & {
+    return sized ? resized[index] : space.kept[index].prediction;
+  };
   // Sorting keys next to their positions moves less than sorting
   // candidates; the order is the same stable sort's.
   std::vector<std::pair<RankKey, size_t>> order;
   order.reserve(space.kept.size());
-  for (const Candidate &c : space.kept) {
-    predictions.push_back(sized ? predictFor(target, space.precision,
-                                             c.schedule, c.prediction, problem)
-                                : c.prediction);
-    order.push_back({rankKey(predictions.back()), order.size()});
-  }
+  for (size_t index = 0; index < space.kept.size(); ++index)
+    order.push_back({rankKey(prediction(index)), index});
   llvm::stable_sort(order, [](const auto &a, const auto &b) {
     return ranksBefore(a.first, b.first);
   });
   set.ranked.reserve(order.size());
   for (const auto &[key, index] : order)
-    set.ranked.push_back({space.kept[index].schedule, predictions[index]});
+    set.ranked.push_back({space.kept[index].schedule, prediction(index)});
   return set;
 }
 
@@ -374,12 +378,12 @@ Candidate mlir::gemm::rankFirst(const GpuTarget &target,
                                 const Problem &problem) {
   std::optional<Candidate> best;
   RankKey bestKey;
-  for (Candidate c : set.ranked) {
-    c.prediction =
+  for (const Candidate &c : set.ranked) {
+    Prediction prediction =
         predictFor(target, set.precision, c.schedule, c.prediction, problem);
-    RankKey key = rankKey(c.prediction);
+    RankKey key = rankKey(prediction);
     if (!best || ranksBefore(key, bestKey)) {
-      best = c;
+      best = Candidate{c.schedule, prediction};
       bestKey = key;
     }
   }
