@@ -5,9 +5,9 @@
 // struct members; any loop order. The rest is ordinary host code: setup,
 // checksums and a report.
 //
-// It is the size of file that the driver is expected to handle in well
-// under a second (docs/driver.md), and a stress input for the schedule
-// search: many nests, several of one problem class.
+// gemm-opt is expected to rewrite a file of this size in under a second of
+// CPU (docs/cost-model.md, "Cost"): it stresses the schedule search with
+// many nests, several of one problem class.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
