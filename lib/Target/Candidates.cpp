@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
+#include <tuple>
 #include <vector>
 
 using namespace mlir;
@@ -35,13 +37,21 @@ constexpr int64_t kMaxAsyncStages = 4;
 /// that a difference nobody can see does not outrank a visible one.
 constexpr double kResolution = 1e-3;
 
-/// Algorithm 3, first section, for CodeGen's packs: whole warps, and tiles
-/// of A and B that split into packs evenly over the threads.
-bool loadsEvenly(const Schedule &s) {
-  int64_t threads = s.threads(), v = s.vector;
-  return threads % 32 == 0 && s.blockM % v == 0 && s.blockN % v == 0 &&
-         s.blockK % v == 0 && (s.blockM * s.blockK / v) % threads == 0 &&
-         (s.blockK * s.blockN / v) % threads == 0;
+/// Algorithm 3, first section, for CodeGen's packs of `v` elements: the K
+/// steps (bit BK - 1) whose tiles of A and B split into packs evenly over
+/// the threads of a BM x BN block. Its sides must be whole packs; then
+/// BM * BK / v packs split evenly where BK / v is a multiple of
+/// T / gcd(T, BM), and likewise for BN.
+uint64_t evenSteps(int64_t blockM, int64_t blockN, int64_t threads,
+                   int64_t v) {
+  if (threads % 32 != 0 || blockM % v != 0 || blockN % v != 0)
+    return 0;
+  int64_t step = v * std::lcm(threads / std::gcd(threads, blockM),
+                              threads / std::gcd(threads, blockN));
+  uint64_t steps = 0;
+  for (int64_t bk = step; bk <= kMaxBlockK; bk += step)
+    steps |= uint64_t(1) << (bk - 1);
+  return steps;
 }
 
 /// The warp tiles of KernelEmitter's dmma multiply: 8 * TM x 4 * TN, in
@@ -119,43 +129,59 @@ std::array<double, 3> sortedBounds(const Prediction &p) {
   std::array<double, 3> bounds = {p.memory, p.issue, p.latency};
   for (double &b : bounds)
     b = std::round(b * p.fill / kResolution);
-  llvm::sort(bounds);
+  std::sort(bounds.begin(), bounds.end());
   return bounds;
+}
+
+/// What ranksBefore compares of a prediction, rounded once.
+struct RankKey {
+  double gflops, peakGFlops;
+  std::array<double, 3> bounds;
+  double fmaMix;
+  int64_t registers, sharedBytes;
+};
+
+RankKey rankKey(const Prediction &p) {
+  return {std::round(p.gflops() / (kResolution * 1000.0)),
+          p.peakGFlops,
+          sortedBounds(p),
+          std::round(p.fmaMix / kResolution),
+          p.footprint.registers,
+          p.footprint.sharedBytes};
 }
 
 /// Better first: the least bound (the prediction), then the next ones, then
 /// the larger share of FMAs among the instructions (seeds/001 section 3.2:
 /// the same bounds with fewer loads), then the smaller footprint.
-bool ranksBefore(const Candidate &a, const Candidate &b) {
+bool ranksBefore(const RankKey &a, const RankKey &b) {
   // Across pipes (FMA and tensor cores) the predicted rate decides; within
   // one pipe this is the least bound, compared as below.
-  double ga = std::round(a.prediction.gflops() / (kResolution * 1000.0)),
-         gb = std::round(b.prediction.gflops() / (kResolution * 1000.0));
-  if (a.prediction.peakGFlops != b.prediction.peakGFlops && ga != gb)
-    return ga > gb;
-  std::array<double, 3> ba = sortedBounds(a.prediction),
-                        bb = sortedBounds(b.prediction);
-  if (ba != bb)
-    return std::lexicographical_compare(bb.begin(), bb.end(), ba.begin(),
-                                        ba.end());
-  double ma = std::round(a.prediction.fmaMix / kResolution),
-         mb = std::round(b.prediction.fmaMix / kResolution);
-  if (ma != mb)
-    return ma > mb;
-  const Footprint &fa = a.prediction.footprint, &fb = b.prediction.footprint;
-  if (fa.registers != fb.registers)
-    return fa.registers < fb.registers;
-  return fa.sharedBytes < fb.sharedBytes;
+  if (a.peakGFlops != b.peakGFlops && a.gflops != b.gflops)
+    return a.gflops > b.gflops;
+  if (a.bounds != b.bounds)
+    return std::lexicographical_compare(b.bounds.begin(), b.bounds.end(),
+                                        a.bounds.begin(), a.bounds.end());
+  if (a.fmaMix != b.fmaMix)
+    return a.fmaMix > b.fmaMix;
+  if (a.registers != b.registers)
+    return a.registers < b.registers;
+  return a.sharedBytes < b.sharedBytes;
 }
 
 } // namespace
 
+bool ScheduleConstraints::allowsBlock(size_t index, int64_t value) const {
+  return block.empty() || (block.size() == 3 && block[index] == value);
+}
+
+bool ScheduleConstraints::allowsThread(size_t index, int64_t value) const {
+  return thread.empty() || (thread.size() == 2 && thread[index] == value);
+}
+
 bool ScheduleConstraints::matches(const Schedule &s) const {
-  if (!block.empty() && (block.size() != 3 || block[0] != s.blockM ||
-                         block[1] != s.blockN || block[2] != s.blockK))
-    return false;
-  if (!thread.empty() &&
-      (thread.size() != 2 || thread[0] != s.threadM || thread[1] != s.threadN))
+  if (!allowsBlock(0, s.blockM) || !allowsBlock(1, s.blockN) ||
+      !allowsBlock(2, s.blockK) || !allowsThread(0, s.threadM) ||
+      !allowsThread(1, s.threadN))
     return false;
   if (vector && vector != s.vector)
     return false;
@@ -170,13 +196,35 @@ bool ScheduleConstraints::matches(const Schedule &s) const {
   return !prefetch || *prefetch == s.prefetch;
 }
 
-CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
-                                         Precision precision,
-                                         const ScheduleConstraints &c,
-                                         const Problem &problem) {
-  CandidateSet set;
-  set.precision = precision;
-  set.problem = problem;
+std::optional<Schedule> ScheduleConstraints::only() const {
+  if (block.size() != 3 || thread.size() != 2 || vector <= 0 || stages <= 0 ||
+      pad < 0 || !prefetch || !compute || !transpose)
+    return std::nullopt;
+  return Schedule{block[0], block[1], block[2], thread[0], thread[1],
+                  vector,   *prefetch, pad,     *compute, stages,
+                  *transpose};
+}
+
+bool ScheduleConstraints::operator<(const ScheduleConstraints &o) const {
+  return std::tie(block, thread, vector, stages, pad, prefetch, compute,
+                  transpose) < std::tie(o.block, o.thread, o.vector, o.stages,
+                                        o.pad, o.prefetch, o.compute,
+                                        o.transpose);
+}
+
+Problem mlir::gemm::problemClass(const Problem &problem) {
+  Problem unsized = problem;
+  unsized.m = unsized.n = 0;
+  unsized.batch = 1;
+  return unsized;
+}
+
+FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
+                                                Precision precision,
+                                                const ScheduleConstraints &c,
+                                                const Problem &problem) {
+  FittingSchedules fitting;
+  Problem footprints = footprintClass(problem);
   int64_t words = elementBytes(precision) / 4;
   // Pipelines: the prefetch kinds with their buffer counts.
   std::vector<std::pair<Prefetch, int64_t>> pipelines = {
@@ -184,12 +232,10 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
   if (target.asyncCopies)
     for (int64_t stages = 2; stages <= kMaxAsyncStages; ++stages)
       pipelines.push_back({Prefetch::Async, stages});
-  // Operands whose tiles lie differently may move better the other way
-  // round (C^T = B^T A^T); with alike ones the transposed kernel is the
-  // same kernel.
-  SmallVector<bool, 2> orientations = {false};
-  if (!(problem.a == problem.b))
-    orientations.push_back(true);
+  // Vector widths up to 128 bits.
+  SmallVector<int64_t, 4> widths;
+  for (int64_t v = 1; v * elementBytes(precision) <= kMaxAccessBytes; v *= 2)
+    widths.push_back(v);
   // The C tile alone must fit a thread's registers.
   int64_t maxTileRegisters = target.maxRegistersPerThread / words;
   for (int64_t ndim = 1; ndim <= kMaxSide; ++ndim) {
@@ -200,22 +246,39 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
       if (threads % 32 != 0)
         continue;
       for (int64_t tm = 1; mdim * tm <= kMaxSide; ++tm) {
+        // Options cut each loop that fixes one of their parameters.
+        if (!c.allowsThread(0, tm) || !c.allowsBlock(0, mdim * tm))
+          continue;
         for (int64_t tn = 1; ndim * tn <= kMaxSide; ++tn) {
           if (tm * tn > maxTileRegisters)
             break;
-          for (int64_t bk = 1; bk <= kMaxBlockK; ++bk) {
-            for (int64_t v = 1; v * elementBytes(precision) <= kMaxAccessBytes;
-                 v *= 2) {
-              // The tile's shape alone decides whether its loads split
-              // evenly: tested once here, not once per pipeline below.
-              Schedule shape{mdim * tm, ndim * tn, bk, tm, tn, v, Prefetch::None, 0};
-              if (!loadsEvenly(shape))
+          if (!c.allowsThread(1, tn) || !c.allowsBlock(1, ndim * tn))
+            continue;
+          // The tile's shape alone decides whether its loads split evenly:
+          // found once here for every K step and width, not tested once
+          // per pipeline below.
+          SmallVector<uint64_t, 4> even;
+          uint64_t anyEven = 0;
+          for (int64_t v : widths)
+            anyEven |= even.emplace_back(
+                evenSteps(mdim * tm, ndim * tn, threads, v));
+          for (int64_t bk = 1; anyEven && bk <= kMaxBlockK; ++bk) {
+            if (!(anyEven >> (bk - 1) & 1) || !c.allowsBlock(2, bk))
+              continue;
+            for (auto [v, steps] : llvm::zip_equal(widths, even)) {
+              if (!(steps >> (bk - 1) & 1))
                 continue;
+              Schedule shape{mdim * tm, ndim * tn, bk, tm, tn, v,
+                             Prefetch::None, 0};
               for (Compute compute : {Compute::Fma, Compute::Dmma}) {
                 shape.compute = compute;
+                // The last test needs no footprint: made once here for
+                // every pipeline below, as isFeasible would make it.
                 if (!target.supports(precision, compute) ||
                     (compute == Compute::Dmma && !fitsDmma(shape)) ||
-                    !keepsTensorPipe(target, shape))
+                    !keepsTensorPipe(target, shape) ||
+                    !withinRegisterLaw(target, compute,
+                                       stagedWords(precision, shape)))
                   continue;
                 // Rows padded by one pack keep the packs aligned and shift
                 // each row across the banks. A dmma fragment read also
@@ -229,20 +292,21 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
                   if (!feedsCompute(target, prefetch, compute))
                     continue;
                   for (int64_t pad : pads) {
-                    for (bool transpose : orientations) {
+                    // Both orientations: predictSchedules keeps the
+                    // transposed ones where the operands need them.
+                    for (bool transpose : {false, true}) {
                       Schedule s{mdim * tm, ndim * tn, bk,      tm,
                                  tn,        v,         prefetch, pad,
                                  compute,   stages,    transpose};
                       if (!c.matches(s))
                         continue;
                       Footprint f =
-                          estimateFootprint(target, precision, s, problem);
+                          estimateFootprint(target, precision, s, footprints);
                       if (!isFeasible(target, f, s))
                         continue;
-                      ++set.feasible;
+                      ++fitting.feasible[transpose];
                       if (meetsGuidelines(target, precision, s, f))
-                        set.ranked.push_back(
-                            {s, predict(target, precision, s, problem)});
+                        fitting.kept.push_back({s, f});
                     }
                   }
                 }
@@ -253,7 +317,59 @@ CandidateSet mlir::gemm::searchSchedules(const GpuTarget &target,
       }
     }
   }
-  llvm::stable_sort(set.ranked, ranksBefore);
+  return fitting;
+}
+
+SearchSpace mlir::gemm::predictSchedules(const GpuTarget &target,
+                                         Precision precision,
+                                         const FittingSchedules &fitting,
+                                         const Problem &problem) {
+  // Operands whose tiles lie differently may move better the other way
+  // round (C^T = B^T A^T); with alike ones the transposed kernel is the
+  // same kernel.
+  bool transposes = !(problem.a == problem.b);
+  SearchSpace space;
+  space.precision = precision;
+  space.feasible = fitting.feasible[0] + (transposes ? fitting.feasible[1] : 0);
+  Problem unsized = problemClass(problem);
+  for (const auto &[s, footprint] : fitting.kept)
+    if (transposes || !s.transpose)
+      space.kept.push_back(
+          {s, predict(target, precision, s, unsized, footprint)});
+  return space;
+}
+
+CandidateSet mlir::gemm::rankSchedules(const GpuTarget &target,
+                                       const SearchSpace &space,
+                                       const Problem &problem) {
+  CandidateSet set;
+  set.precision = space.precision;
+  set.problem = problem;
+  set.feasible = space.feasible;
+  // A problem of unknown size is its class: the predictions hold as made.
+  bool sized = problem.tie() != problemClass(problem).tie();
+  std::vector<Prediction> resized;
+  if (sized) {
+    resized.reserve(space.kept.size());
+    for (const Candidate &c : space.kept)
+      resized.push_back(predictFor(target, space.precision, c.schedule,
+                                   c.prediction, problem));
+  }
+  auto prediction = [&](size_t index) -> const Prediction & {
+    return sized ? resized[index] : space.kept[index].prediction;
+  };
+  // Sorting keys next to their positions moves less than sorting
+  // candidates; the order is the same stable sort's.
+  std::vector<std::pair<RankKey, size_t>> order;
+  order.reserve(space.kept.size());
+  for (size_t index = 0; index < space.kept.size(); ++index)
+    order.push_back({rankKey(prediction(index)), index});
+  llvm::stable_sort(order, [](const auto &a, const auto &b) {
+    return ranksBefore(a.first, b.first);
+  });
+  set.ranked.reserve(order.size());
+  for (const auto &[key, index] : order)
+    set.ranked.push_back({space.kept[index].schedule, prediction(index)});
   return set;
 }
 
@@ -261,11 +377,15 @@ Candidate mlir::gemm::rankFirst(const GpuTarget &target,
                                 const CandidateSet &set,
                                 const Problem &problem) {
   std::optional<Candidate> best;
-  for (Candidate c : set.ranked) {
-    c.prediction =
+  RankKey bestKey;
+  for (const Candidate &c : set.ranked) {
+    Prediction prediction =
         predictFor(target, set.precision, c.schedule, c.prediction, problem);
-    if (!best || ranksBefore(c, *best))
-      best = c;
+    RankKey key = rankKey(prediction);
+    if (!best || ranksBefore(key, bestKey)) {
+      best = Candidate{c.schedule, prediction};
+      bestKey = key;
+    }
   }
   return *best;
 }

@@ -12,6 +12,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 using namespace mlir;
@@ -106,6 +107,24 @@ int64_t dmmaFragmentWavefronts(int64_t stride, int64_t group) {
     total += worst;
   }
   return total;
+}
+
+/// dmmaFragmentWavefronts, made once per pattern for a dmma lane's groups
+/// (1 and 2). Lanes of different rows (l % 4) meet at no address once the
+/// stride exceeds the 7 * group doubles that a row's lanes span, and then
+/// only the stride's bank pair matters: 16 + stride % 16 reads alike.
+int64_t fragmentWavefronts(int64_t stride, int64_t group) {
+  constexpr int64_t kPatterns = 32;
+  static const auto table = [] {
+    std::array<std::array<int64_t, kPatterns>, 2> t;
+    for (int64_t g = 1; g <= 2; ++g)
+      for (int64_t pattern = 0; pattern < kPatterns; ++pattern)
+        t[g - 1][pattern] = dmmaFragmentWavefronts(pattern, g);
+    return t;
+  }();
+  if (group < 1 || group > 2 || stride < 0)
+    return dmmaFragmentWavefronts(stride, group);
+  return table[group - 1][stride > 7 * group ? 16 + stride % 16 : stride];
 }
 
 /// Bytes of a cache line, which an L1 wavefront serves.
@@ -309,32 +328,52 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                         target.maxRegistersPerThread));
   f.sharedBytes = s.stages * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
                   elementBytes(precision);
-  f.stagedWords = stagedElements(s) * elementBytes(precision) / 4;
+  f.stagedWords = stagedWords(precision, s);
   int64_t threads = s.threads();
   int64_t warps = llvm::divideCeil(threads, 32);
   // seeds/004 eq. 3 and the residency limits; with partitioned register
   // files the fullest partition's warps must fit its file.
+  // Registers are counted a block at a time, up to what the other limits
+  // allow.
   int64_t partitions = std::max<int64_t>(target.registerPartitions, 1);
-  int64_t byRegisters = 0;
-  while (int64_t(llvm::divideCeil((byRegisters + 1) * warps, partitions)) *
-             32 * f.registers <=
-         target.registersPerSM / partitions)
-    ++byRegisters;
-  f.blocksPerSM = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
-                            target.maxThreadsPerSM / threads, byRegisters,
+  int64_t limit = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
+                            target.maxThreadsPerSM / threads,
                             target.sharedBytesPerSM / f.sharedBytes});
+  f.blocksPerSM = 0;
+  while (f.blocksPerSM < limit &&
+         int64_t(llvm::divideCeil((f.blocksPerSM + 1) * warps, partitions)) *
+                 32 * f.registers <=
+             target.registersPerSM / partitions)
+    ++f.blocksPerSM;
   f.threadsPerSM = f.blocksPerSM * threads;
   return f;
+}
+
+Problem mlir::gemm::footprintClass(const Problem &problem) {
+  Problem unitC;
+  unitC.cUnitColumns = problem.cUnitColumns || problem.cUnitRows;
+  unitC.cUnitRows = false;
+  return unitC;
+}
+
+int64_t mlir::gemm::stagedWords(Precision precision, const Schedule &s) {
+  return stagedElements(s) * elementBytes(precision) / 4;
+}
+
+bool mlir::gemm::withinRegisterLaw(const GpuTarget &target, Compute compute,
+                                   int64_t words) {
+  const std::optional<RegisterLaw> &law = target.registerLawOf(compute);
+  return !law || words <= law->maxStagedWords;
 }
 
 bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
                             const Schedule &s) {
   // seeds/004 eq. 2, and a block that fits the SM: the law's estimate with
   // its margin must fit the cap, on the tiles it was fitted to.
+  if (!withinRegisterLaw(target, s.compute, f.stagedWords))
+    return false;
   const std::optional<RegisterLaw> &law = target.registerLawOf(s.compute);
   double margin = law ? kMarginSigmas * law->sigma : 0.0;
-  if (law && f.stagedWords > law->maxStagedWords)
-    return false;
   return s.threads() <= target.maxThreadsPerBlock &&
          double(f.spillFree) + margin <=
              double(target.maxRegistersPerThread) &&
@@ -409,8 +448,15 @@ Prediction mlir::gemm::predictFor(const GpuTarget &target, Precision precision,
 
 Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
                                const Schedule &s, const Problem &problem) {
+  return predict(target, precision, s, problem,
+                 estimateFootprint(target, precision, s, problem));
+}
+
+Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
+                               const Schedule &s, const Problem &problem,
+                               const Footprint &footprint) {
   Prediction p;
-  p.footprint = estimateFootprint(target, precision, s, problem);
+  p.footprint = footprint;
   int64_t bytes = elementBytes(precision);
   const FmaPipe &pipe = target.pipe(precision, s.compute);
   p.peakGFlops = target.peakGFlops(precision, s.compute);
@@ -442,9 +488,9 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // A dmma fragment read takes its wavefronts over the conflict-free ones.
   double conflictA = 1, conflictB = 1;
   if (s.compute == Compute::Dmma) {
-    conflictA = double(dmmaFragmentWavefronts(s.blockM + s.pad, c.packA)) /
+    conflictA = double(fragmentWavefronts(s.blockM + s.pad, c.packA)) /
                 double(2 * c.packA);
-    conflictB = double(dmmaFragmentWavefronts(s.blockN + s.pad, c.packB)) /
+    conflictB = double(fragmentWavefronts(s.blockN + s.pad, c.packB)) /
                 double(2 * c.packB);
   }
   double lsuClocks =

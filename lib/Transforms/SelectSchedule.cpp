@@ -10,12 +10,10 @@
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Target/OpModel.h"
+#include "gemm-opt/Target/SearchCache.h"
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
-
-#include <map>
-#include <tuple>
 
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMSELECTSCHEDULE
@@ -93,24 +91,15 @@ SmallVector<Problem> probesFor(MatmulOp op) {
   return probes;
 }
 
-/// The searches that tell one op's problem from another's.
-using SearchKey = std::tuple<Precision, int64_t, int64_t, int64_t, bool, bool,
-                             bool, bool, bool, bool>;
-
-SearchKey keyOf(Precision precision, const Problem &p) {
-  return {precision,     p.m,        p.n,       p.batch,
-          p.a.xUnit,     p.a.kUnit,  p.b.xUnit, p.b.kUnit,
-          p.cUnitColumns, p.cUnitRows};
-}
-
 struct GemmSelectSchedule
     : public mlir::gemm::impl::GemmSelectScheduleBase<GemmSelectSchedule> {
   using GemmSelectScheduleBase::GemmSelectScheduleBase;
 
   /// The `compute` option, parsed.
   std::optional<Compute> computeKind;
-  /// The searches of this run, each made once.
-  std::map<SearchKey, CandidateSet> searches;
+  /// The searches made, each once; keyed on all that they read, they hold
+  /// across runs.
+  SearchCache searches;
 
   void runOnOperation() override {
     std::optional<Prefetch> prefetchKind;
@@ -129,7 +118,6 @@ struct GemmSelectSchedule
     const GpuTarget *gpu = resolveTarget();
     if (!gpu)
       return signalPassFailure();
-    searches.clear();
     WalkResult result = getOperation().walk([&](MatmulOp op) {
       if (failed(select(op, *gpu, prefetchKind)))
         return WalkResult::interrupt();
@@ -212,31 +200,37 @@ struct GemmSelectSchedule
                                    std::optional<Prefetch> prefetchKind) {
     Precision precision = precisionOf(op);
     Problem problem = problemOf(op);
-    // Ops of one precision and problem see the same search; run it once.
-    auto [it, fresh] = searches.try_emplace(keyOf(precision, problem));
-    if (fresh)
-      it->second =
-          searchSchedules(gpu, precision, constraints(prefetchKind), problem);
-    const CandidateSet &set = it->second;
-    if (explain > 0) {
-      auto symbol = op->getParentOfType<SymbolOpInterface>();
-      StringRef what = symbol ? symbol.getName() : "gemm.matmul";
-      if (explainSchedules)
-        printCandidateSchedules(llvm::outs(), gpu, precision, what, set,
-                                explain);
-      else
-        printCandidateTable(llvm::outs(), gpu, precision, what, set, explain);
+    ScheduleConstraints fixed = constraints(prefetchKind);
+    // Options that fix every searched parameter are the schedule: the
+    // search could only confirm them; it runs for --explain alone.
+    std::optional<Schedule> best = fixed.only();
+    if (!best || explain > 0) {
+      const CandidateSet &set =
+          searches.search(gpu, precision, fixed, problem);
+      if (explain > 0) {
+        auto symbol = op->getParentOfType<SymbolOpInterface>();
+        StringRef what = symbol ? symbol.getName() : "gemm.matmul";
+        if (explainSchedules)
+          printCandidateSchedules(llvm::outs(), gpu, precision, what, set,
+                                  explain);
+        else
+          printCandidateTable(llvm::outs(), gpu, precision, what, set,
+                              explain);
+      }
+      if (!set.ranked.empty())
+        best = set.ranked.front().schedule;
     }
-    if (!set.ranked.empty())
-      return applyOptions(fromSchedule(set.ranked.front().schedule),
-                          prefetchKind);
-    CandidateSet unconstrained = searchSchedules(gpu, precision, {}, problem);
-    if (unconstrained.ranked.empty())
-      return op.emitError("gemm-select-schedule: no schedule of CodeGen's "
-                          "kernels fits the registers and shared memory of ")
-             << gpu.name;
-    return applyOptions(fromSchedule(unconstrained.ranked.front().schedule),
-                        prefetchKind);
+    if (!best) {
+      const CandidateSet &unconstrained =
+          searches.search(gpu, precision, {}, problem);
+      if (unconstrained.ranked.empty())
+        return op.emitError("gemm-select-schedule: no schedule of CodeGen's "
+                            "kernels fits the registers and shared memory "
+                            "of ")
+               << gpu.name;
+      best = unconstrained.ranked.front().schedule;
+    }
+    return applyOptions(fromSchedule(*best), prefetchKind);
   }
 
   /// `p` as the op's schedule attribute on `gpu`, held to the residency
@@ -301,9 +295,13 @@ struct GemmSelectSchedule
   /// allow, options applied, each kernel once, as the op's alternatives.
   LogicalResult selectAlternatives(MatmulOp op, const GpuTarget &gpu,
                                    std::optional<Prefetch> prefetchKind) {
-    const CandidateSet &set =
-        searches.at(keyOf(precisionOf(op), problemOf(op)));
-    if (set.ranked.empty())
+    ScheduleConstraints fixed = constraints(prefetchKind);
+    // With every parameter fixed each probe's kernel is the op's own.
+    if (fixed.only())
+      return success();
+    Precision precision = precisionOf(op);
+    Problem problem = problemOf(op);
+    if (searches.search(gpu, precision, fixed, problem).ranked.empty())
       return success();
     SmallVector<Attribute> kernels;
     std::string remark;
@@ -311,7 +309,8 @@ struct GemmSelectSchedule
     for (const Problem &probe : probesFor(op)) {
       if (kernels.size() >= alternatives)
         break;
-      Candidate first = rankFirst(gpu, set, probe);
+      const Candidate &first =
+          searches.first(gpu, precision, fixed, problem, probe);
       FailureOr<ScheduleAttr> schedule = build(
           op, gpu, applyOptions(fromSchedule(first.schedule), prefetchKind));
       if (failed(schedule))

@@ -13,7 +13,9 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <optional>
+#include <utility>
 
 namespace mlir::gemm {
 
@@ -33,13 +35,43 @@ struct ScheduleConstraints {
   std::optional<Compute> compute;
   std::optional<bool> transpose;
 
+  /// Whether block side `index` (thread tile side `index`) may be `value`:
+  /// the search tests each side as soon as its loop fixes it.
+  bool allowsBlock(size_t index, int64_t value) const;
+  bool allowsThread(size_t index, int64_t value) const;
   bool matches(const Schedule &schedule) const;
+  /// The one schedule that matches when every searched parameter is fixed.
+  std::optional<Schedule> only() const;
+
+  bool operator<(const ScheduleConstraints &o) const;
 };
 
 /// A schedule and the model's verdict on it.
 struct Candidate {
   Schedule schedule;
   Prediction prediction;
+};
+
+/// The schedules that fit a target whatever the operands' layout: those
+/// feasible and within the guidelines, in the order of enumeration (which
+/// ranking ties keep), in both orientations, with their footprints.
+struct FittingSchedules {
+  /// Feasible schedules computing C = A B, and C^T = B^T A^T.
+  std::array<int64_t, 2> feasible = {0, 0};
+  SmallVector<std::pair<Schedule, Footprint>> kept;
+};
+
+/// What a search finds before the problem's extents are known: the kept
+/// candidates in the order of enumeration, predicted for a problem of
+/// unknown size. The extents change only the fill and the streamed
+/// operands' bound (predictFor), so one prediction serves every problem of
+/// a class.
+struct SearchSpace {
+  Precision precision;
+  /// Schedules that fit the target's hard limits.
+  int64_t feasible = 0;
+  /// The ones that also meet the guidelines.
+  SmallVector<Candidate> kept;
 };
 
 /// The outcome of one search.
@@ -53,12 +85,28 @@ struct CandidateSet {
   SmallVector<Candidate> ranked;
 };
 
+/// `problem` without its extents: a problem of unknown size, all that
+/// predictSchedules reads.
+Problem problemClass(const Problem &problem);
+
 /// Enumerates the schedules of `precision` on `target` that match
-/// `constraints`, keeps those that meet the hard limits and the target's
-/// guidelines, and ranks them by predicted GFLOP/s on `problem`.
-CandidateSet searchSchedules(const GpuTarget &target, Precision precision,
-                             const ScheduleConstraints &constraints,
+/// `constraints` and keeps those that meet the hard limits and the target's
+/// guidelines for problems of `footprintClass(problem)`.
+FittingSchedules enumerateSchedules(const GpuTarget &target,
+                                    Precision precision,
+                                    const ScheduleConstraints &constraints,
+                                    const Problem &problem);
+
+/// The schedules of `fitting` (enumerateSchedules' for `problem`) that
+/// `problem`'s operands need, predicted for `problemClass(problem)`.
+SearchSpace predictSchedules(const GpuTarget &target, Precision precision,
+                             const FittingSchedules &fitting,
                              const Problem &problem);
+
+/// The candidates of `space` ranked for `problem`, one of its class, best
+/// first.
+CandidateSet rankSchedules(const GpuTarget &target, const SearchSpace &space,
+                           const Problem &problem);
 
 /// The first of `set` (which must not be empty) when its candidates are
 /// ranked for `problem` instead: its extents change the fill and the

@@ -16,6 +16,7 @@
 #include "gemm-opt/Dialect/Gemm/GemmAttrs.h"
 #include "gemm-opt/Target/GpuTarget.h"
 
+#include <tuple>
 #include <utility>
 
 namespace mlir::gemm {
@@ -59,6 +60,13 @@ struct Problem {
   /// Whether C's column (row) stride is a static 1. With neither, the
   /// epilogue holds a 64-bit offset per column of a thread's tile.
   bool cUnitColumns = true, cUnitRows = false;
+
+  /// Every field, so that caches of the search key on all of them.
+  auto tie() const {
+    return std::tie(m, n, batch, a.xUnit, a.kUnit, b.xUnit, b.kUnit,
+                    cUnitColumns, cUnitRows);
+  }
+  bool operator<(const Problem &o) const { return tie() < o.tie(); }
 };
 
 /// `problem` as `schedule`'s kernel sees it: transposed (M and N, A and B,
@@ -126,6 +134,21 @@ struct Prediction {
 Footprint estimateFootprint(const GpuTarget &target, Precision precision,
                             const Schedule &schedule, const Problem &problem);
 
+/// All of `problem` that estimateFootprint reads (whether C has a unit
+/// stride), as a problem: the footprint is the same for every problem of
+/// the class.
+Problem footprintClass(const Problem &problem);
+
+/// 32-bit words of the next K tile that each thread of `schedule` moves
+/// (Footprint::stagedWords).
+int64_t stagedWords(Precision precision, const Schedule &schedule);
+
+/// Whether a thread that stages `words` per K step stays within the tiles
+/// that `compute`'s register law on `target` was fitted to: isFeasible's
+/// first test, which needs no footprint.
+bool withinRegisterLaw(const GpuTarget &target, Compute compute,
+                       int64_t words);
+
 /// Whether `schedule` can run at all: its registers, shared memory and
 /// threads fit one block of `target` and CodeGen's static shared memory.
 bool isFeasible(const GpuTarget &target, const Footprint &footprint,
@@ -142,6 +165,10 @@ std::pair<double, double> streamShares(const GpuTarget &target,
 /// The bounds of `schedule` on `target` for `problem`.
 Prediction predict(const GpuTarget &target, Precision precision,
                    const Schedule &schedule, const Problem &problem);
+/// The same, for a schedule whose footprint on `problem` is known.
+Prediction predict(const GpuTarget &target, Precision precision,
+                   const Schedule &schedule, const Problem &problem,
+                   const Footprint &footprint);
 
 /// `prediction`, predict's for a problem of the same operands, for
 /// `problem`'s extents instead: only the fill and the memory bound (a

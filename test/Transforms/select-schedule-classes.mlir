@@ -1,0 +1,59 @@
+// Ops of one problem class share one search (lib/Target/SearchCache.h): the
+// schedules that fit are enumerated once for all layouts, predicted once per
+// class and ranked once per problem. Sharing changes no choice: each op gets
+// in one module what it gets alone (with -split-input-file each function is
+// a module of its own), and ops with the same problem get the same schedule
+// and alternatives.
+//
+// RUN: gemm-opt %s -gemm-select-schedule=target=hopper-h200 2>/dev/null | grep gemm.matmul > %t.together
+// RUN: gemm-opt %s -gemm-select-schedule=target=hopper-h200 -split-input-file 2>/dev/null | grep gemm.matmul > %t.alone
+// RUN: diff %t.alone %t.together
+// RUN: FileCheck %s --input-file=%t.together
+//
+// Options that fix every parameter are the schedule, and no search runs:
+// @sized's own choice, given as options, comes out as the model made it
+// (its residency included), on every op and with no alternatives.
+// RUN: gemm-opt --emit=schedules --candidates=1 --target=hopper-h200 %s > %t.list
+// RUN: sh -c 'gemm-opt %s -gemm-select-schedule="target=hopper-h200 $(grep -A1 @sized %t.list | tail -n1)"' 2>/dev/null | grep gemm.matmul > %t.fixed
+// RUN: sed -n 3p %t.together | grep -o '{.*}' > %t.sized
+// RUN: grep -o '{.*}' %t.fixed | sort -u | diff %t.sized -
+
+// @sized and @other_layout share the schedules that fit but not their
+// predictions, and choose differently.
+// CHECK: gemm.matmul {{.*}} {[[DYNAMIC:alternatives = .*]]} : memref<?x?xf32
+// CHECK-NEXT: gemm.matmul {{.*}} {[[DYNAMIC]]} : memref<?x?xf32
+// CHECK-NEXT: gemm.matmul {{.*}} {schedule = {{.*}}prefetch = regs
+// CHECK-NEXT: gemm.matmul {{.*}} {schedule = {{.*}}prefetch = smem
+
+func.func @dynamic_a(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>,
+                     %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// -----
+
+// The same problem as @dynamic_a.
+func.func @dynamic_b(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>,
+                     %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// -----
+
+// The same class as the ops above, with static extents.
+func.func @sized(%a: memref<512x512xf32, strided<[512, 1], offset: ?>>, %b: memref<512x512xf32, strided<[1, 512], offset: ?>>,
+                 %c: memref<512x512xf32, strided<[512, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<512x512xf32, strided<[512, 1], offset: ?>>, memref<512x512xf32, strided<[1, 512], offset: ?>>, memref<512x512xf32, strided<[512, 1], offset: ?>>, f32
+  return
+}
+
+// -----
+
+// Another layout: another class, the same schedules that fit.
+func.func @other_layout(%a: memref<512x512xf32, strided<[512, 1], offset: ?>>, %b: memref<512x512xf32, strided<[512, 1], offset: ?>>,
+                        %c: memref<512x512xf32, strided<[512, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<512x512xf32, strided<[512, 1], offset: ?>>, memref<512x512xf32, strided<[512, 1], offset: ?>>, memref<512x512xf32, strided<[512, 1], offset: ?>>, f32
+  return
+}
