@@ -174,11 +174,21 @@ std::optional<SymExpr> NestScope::symbolic(const Expr *e) {
 }
 
 std::optional<std::string> NestScope::spelledValue(const Expr *e) const {
-  if (isa<IntegerLiteral, CharacterLiteral>(e) && !e->getBeginLoc().isMacroID())
-    return std::nullopt;
   const SourceManager &sm = ctx.getSourceManager();
+  const LangOptions &lang = ctx.getLangOpts();
+  SourceLocation begin = e->getBeginLoc(), end = e->getEndLoc();
+  if (isa<IntegerLiteral, CharacterLiteral>(e) && !begin.isMacroID())
+    return std::nullopt;
+  // Only an integer constant expression can be asserted (C's const
+  // variables fold, but are not one). In a macro, only a whole expansion
+  // (EXTENT) has a spelling of its own; a part of one (the 9 of IX(r, c,
+  // 9)) does not.
+  if (!e->isIntegerConstantExpr(ctx) ||
+      (begin.isMacroID() && !Lexer::isAtStartOfMacroExpansion(begin, sm, lang)) ||
+      (end.isMacroID() && !Lexer::isAtEndOfMacroExpansion(end, sm, lang)))
+    return std::nullopt;
   CharSourceRange range = sm.getExpansionRange(e->getSourceRange());
-  StringRef text = Lexer::getSourceText(range, sm, ctx.getLangOpts());
+  StringRef text = Lexer::getSourceText(range, sm, lang);
   if (text.empty())
     return std::nullopt;
   return text.str();

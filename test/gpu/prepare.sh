@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The dev-machine half of the GPU checks: rewrite every end-to-end program
-# (test/e2e/*.cpp and the example) with the gemm-opt built here into .gpu/e2e,
+# (test/e2e/*.cpp, test/e2e/*.c split with --kernels, and the example) with
+# the gemm-opt built here into .gpu/e2e,
 # and the self-checking regression programs (test/gpu/regress/*.cpp) into
 # .gpu/regress, which the device call carries; test/gpu/run.sh there builds
 # and runs them.
@@ -16,6 +17,12 @@ for src in "$root"/test/e2e/*.cpp; do
   name=$(basename "$src" .cpp)
   cp "$src" "$out/$name.cpp"
   "$gemm_opt" "$src" -o "$out/$name.cu" -- -I "$root/test/e2e/Inputs" 2>/dev/null
+done
+for src in "$root"/test/e2e/*.c; do
+  name=$(basename "$src" .c)
+  cp "$src" "$out/$name.c"
+  "$gemm_opt" "$src" -o "$out/$name.host.c" \
+    --kernels="$out/$name.kernels.cu" 2>/dev/null
 done
 cp "$root/examples/mlp.cpp" "$out/mlp.cpp"
 "$gemm_opt" "$root/examples/mlp.cpp" -o "$out/mlp.cu" 2>/dev/null

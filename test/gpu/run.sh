@@ -9,12 +9,15 @@
 #   3. builds and runs seeds_check.cu (the seed kernels against cuBLAS, and
 #      GEMM_OPT_VERIFY; seeds.sh runs it alone);
 #   4. if .gpu/e2e exists (prepared on a dev machine: <name>.cpp programs and
-#      their gemm-opt outputs <name>.cu, optional arguments in <name>.args;
+#      their gemm-opt outputs <name>.cu, or <name>.c programs with their
+#      <name>.host.c and <name>.kernels.cu, optional arguments in <name>.args;
 #      test/gpu/prepare.sh makes it), builds each program both ways, runs
 #      them, compares their outputs with test/e2e/compare.py and requires at
 #      least one nest per program to have run on the GPU;
 #   5. test/gpu/regress.sh: the self-checking regression programs.
-# Prints a table and exits non-zero if anything failed.
+# Prints a table and exits non-zero if anything failed. GPU_STEPS (say
+# "e2e" or "regress e2e") runs only the steps it names: runtime, seeds,
+# regress, e2e.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -23,39 +26,49 @@ source test/gpu/lib.sh
 
 WORK=/tmp/gemm-opt-gpu
 status=0
+steps=" ${GPU_STEPS:-runtime seeds regress e2e} "
 
 printDevice
 buildRuntime
 
-echo "== runtime_check"
 mkdir -p "$WORK"
-if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/runtime_check.cu "$LIB" \
-    -o "$WORK/runtime_check"; then
-  GEMM_OPT_TRACE=1 "$WORK/runtime_check" 2> "$WORK/runtime_check.trace" ||
-    status=1
-  # The split-K cases must have split: K = 4096 16 ways, K = 1000 2 ways.
-  for ways in 16 2; do
-    if ! grep -q "K split $ways ways" "$WORK/runtime_check.trace"; then
-      echo "runtime_check: no problem split K $ways ways"
+if [[ $steps == *" runtime "* ]]; then
+  echo "== runtime_check"
+  if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/runtime_check.cu "$LIB" \
+      -o "$WORK/runtime_check"; then
+    GEMM_OPT_TRACE=1 "$WORK/runtime_check" 2> "$WORK/runtime_check.trace" ||
       status=1
-    fi
-  done
-else
-  echo "runtime_check.cu does not compile"
-  status=1
+    # The split-K cases must have split: K = 4096 16 ways, K = 1000 2 ways.
+    for ways in 16 2; do
+      if ! grep -q "K split $ways ways" "$WORK/runtime_check.trace"; then
+        echo "runtime_check: no problem split K $ways ways"
+        status=1
+      fi
+    done
+  else
+    echo "runtime_check.cu does not compile"
+    status=1
+  fi
 fi
 
-echo "== seeds_check"
-if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "$LIB" -lcublas \
-    -o "$WORK/seeds_check"; then
-  "$WORK/seeds_check" || status=1
-else
-  echo "seeds_check.cu does not compile"
-  status=1
+if [[ $steps == *" seeds "* ]]; then
+  echo "== seeds_check"
+  if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "$LIB" -lcublas \
+      -o "$WORK/seeds_check"; then
+    "$WORK/seeds_check" || status=1
+  else
+    echo "seeds_check.cu does not compile"
+    status=1
+  fi
 fi
 
-bash test/gpu/regress.sh || status=1
+if [[ $steps == *" regress "* ]]; then
+  bash test/gpu/regress.sh || status=1
+fi
 
+if [[ $steps != *" e2e "* ]]; then
+  exit $status
+fi
 if [[ ! -d .gpu/e2e ]]; then
   echo "== e2e: no .gpu/e2e directory, nothing to run"
   exit $status
@@ -63,16 +76,48 @@ fi
 
 echo "== e2e"
 rows=()
-for src in .gpu/e2e/*.cpp; do
-  [[ -e $src ]] || continue
-  name=$(basename "$src" .cpp)
-  cu=.gpu/e2e/$name.cu
-  if [[ ! -f $cu ]]; then
-    echo "note: $src has no $name.cu next to it; skipped"
-    continue
-  fi
+programs=()
+for src in .gpu/e2e/*.cpp .gpu/e2e/*.c; do
+  [[ -e $src && $src != *.host.c ]] && programs+=("$src")
+done
+
+# Builds program $1 both ways into $WORK/e2e/<name>: the original with the
+# host compiler, the rewrite from its out.cu (C++), or for C from a host file
+# built by gcc and its kernels by nvcc (gemm-opt --kernels). Writes why it
+# failed, if it did, to build.failed.
+build() {
+  local src=$1 name dir cu compiler
+  name=$(basename "${src%.*}")
   dir=$WORK/e2e/$name
   mkdir -p "$dir"
+  rm -f "$dir/build.failed"
+  compiler=(g++ -O2)
+  [[ $src == *.c ]] && compiler=(gcc -O2 -std=c99)
+  if ! "${compiler[@]}" -I test/e2e/Inputs -I .gpu/e2e "$src" \
+      -o "$dir/original" -lm 2>"$dir/original.build"; then
+    echo "${compiler[0]} failed:original.build" >"$dir/build.failed"
+  elif [[ $src == *.c ]]; then
+    { gcc -O2 -std=c99 -c ".gpu/e2e/$name.host.c" -o "$dir/host.o" &&
+      "$NVCC" "${NVCC_FLAGS[@]}" -c ".gpu/e2e/$name.kernels.cu" \
+        -o "$dir/kernels.o" &&
+      "$NVCC" "${NVCC_FLAGS[@]}" "$dir/host.o" "$dir/kernels.o" "$LIB" \
+        -o "$dir/gpu"; } 2>"$dir/gpu.build" ||
+      echo "nvcc failed:gpu.build" >"$dir/build.failed"
+  else
+    "$NVCC" "${NVCC_FLAGS[@]}" -I test/e2e/Inputs -I .gpu/e2e \
+      ".gpu/e2e/$name.cu" "$LIB" -o "$dir/gpu" 2>"$dir/gpu.build" ||
+      echo "nvcc failed:gpu.build" >"$dir/build.failed"
+  fi
+}
+# nvcc takes seconds per kernel: build every program at once.
+for src in "${programs[@]}"; do
+  build "$src" &
+done
+wait
+
+for src in "${programs[@]}"; do
+  name=$(basename "${src%.*}")
+  dir=$WORK/e2e/$name
   # Optional program arguments, one word each, in <name>.args.
   args=()
   if [[ -f .gpu/e2e/$name.args ]]; then
@@ -82,14 +127,9 @@ for src in .gpu/e2e/*.cpp; do
   ratio=-
   why=
   log=
-  if ! g++ -O2 -I test/e2e/Inputs -I .gpu/e2e "$src" -o "$dir/original" \
-      2>"$dir/original.build"; then
-    why="g++ failed"
-    log=$dir/original.build
-  elif ! "$NVCC" "${NVCC_FLAGS[@]}" -I test/e2e/Inputs -I .gpu/e2e "$cu" \
-      "$LIB" -o "$dir/gpu" 2>"$dir/gpu.build"; then
-    why="nvcc failed"
-    log=$dir/gpu.build
+  if [[ -f $dir/build.failed ]]; then
+    why=$(cut -d: -f1 "$dir/build.failed")
+    log=$dir/$(cut -d: -f2 "$dir/build.failed")
   elif ! timeout 600 "$dir/original" "${args[@]}" >"$dir/original.out" 2>"$dir/original.err"; then
     why="the original program failed"
     log=$dir/original.err
