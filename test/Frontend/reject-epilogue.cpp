@@ -100,7 +100,7 @@ void rejected(float alpha, const float *p, const float *q) {
     }
 
   // A bound that varies is no clamp.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s or C += s, with an optional bias term and activation [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported store of accumulator 's': expected C = alpha*s + beta*C, C = s, C += s or C -= s, with an optional bias term and activation [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       float s = 0;
