@@ -10,6 +10,8 @@
 // loop_*). bench/host.sh builds and runs it.
 //
 // Usage: host           the tables
+//        host --once    one f32 and one f64 call per square size (for
+//                       GEMM_OPT_TRACE)
 //        host --big N   one f64 N^3 product with padded C (ldc = N + 3,
 //                       beta = 0.5) checked against cuBLAS, padding intact;
 //                       run under GEMM_OPT_DEVICE_MEMORY to force panels
@@ -218,6 +220,15 @@ int main(int argc, char **argv) {
   check(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
   if (argc == 3 && !std::strcmp(argv[1], "--big"))
     return big(std::atol(argv[2])) ? 0 : 1;
+  if (argc == 2 && !std::strcmp(argv[1], "--once")) {
+    for (long n : {512, 1024, 2048, 4096}) {
+      std::vector<float> s = random<float>(size_t(n) * n), sc(s.size());
+      sgemm_nn(n, n, n, 1, s.data(), n, s.data(), n, 0, sc.data(), n);
+      std::vector<double> d = random<double>(size_t(n) * n), dc(d.size());
+      dgemm_nn(n, n, n, 1, d.data(), n, d.data(), n, 0, dc.data(), n);
+    }
+    return 0;
+  }
   cudaDeviceProp prop;
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   bool ok = true;

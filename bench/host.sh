@@ -6,12 +6,13 @@
 #
 # On the GPU machine (nvcc, cmake, cuBLAS, no LLVM): builds libgemm_runtime
 # standalone, links bench/host.cu with the rewritten .gpu/bench/{s,d}gemm.cu
-# and with bench/inputs/{s,d}gemm.cpp as written (-O3 -march=native, renamed
-# loop_*), and runs
+# and with bench/inputs/{s,d}gemm.cpp as written (renamed loop_*, -O2 like
+# the rewrite's own fallback loops), and runs
 #   1. the tables: the rewrite on host arrays against pageable cudaMemcpy +
 #      cuBLAS, and against the original loops on small and matrix-vector
 #      shapes, under the profitability rule (GEMM_OPT_PROFITABILITY=model);
-#   2. an f64 4096^3 product (384 MiB of operands) with a staging budget of
+#   2. one call per square size under GEMM_OPT_TRACE (the panels chosen);
+#   3. an f64 4096^3 product (384 MiB of operands) with a staging budget of
 #      half that (GEMM_OPT_DEVICE_MEMORY), checked against cuBLAS.
 # The output also goes to host.md in $OUT (the device tool) or /tmp.
 # Exits non-zero if a result is wrong.
@@ -37,7 +38,7 @@ for name in sgemm dgemm; do
   for f in $(grep -o '^void [a-z_]*' "bench/inputs/$name.cpp" | cut -d' ' -f2); do
     renames+=("-D$f=loop_$f")
   done
-  g++ -O3 -march=native "${renames[@]}" -x c++ -c "bench/inputs/$name.cpp" \
+  g++ -O2 "${renames[@]}" -x c++ -c "bench/inputs/$name.cpp" \
     -o "$WORK/loop_$name.o"
   objects+=("$WORK/$name.o" "$WORK/loop_$name.o")
 done
@@ -52,6 +53,7 @@ out=${OUT:-$WORK}/host.md
 status=0
 "$WORK/host" | tee "$out" || status=1
 echo | tee -a "$out"
+GEMM_OPT_TRACE=1 "$WORK/host" --once 2>&1 | sed 's/.*nest //' | tee -a "$out"
 GEMM_OPT_DEVICE_MEMORY=$((192 << 20)) GEMM_OPT_TRACE=1 "$WORK/host" --big 4096 \
   2>&1 | tee -a "$out" || status=1
 exit $status

@@ -19,8 +19,9 @@ export GEMM_OPT_PROFITABILITY=${GEMM_OPT_PROFITABILITY:-always-gpu}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=90
 # Outside the checkout, so the copy that travels to the device stays small
-# and a second script in the same session reuses the build.
-RUNTIME_BUILD=/tmp/build-rt
+# and a second script in the same session reuses the build (RUNTIME_BUILD in
+# the environment wins: another checkout on the same machine builds apart).
+RUNTIME_BUILD=${RUNTIME_BUILD:-/tmp/build-rt}
 # LIB and NVCC_FLAGS are read by the scripts that source this file.
 # shellcheck disable=SC2034
 LIB=$RUNTIME_BUILD/libgemm_runtime.a
