@@ -131,16 +131,20 @@ struct Plan {
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's
 /// run-time terms (gemm_fill.h) and the split's extra traffic make fastest
-/// on this GPU. Device and managed pointers are used in place; host pointers
-/// are staged through a cached device pool and C is copied back. With A, B
-/// and the bias in device or host memory and C in device memory, run()
-/// returns once the
-/// kernel is queued on the default stream (like cuBLAS); otherwise, and
-/// under GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
+/// on this GPU. Device and managed pointers are used in place. Where A, B or
+/// C is host memory, the call runs in panels of C whose operands stream
+/// through pinned memory, overlapped with the kernels, and only C's elements
+/// are written back (C is read only if beta != 0); but the original loop runs
+/// instead where the runtime predicts it to be faster (GEMM_OPT_PROFITABILITY
+/// overrides: "always-gpu" or "off", "always-loop"). With A, B and C in
+/// device memory and no managed bias, run() returns once the kernel is
+/// queued on the default stream (like cuBLAS); otherwise, and under
+/// GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
 /// Returns false, having touched nothing, when the caller must run its
 /// original loop: no usable GPU, an empty extent, C overlapping A, B or the
-/// bias, or a
-/// C layout that maps two elements to one address. CUDA errors abort the
+/// bias, a C layout that maps two elements to one address, host operands
+/// that the loop multiplies faster, or a problem whose panels cannot fit the
+/// GPU's memory (GEMM_OPT_DEVICE_MEMORY=<bytes> sets a smaller budget). CUDA errors abort the
 /// program with a message that names p.nest (a fault inside a queued kernel
 /// surfaces at the caller's next synchronising CUDA call).
 bool run(const Problem &p, const Plan &plan);

@@ -1,6 +1,8 @@
 //===- choose.cu - A nest's kernel variant and split-K per problem --------===//
 #include "choose.h"
 
+#include "check.h"
+#include "device.h"
 #include "gemm_fill.h"
 #include "layout.h"
 #include "split.h"
@@ -69,11 +71,27 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
       }
       if (bestSeconds == 0 || seconds < bestSeconds) {
         bestSeconds = seconds;
-        best = {v, splits};
+        best = {v, splits, seconds};
       }
     }
   }
   return best;
+}
+
+Choice launchChosen(const Problem &p, const Plan &plan, int sms,
+                    cudaStream_t stream) {
+  const Choice choice = choose(p, plan, sms);
+  const LaunchFn launch = plan.variants[choice.variant].launch;
+  if (choice.splits > 1)
+    checkCuda(launchSplit(p, launch, choice.splits,
+                          poolBuffer(Role::Chunks,
+                                     splitWorkspaceBytes(p, choice.splits),
+                                     p.nest),
+                          stream),
+              p.nest, "kernel launch");
+  else
+    checkCuda(launch(p, stream), p.nest, "kernel launch");
+  return choice;
 }
 
 } // namespace gemm_rt::detail

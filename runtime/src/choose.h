@@ -12,10 +12,13 @@
 
 namespace gemm_rt::detail {
 
-/// A variant of a plan and how many ways K is split.
+/// A variant of a plan, how many ways K is split, and the predicted
+/// seconds (0 where the model was not asked: one unrated variant, or
+/// GEMM_OPT_CHOICE).
 struct Choice {
   int variant;
   int64_t splits;
+  double seconds = 0;
 };
 
 /// The variant and split of `plan` with the least predicted time for `p` on
@@ -26,6 +29,12 @@ struct Choice {
 /// overrides the model where the plan has variant v and K splits s ways,
 /// for experiments that time each choice (bench/bench.cu --choices).
 Choice choose(const Problem &p, const Plan &plan, int sms);
+
+/// Launches the device problem `p` on `stream` with choose()'s variant and
+/// split (split-K's workspace from the device pool); aborts, naming the
+/// nest, if the launch fails. Returns the choice.
+Choice launchChosen(const Problem &p, const Plan &plan, int sms,
+                    cudaStream_t stream);
 
 } // namespace gemm_rt::detail
 

@@ -87,21 +87,37 @@ const char *pointerKindName(PointerKind kind) {
   return names[static_cast<int>(kind)];
 }
 
-void *poolBuffer(Role role, size_t bytes, const char *nest) {
-  struct Buffer {
-    void *ptr = nullptr;
-    size_t capacity = 0;
-  };
+namespace {
+struct Buffer {
+  void *ptr = nullptr;
+  size_t capacity = 0;
+};
+
+Buffer &bufferOf(Role role) {
   static Buffer buffers[static_cast<int>(Role::Chunks) + 1];
-  Buffer &buf = buffers[static_cast<int>(role)];
+  return buffers[static_cast<int>(role)];
+}
+} // namespace
+
+void *poolBuffer(Role role, size_t bytes, const char *nest) {
+  Buffer &buf = bufferOf(role);
   if (bytes <= buf.capacity)
     return buf.ptr;
-  checkCuda(cudaFree(buf.ptr), nest, "freeing a pool buffer");
   size_t capacity = std::max(bytes, 2 * buf.capacity);
-  checkCuda(cudaMalloc(&buf.ptr, capacity), nest,
-            "allocating a pool buffer");
+  checkCuda(cudaFree(buf.ptr), nest, "freeing a pool buffer");
+  buf = {};
+  // Staging sizes its panels to the free memory: doubling may not fit.
+  if (capacity > bytes && cudaMalloc(&buf.ptr, capacity) != cudaSuccess) {
+    (void)cudaGetLastError();
+    capacity = bytes;
+  }
+  if (capacity == bytes)
+    checkCuda(cudaMalloc(&buf.ptr, capacity), nest,
+              "allocating a pool buffer");
   buf.capacity = capacity;
   return buf.ptr;
 }
+
+size_t poolCapacity(Role role) { return bufferOf(role).capacity; }
 
 } // namespace gemm_rt::detail

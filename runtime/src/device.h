@@ -33,14 +33,18 @@ PointerKind pointerKind(const void *ptr, const char *nest);
 /// The word trace lines use for `kind`.
 const char *pointerKindName(PointerKind kind);
 
-/// What a pool buffer holds: a staged operand, or split-K's chunks.
-enum class Role { A, B, C, Bias, Chunks };
+/// What a pool buffer holds: host operands' panels (staging.h), a staged
+/// bias, or split-K's chunks.
+enum class Role { Staging, Bias, Chunks };
 
 /// A device buffer of at least `bytes` bytes for `role`.
-/// Buffers are reused across calls and grow geometrically. They are never
-/// freed, since the driver releases them at exit. Not thread-safe: the
-/// caller serialises uses.
+/// Buffers are reused across calls and grow geometrically where the memory
+/// allows, else to `bytes`. They are never freed, since the driver releases
+/// them at exit. Not thread-safe: the caller serialises uses.
 void *poolBuffer(Role role, size_t bytes, const char *nest);
+
+/// The bytes `role`'s buffer holds now.
+size_t poolCapacity(Role role);
 
 } // namespace gemm_rt::detail
 

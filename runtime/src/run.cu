@@ -1,7 +1,8 @@
 //===- run.cu - Deciding whether and how a nest runs on the GPU -----------===//
 //
 // gemm_rt::run: the checks that send a nest back to its original loop, the
-// staging of host operands, the launch and the trace.
+// route of calls with host operands (profit.h, staging.h), the launch and
+// the trace.
 //
 //===----------------------------------------------------------------------===//
 #include "gemm_runtime.h"
@@ -11,7 +12,8 @@
 #include "cpu.h"
 #include "device.h"
 #include "layout.h"
-#include "split.h"
+#include "profit.h"
+#include "staging.h"
 #include "verify.h"
 
 #include <cstdio>
@@ -56,26 +58,23 @@ bool fallBack(const Problem &p, const char *reason) {
 
 /// One operand of the problem: where its elements lie and whose memory it is.
 struct Placement {
-  Role role;
   const char *name;
   const Operand &operand;
   Span span;
   PointerKind kind;
-  /// The device copy of a host operand's span, once place() has made it.
-  void *staged = nullptr;
 
-  Placement(const Problem &p, Role role, const char *name,
-            const Operand &operand, const Extents &extents)
-      : role(role), name(name), operand(operand),
+  Placement(const Problem &p, const char *name, const Operand &operand,
+            const Extents &extents)
+      : name(name), operand(operand),
         span(spanOf(operand, extents, elementSize(p.dtype))),
         kind(pointerKind(operand.ptr, p.nest)) {}
 
-  /// The operand as the kernel sees it: in place, or rebased into a staging
-  /// buffer that holds a copy of the whole span.
+  /// The bias as the kernel sees it: in place, or rebased into a device copy
+  /// of its whole span (read-only, and a vector where it is broadcast).
   Operand place(const char *nest) {
     if (kind != PointerKind::Host)
       return operand;
-    staged = poolBuffer(role, span.size(), nest);
+    void *staged = poolBuffer(Role::Bias, span.size(), nest);
     std::string what = std::string("copying ") + name + " to the GPU";
     checkCuda(cudaMemcpy(staged, reinterpret_cast<const void *>(span.begin),
                          span.size(), cudaMemcpyHostToDevice),
@@ -106,6 +105,14 @@ const char *unsafeLayout(const Problem &p) {
   return nullptr;
 }
 
+/// How a staged call ran, for the trace.
+std::string stagedTrace(const Route &route) {
+  const StagePlan &s = route.stage;
+  return "; staged in " + std::to_string(s.panels) + " panel(s) of " +
+         std::to_string(s.rows) + (s.alongN ? " columns" : " rows") + " (" +
+         route.why + ")";
+}
+
 /// The staging buffers are shared by every caller.
 std::mutex poolMutex;
 } // namespace
@@ -128,13 +135,13 @@ bool run(const Problem &p, const Plan &plan) {
   if (!gpu)
     return fallBack(p, noGpuReason());
 
-  Placement a(p, Role::A, "A", p.a, {p.batch, p.m, p.k});
-  Placement b(p, Role::B, "B", p.b, {p.batch, p.k, p.n});
-  Placement c(p, Role::C, "C", p.c, {p.batch, p.m, p.n});
+  Placement a(p, "A", p.a, {p.batch, p.m, p.k});
+  Placement b(p, "B", p.b, {p.batch, p.k, p.n});
+  Placement c(p, "C", p.c, {p.batch, p.m, p.n});
   // The bias is read like C, with zero strides where it is broadcast.
   std::optional<Placement> bias;
   if (p.epilogue.bias.ptr)
-    bias.emplace(p, Role::Bias, "the bias", p.epilogue.bias,
+    bias.emplace(p, "the bias", p.epilogue.bias,
                  Extents{p.batch, p.m, p.n});
   if (const char *unsafe = unsafeLayout(p)) {
     const Placement *const operands[] = {&c, &a, &b, bias ? &*bias : nullptr};
@@ -147,52 +154,48 @@ bool run(const Problem &p, const Plan &plan) {
   }
 
   std::lock_guard<std::mutex> lock(poolMutex);
+  // A, B or C in host memory: staged in panels, or the loop where it is
+  // faster.
+  const Hosted hosted{a.kind == PointerKind::Host, b.kind == PointerKind::Host,
+                      c.kind == PointerKind::Host};
+  std::optional<Route> staged;
+  if (hosted.a || hosted.b || hosted.c) {
+    staged = route(p, plan, hosted, profitability(), currentMachine);
+    if (!staged->gpu)
+      return fallBack(p, staged->why.c_str());
+  }
   Problem device = p;
-  device.a = a.place(p.nest);
-  device.b = b.place(p.nest);
-  // C's span may hold elements that are not C's; staging it whole keeps them
-  // intact when the span is copied back.
-  device.c = c.place(p.nest);
   if (bias)
     device.epilogue.bias = bias->place(p.nest);
-  const cudaStream_t stream = 0;
-  LaunchCheck launchCheck(device); // GEMM_OPT_VERIFY: saves the initial C.
-  const Choice choice = choose(device, plan, smCount());
+  Choice choice{0, 1};
+  if (staged) {
+    choice = runStaged(device, plan, hosted, staged->stage);
+  } else {
+    const cudaStream_t stream = 0;
+    LaunchCheck launchCheck(device); // GEMM_OPT_VERIFY: saves the initial C.
+    choice = launchChosen(device, plan, smCount(), stream);
+    // With C in device memory and no managed operand the call returns once
+    // the kernel is queued, as cuBLAS does: later work on the default stream
+    // (or on streams that synchronise with it, and every cudaMemcpy) sees C.
+    // The host touches managed operands directly, so those wait; so do the
+    // trace and the check, which name the nest of a failing kernel.
+    const bool queueOnly = a.kind != PointerKind::Managed &&
+                           b.kind != PointerKind::Managed &&
+                           (!bias || bias->kind != PointerKind::Managed) &&
+                           c.kind == PointerKind::Device;
+    if (!queueOnly || tracing() || launchCheck.enabled())
+      checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");
+    launchCheck.report();
+  }
   const Variant &variant = plan.variants[choice.variant];
   last = {choice.variant, plan.count, variant.blockM, variant.blockN,
           choice.splits};
-  if (choice.splits > 1)
-    checkCuda(launchSplit(device, variant.launch, choice.splits,
-                          poolBuffer(Role::Chunks,
-                                     splitWorkspaceBytes(device, choice.splits),
-                                     p.nest),
-                          stream),
-              p.nest, "kernel launch");
-  else
-    checkCuda(variant.launch(device, stream), p.nest, "kernel launch");
-  // With C in device memory and no managed operand the call returns once the
-  // kernel is queued, as cuBLAS does: later work on the default stream (or on
-  // streams that synchronise with it, and every cudaMemcpy) sees C, and
-  // staged A and B are copies already. The host touches managed operands and
-  // a staged C directly, so those wait; so do the trace and the check, which
-  // name the nest of a failing kernel.
-  const bool queueOnly = a.kind != PointerKind::Managed &&
-                         b.kind != PointerKind::Managed &&
-                         (!bias || bias->kind != PointerKind::Managed) &&
-                         c.kind == PointerKind::Device;
-  if (!queueOnly || tracing() || launchCheck.enabled())
-    checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");
-  launchCheck.report();
-  if (c.staged)
-    checkCuda(cudaMemcpy(reinterpret_cast<void *>(c.span.begin), c.staged,
-                         c.span.size(), cudaMemcpyDeviceToHost),
-              p.nest, "copying C back from the GPU");
 
   if (tracing())
     std::fprintf(stderr,
                  "gemm-opt: nest %s ran on the GPU (%s): batch=%lld m=%lld "
                  "n=%lld k=%lld %s, operands %s/%s/%s, variant %d of %d "
-                 "(%lldx%lld tiles), K split %lld ways\n",
+                 "(%lldx%lld tiles), K split %lld ways%s\n",
                  p.nest, gpu, static_cast<long long>(p.batch),
                  static_cast<long long>(p.m), static_cast<long long>(p.n),
                  static_cast<long long>(p.k),
@@ -201,7 +204,8 @@ bool run(const Problem &p, const Plan &plan) {
                  pointerKindName(c.kind), choice.variant, plan.count,
                  static_cast<long long>(variant.blockM),
                  static_cast<long long>(variant.blockN),
-                 static_cast<long long>(choice.splits));
+                 static_cast<long long>(choice.splits),
+                 staged ? stagedTrace(*staged).c_str() : "");
   return true;
 }
 

@@ -126,14 +126,6 @@ double normwiseRatioOf(const Problem &p, const void *cInitial,
   return err / bound;
 }
 
-bool verifying() {
-  static const bool on = [] {
-    const char *value = std::getenv("GEMM_OPT_VERIFY");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
-  return on;
-}
-
 /// The span of C's elements in the problem as the kernel sees it.
 Span spanOfC(const Problem &p) {
   return spanOf(p.c, {p.batch, p.m, p.n}, elementSize(p.dtype));
@@ -171,6 +163,14 @@ double verify(const Problem &host, const void *cInitial, const void *cResult) {
 }
 
 namespace detail {
+
+bool verifying() {
+  static const bool on = [] {
+    const char *value = std::getenv("GEMM_OPT_VERIFY");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return on;
+}
 
 double normwiseRatio(const Problem &host, const void *cInitial,
                      const void *cResult, const double *reference) {

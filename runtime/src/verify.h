@@ -19,6 +19,9 @@ namespace gemm_rt::detail {
 double normwiseRatio(const Problem &host, const void *cInitial,
                      const void *cResult, const double *reference);
 
+/// Whether GEMM_OPT_VERIFY is set to something other than "" or "0".
+bool verifying();
+
 /// GEMM_OPT_VERIFY's check of one launch. Construct it just before the launch
 /// (it snapshots C, since the kernel overwrites it) and call report() once
 /// the launch has finished. Both do nothing unless GEMM_OPT_VERIFY is set to

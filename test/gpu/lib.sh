@@ -8,15 +8,20 @@
 #   ARCH        the target, sm_$ARCH;
 #   LIB         libgemm_runtime.a, built standalone by buildRuntime;
 #   NVCC_FLAGS  what every device program is compiled with;
-# and defines printDevice and buildRuntime.
+# and defines printDevice and buildRuntime. It exports
+#   GEMM_OPT_PROFITABILITY=always-gpu, so that the checks' small problems on
+#   host arrays run on the GPU rather than in their original loops (the
+#   environment wins; bench/host.sh sets "model" to time the rule itself).
 #
 #===------------------------------------------------------------------------===#
 
+export GEMM_OPT_PROFITABILITY=${GEMM_OPT_PROFITABILITY:-always-gpu}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=90
 # Outside the checkout, so the copy that travels to the device stays small
-# and a second script in the same session reuses the build.
-RUNTIME_BUILD=/tmp/build-rt
+# and a second script in the same session reuses the build (RUNTIME_BUILD in
+# the environment wins: another checkout on the same machine builds apart).
+RUNTIME_BUILD=${RUNTIME_BUILD:-/tmp/build-rt}
 # LIB and NVCC_FLAGS are read by the scripts that source this file.
 # shellcheck disable=SC2034
 LIB=$RUNTIME_BUILD/libgemm_runtime.a

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+#===- bench/host.sh - The host-array benchmark (bench/host.cu) -------------===#
+#
+#   here:  bench/gen.sh                       (the rewritten inputs, .gpu/bench)
+#   there: bash bench/host.sh                 (carry .gpu)
+#
+# On the GPU machine (nvcc, cmake, cuBLAS, no LLVM): builds libgemm_runtime
+# standalone, links bench/host.cu with the rewritten .gpu/bench/{s,d}gemm.cu
+# and with bench/inputs/{s,d}gemm.cpp as written (renamed loop_*, -O2 like
+# the rewrite's own fallback loops), and runs
+#   1. the tables: the rewrite on host arrays against pageable cudaMemcpy +
+#      cuBLAS, and against the original loops on small and matrix-vector
+#      shapes, under the profitability rule (GEMM_OPT_PROFITABILITY=model);
+#   2. one call per square size under GEMM_OPT_TRACE (the panels chosen);
+#   3. an f64 4096^3 product (384 MiB of operands) with a staging budget of
+#      half that (GEMM_OPT_DEVICE_MEMORY), checked against cuBLAS.
+# The output also goes to host.md in $OUT (the device tool) or /tmp.
+# Exits non-zero if a result is wrong.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export GEMM_OPT_PROFITABILITY=model
+source test/gpu/lib.sh
+
+WORK=/tmp/gemm-opt-host
+mkdir -p "$WORK"
+printDevice
+buildRuntime
+
+echo "== compiling"
+objects=() pids=()
+for name in sgemm dgemm; do
+  "$NVCC" "${NVCC_FLAGS[@]}" -I bench -c ".gpu/bench/$name.cu" \
+    -o "$WORK/$name.o" &
+  pids+=($!)
+  renames=()
+  for f in $(grep -o '^void [a-z_]*' "bench/inputs/$name.cpp" | cut -d' ' -f2); do
+    renames+=("-D$f=loop_$f")
+  done
+  g++ -O2 "${renames[@]}" -x c++ -c "bench/inputs/$name.cpp" \
+    -o "$WORK/loop_$name.o"
+  objects+=("$WORK/$name.o" "$WORK/loop_$name.o")
+done
+for pid in "${pids[@]}"; do
+  wait "$pid"
+done
+"$NVCC" "${NVCC_FLAGS[@]}" -I bench bench/host.cu "${objects[@]}" "$LIB" \
+  -lcublas -o "$WORK/host"
+
+echo "== bench"
+out=${OUT:-$WORK}/host.md
+status=0
+"$WORK/host" | tee "$out" || status=1
+echo | tee -a "$out"
+GEMM_OPT_TRACE=1 "$WORK/host" --once 2>&1 | sed 's/.*nest //' | tee -a "$out"
+GEMM_OPT_DEVICE_MEMORY=$((192 << 20)) GEMM_OPT_TRACE=1 "$WORK/host" --big 4096 \
+  2>&1 | tee -a "$out" || status=1
+exit $status

@@ -1,0 +1,226 @@
+//===- pack.cu - Dense copies of strided host operands --------------------===//
+//
+// Implements the packing and the copy threads declared in pack.h.
+//
+//===----------------------------------------------------------------------===//
+#include "pack.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gemm_rt::detail {
+
+namespace {
+int64_t extentOf(const Extents &e, int dim) {
+  return dim == 0 ? e.batch : dim == 1 ? e.rows : e.cols;
+}
+
+int64_t strideOf(const Operand &op, int dim) {
+  return dim == 0 ? op.sb : dim == 1 ? op.sr : op.sc;
+}
+
+int64_t &strideOf(Operand &op, int dim) {
+  return dim == 0 ? op.sb : dim == 1 ? op.sr : op.sc;
+}
+
+int64_t magnitude(int64_t x) { return x < 0 ? -x : x; }
+
+/// Copies share the copy threads; the caller's thread takes pieces too.
+/// Workers are never joined: they sleep until the process ends.
+class CopyThreads {
+public:
+  CopyThreads() {
+    // Beyond about eight threads one socket's memory bandwidth is spent.
+    const int threads =
+        std::min(8, int(std::max(1u, std::thread::hardware_concurrency())));
+    for (int t = 1; t < threads; ++t)
+      std::thread([this] { serve(); }).detach();
+  }
+
+  void run(int64_t count, int64_t grain,
+           void (*body)(const void *, int64_t, int64_t), const void *context) {
+    Job job{body, context, count, std::max<int64_t>(grain, 1)};
+    job.pieces = (count + job.piece - 1) / job.piece;
+    if (job.pieces <= 1) {
+      body(context, 0, count);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      current = &job;
+      ++generation;
+    }
+    wake.notify_all();
+    work(job);
+    std::unique_lock<std::mutex> lock(mutex);
+    finished.wait(lock, [&] { return job.done == job.pieces && active == 0; });
+    current = nullptr;
+  }
+
+private:
+  struct Job {
+    void (*body)(const void *, int64_t, int64_t);
+    const void *context;
+    int64_t count, piece, pieces = 0;
+    std::atomic<int64_t> next{0}, done{0};
+  };
+
+  void work(Job &job) {
+    for (int64_t i; (i = job.next++) < job.pieces;) {
+      job.body(job.context, i * job.piece,
+               std::min(job.count, (i + 1) * job.piece));
+      if (++job.done == job.pieces) {
+        std::lock_guard<std::mutex> lock(mutex);
+        finished.notify_all();
+      }
+    }
+  }
+
+  void serve() {
+    uint64_t seen = 0;
+    for (;;) {
+      Job *job;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        wake.wait(lock, [&] { return generation != seen; });
+        seen = generation;
+        job = current;
+        if (!job)
+          continue;
+        ++active;
+      }
+      work(*job);
+      std::lock_guard<std::mutex> lock(mutex);
+      --active;
+      finished.notify_all();
+    }
+  }
+
+  std::mutex mutex;
+  std::condition_variable wake, finished;
+  Job *current = nullptr;
+  uint64_t generation = 0;
+  int active = 0;
+};
+
+/// What one parallel copy needs: runs [first, ...) of `packing`, whose
+/// dense copy starts at `dense`.
+struct CopyJob {
+  const Packing *packing;
+  unsigned char *dense;
+  int64_t first;
+};
+} // namespace
+
+void parallelFor(int64_t count, int64_t grain,
+                 void (*body)(const void *context, int64_t begin, int64_t end),
+                 const void *context) {
+  static CopyThreads *threads = new CopyThreads;
+  threads->run(count, grain, body, context);
+}
+
+Packing::Packing(const Operand &host, const Extents &extents,
+                 size_t elementSize)
+    : host(host), extents(extents), element(elementSize) {
+  // The dimensions that the copy spans: extent above 1 and a real stride.
+  int dims[3], count = 0;
+  for (int d = 0; d < 3; ++d)
+    if (extentOf(extents, d) > 1 && strideOf(host, d) != 0)
+      dims[count++] = d;
+  if (count == 0)
+    return;
+  // Smallest stride last; on a tie the later dimension runs (columns first).
+  std::stable_sort(dims, dims + count, [&](int x, int y) {
+    return magnitude(strideOf(host, x)) > magnitude(strideOf(host, y));
+  });
+  inner = dims[count - 1];
+  length = extentOf(extents, inner);
+  outers = count - 1;
+  for (int i = 0; i < outers; ++i) {
+    outer[i] = dims[i];
+    runs *= extentOf(extents, dims[i]);
+  }
+  // Runs start 16 bytes apart, so that vector loads stay aligned.
+  const int64_t align = std::max<int64_t>(1, int64_t(16 / element));
+  ld = runs > 1 ? (length + align - 1) / align * align : length;
+}
+
+Operand Packing::dense(const void *base) const {
+  Operand op = host;
+  int64_t offset = 0;
+  if (inner >= 0) {
+    const int64_t unit = strideOf(host, inner);
+    strideOf(op, inner) = magnitude(unit) == 1 ? unit : 1;
+    if (unit == -1)
+      offset = length - 1;
+  }
+  int64_t stride = ld;
+  for (int i = outers - 1; i >= 0; --i) {
+    strideOf(op, outer[i]) = stride;
+    stride *= extentOf(extents, outer[i]);
+  }
+  op.ptr = static_cast<const unsigned char *>(base) + offset * element;
+  return op;
+}
+
+template <bool toDense>
+void Packing::copy(unsigned char *dense, int64_t first, int64_t last) const {
+  const CopyJob job{this, dense, first};
+  // Pieces are element ranges of the runs laid end to end, so that one long
+  // run is shared out as well as many short ones.
+  auto body = [](const void *context, int64_t begin, int64_t end) {
+    const CopyJob &j = *static_cast<const CopyJob *>(context);
+    const Packing &p = *j.packing;
+    const int64_t unit = p.inner >= 0 ? strideOf(p.host, p.inner) : 1;
+    const size_t size = p.element;
+    while (begin < end) {
+      const int64_t run = j.first + begin / p.length;
+      const int64_t t0 = begin % p.length;
+      const int64_t t1 = std::min(p.length, t0 + (end - begin));
+      int64_t offset = 0, index = run;
+      for (int i = p.outers - 1; i >= 0; --i) {
+        const int64_t e = extentOf(p.extents, p.outer[i]);
+        offset += (index % e) * strideOf(p.host, p.outer[i]);
+        index /= e;
+      }
+      unsigned char *h = static_cast<unsigned char *>(
+                             const_cast<void *>(p.host.ptr)) +
+                         offset * int64_t(size);
+      unsigned char *d = j.dense + size_t((run - j.first) * p.ld) * size;
+      if (unit == 1 || unit == -1) {
+        // A reversed run is stored reversed: one block either way.
+        unsigned char *hs = unit == 1 ? h + t0 * int64_t(size)
+                                      : h - (t1 - 1) * int64_t(size);
+        unsigned char *ds = d + (unit == 1 ? t0 : p.length - t1) * size;
+        const size_t bytes = size_t(t1 - t0) * size;
+        toDense ? std::memcpy(ds, hs, bytes) : std::memcpy(hs, ds, bytes);
+      } else {
+        for (int64_t t = t0; t < t1; ++t) {
+          unsigned char *he = h + t * unit * int64_t(size);
+          toDense ? std::memcpy(d + t * size, he, size)
+                  : std::memcpy(he, d + t * size, size);
+        }
+      }
+      begin += t1 - t0;
+    }
+  };
+  // A piece of at least 256 KiB pays for waking a thread.
+  parallelFor((last - first) * length, int64_t(256 << 10) / int64_t(element),
+              body, &job);
+}
+
+void Packing::gather(void *dense, int64_t first, int64_t last) const {
+  copy<true>(static_cast<unsigned char *>(dense), first, last);
+}
+
+void Packing::scatter(const void *dense, int64_t first, int64_t last) const {
+  copy<false>(static_cast<unsigned char *>(const_cast<void *>(dense)), first,
+              last);
+}
+
+} // namespace gemm_rt::detail

@@ -1,0 +1,75 @@
+//===- staging.h - Host operands streamed through pinned memory -*- C++ -*-===//
+//
+// A call whose A, B or C lives in host memory runs in panels of C: along M
+// (rows of C and A; B whole on the device) or along N (columns of C and B;
+// A whole), each panel's operands gathered by the copy threads into a slot
+// of a pinned ring, sent, multiplied and sent back on separate streams, so
+// that the host's copies, both directions of the link and the kernels of
+// successive panels overlap. Panels are also how a problem larger than the
+// GPU's memory runs: only the whole operand and a few panels are resident.
+// Operands in device or managed memory are read in place.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_RUNTIME_STAGING_H
+#define GEMM_RUNTIME_STAGING_H
+
+#include "choose.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gemm_rt::detail {
+
+/// Which of A, B and C are host memory, to be staged.
+struct Hosted {
+  bool a, b, c;
+};
+
+/// What the staged path's time model knows of the machine.
+struct Rates {
+  /// GB/s of the copy threads between pageable and pinned memory, and of
+  /// the link each way between pinned and device memory.
+  double hostGBs, h2dGBs, d2hGBs;
+};
+
+struct Machine {
+  Rates rates;
+  int sms;
+  /// The device bytes that staging may hold: GEMM_OPT_DEVICE_MEMORY if set,
+  /// else the free memory (plus what staging holds already) less a reserve.
+  size_t deviceBudget;
+};
+
+/// How a call is staged. Panels run along N through the transposed
+/// problem (C^T = B^T A^T), so that everything below speaks of rows.
+struct StagePlan {
+  bool alongN = false;
+  /// Rows of a panel, of the batch's matrices laid end to end: a multiple of
+  /// the matrix's rows when at least that (whole matrices), else rows of one.
+  int64_t rows = 0;
+  /// 0: nothing fits the device budget.
+  int64_t panels = 0;
+  double seconds = 0;
+  /// Pinned bytes per slot of the ring, device bytes in all.
+  size_t pinnedSlot = 0, deviceBytes = 0;
+};
+
+/// The fastest staging of `p` (host pointers; only the layout is read) that
+/// fits `machine`'s device budget, by the time model of profit.h.
+StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
+                      const Machine &machine);
+
+/// The machine, its copy rates measured on the first call of the process
+/// (about 10 ms) and its free memory on each.
+Machine currentMachine(const char *nest);
+
+/// Runs `p` as `stage` says: A, B and C are host memory where `hosted`
+/// says, the bias is on the device already. Returns once C is complete;
+/// the result is the last panel's choice of kernel. Not thread-safe: the
+/// caller serialises calls (the ring and streams are shared).
+Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
+                 const StagePlan &stage);
+
+} // namespace gemm_rt::detail
+
+#endif // GEMM_RUNTIME_STAGING_H

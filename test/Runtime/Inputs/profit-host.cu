@@ -1,0 +1,68 @@
+//===- profit-host.cu - The profitability rule and the panel planner ------===//
+//
+// Prints where gemm_rt::detail::route sends calls with host operands on a
+// made-up machine (copy threads 20 GB/s, the link 50 GB/s each way, 132 SMs)
+// with the bench's DGEMM plan for the H200 (choose-host.cu's), and how the
+// GPU's calls are staged. Host code: no GPU is needed.
+//
+//===----------------------------------------------------------------------===//
+#include "profit.h"
+
+#include <cstdio>
+
+using namespace gemm_rt::detail;
+
+namespace {
+
+cudaError_t none(const gemm_rt::Problem &, cudaStream_t) {
+  return cudaSuccess;
+}
+
+const gemm_rt::Variant variants[] = {
+    {none, 128, 128, 1, 66908.2, 0.5, 1.0},
+    {none, 64, 128, 1, 49719.9, 0.5, 1.0},
+    {none, 256, 64, 1, 52191.0, 1.0, 1.0},
+};
+const gemm_rt::Plan plan{variants, 3, 4800.0};
+
+size_t budget = size_t(64) << 30;
+Machine machine(const char *) { return {{20, 50, 50}, 132, budget}; }
+
+void show(const char *what, gemm_rt::DType type, int64_t m, int64_t n,
+          int64_t k, Profitability mode = Profitability::Model,
+          bool colMajorC = false) {
+  // Row-major A and B; C row- or column-major; beta == 0.
+  gemm_rt::Problem p{what, type, 1, m, n, k, {nullptr, 0, k, 1},
+                     {nullptr, 0, n, 1}, {nullptr, 0, n, 1}, 1.0, 0.0};
+  if (colMajorC)
+    p.c = {nullptr, 0, 1, m};
+  const Route r = route(p, plan, {true, true, true}, mode, machine);
+  std::printf("%s: %s (%s)", what, r.gpu ? "GPU" : "loop", r.why.c_str());
+  if (r.gpu)
+    std::printf(", %lld panel(s) of %lld %s", (long long)r.stage.panels,
+                (long long)r.stage.rows, r.stage.alongN ? "columns" : "rows");
+  std::printf("\n");
+}
+
+} // namespace
+
+int main() {
+  using gemm_rt::DType;
+  show("4^3 f32", DType::F32, 4, 4, 4);
+  show("32^3 f32", DType::F32, 32, 32, 32);
+  show("32^3 f64", DType::F64, 32, 32, 32);
+  show("gemv 4096 f32", DType::F32, 4096, 1, 4096);
+  show("gemv 4096 f64", DType::F64, 4096, 1, 4096);
+  show("512^3 f64", DType::F64, 512, 512, 512);
+  show("4096^3 f64", DType::F64, 4096, 4096, 4096);
+  show("4096^3 f64, C column-major", DType::F64, 4096, 4096, 4096,
+       Profitability::Model, true);
+  show("4^3 f32 always-gpu", DType::F32, 4, 4, 4, Profitability::Gpu);
+  show("4096^3 f64 always-loop", DType::F64, 4096, 4096, 4096,
+       Profitability::Loop);
+  budget = size_t(256) << 20;
+  show("4096^3 f64 in 256 MiB", DType::F64, 4096, 4096, 4096);
+  budget = size_t(64) << 20;
+  show("4096^3 f64 in 64 MiB", DType::F64, 4096, 4096, 4096);
+  return 0;
+}
