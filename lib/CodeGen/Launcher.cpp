@@ -87,10 +87,7 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
     return;
   }
   // gemm-select-schedule has checked the module's target name.
-  const GpuTarget *target =
-      lookupTarget(targetNameOf(func->getParentOfType<ModuleOp>()));
-  if (!target)
-    target = &getDefaultTarget();
+  const GpuTarget *target = &targetOf(func->getParentOfType<ModuleOp>());
   os << "  // One kernel per schedule, with its tile, its blocks per SM, the\n"
         "  // GFLOP/s the cost model predicts on a full "
      << target->name

@@ -11,7 +11,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -365,22 +364,12 @@ private:
 
   /// Whether the nest reads `var` outside `branch`.
   bool readOutside(const VarDecl *var, const IfStmt *branch) const {
-    llvm::SmallPtrSet<const Stmt *, 16> inside;
-    collect(branch, inside);
-    return refersOutside(scope.outer, var, inside);
-  }
-
-  static void collect(const Stmt *s, llvm::SmallPtrSetImpl<const Stmt *> &set) {
-    if (!s)
-      return;
-    set.insert(s);
-    for (const Stmt *child : s->children())
-      collect(child, set);
+    return refersOutside(scope.outer, var, branch);
   }
 
   static bool refersOutside(const Stmt *s, const VarDecl *var,
-                            const llvm::SmallPtrSetImpl<const Stmt *> &inside) {
-    if (!s || inside.contains(s))
+                            const Stmt *inside) {
+    if (!s || s == inside)
       return false;
     if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == var)
       return true;

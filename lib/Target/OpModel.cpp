@@ -11,6 +11,11 @@ StringRef mlir::gemm::targetNameOf(ModuleOp module) {
   return attr ? attr.getName() : getDefaultTarget().name;
 }
 
+const GpuTarget &mlir::gemm::targetOf(ModuleOp module) {
+  const GpuTarget *target = lookupTarget(targetNameOf(module));
+  return target ? *target : getDefaultTarget();
+}
+
 Precision mlir::gemm::precisionOf(MatmulOp op) {
   // The op's verifier admits f32 and f64 only.
   return op.getElementType().isF64() ? Precision::F64 : Precision::F32;

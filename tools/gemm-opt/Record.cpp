@@ -47,17 +47,15 @@ void printLauncher(raw_ostream &os, const Nest &nest, ModuleOp module) {
     SmallVector<ScheduleAttr> schedules = op.getSchedules();
     if (schedules.empty())
       continue;
-    const GpuTarget *target = lookupTarget(targetNameOf(module));
-    if (!target)
-      target = &getDefaultTarget();
-    os << "    Target:          " << target->name << "\n"
+    const GpuTarget &target = targetOf(module);
+    os << "    Target:          " << target.name << "\n"
        << "    Schedules:\n";
     for (ScheduleAttr s : schedules) {
       std::string text;
       raw_string_ostream(text) << s;
       os << "      - Schedule:        " << quoted(text) << "\n"
          << formatv("        PredictedGFLOPs: {0:F1}\n",
-                    fullRate(*target, op, s));
+                    fullRate(target, op, s));
     }
   }
 }

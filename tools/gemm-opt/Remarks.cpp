@@ -61,22 +61,29 @@ private:
   RemarkSelection selection;
   std::vector<RemarkRecord> *log;
 
-  static StringRef format(const clang::Diagnostic &info) {
-    return info.getDiags()->getDiagnosticIDs()->getDescription(info.getID());
+  /// The flag that ends a gemm remark's format, or nullopt for any other
+  /// diagnostic.
+  static std::optional<StringRef> gemmFlag(const clang::Diagnostic &info) {
+    StringRef format =
+        info.getDiags()->getDiagnosticIDs()->getDescription(info.getID());
+    for (StringRef flag : {" [-Rpass=gemm]", " [-Rpass-missed=gemm]"})
+      if (format.ends_with(flag))
+        return flag;
+    return std::nullopt;
   }
 
+  static bool isRewritten(StringRef flag) { return flag == " [-Rpass=gemm]"; }
+
   bool selected(const clang::Diagnostic &info) const {
-    if (format(info).ends_with("[-Rpass=gemm]"))
-      return selection.pass;
-    if (format(info).ends_with("[-Rpass-missed=gemm]"))
-      return selection.missed;
-    return true;
+    std::optional<StringRef> flag = gemmFlag(info);
+    return !flag || (isRewritten(*flag) ? selection.pass : selection.missed);
   }
 
   void record(const clang::Diagnostic &info) {
-    bool rewritten = format(info).ends_with("[-Rpass=gemm]");
-    if (!rewritten && !format(info).ends_with("[-Rpass-missed=gemm]"))
+    std::optional<StringRef> flag = gemmFlag(info);
+    if (!flag)
       return;
+    bool rewritten = isRewritten(*flag);
     RemarkRecord r;
     clang::PresumedLoc where =
         info.getSourceManager().getPresumedLoc(info.getLocation());
@@ -86,9 +93,7 @@ private:
     r.rewritten = rewritten;
     SmallString<256> message;
     info.FormatDiagnostic(message);
-    r.message = StringRef(message)
-                    .rsplit(rewritten ? " [-Rpass=gemm]" : " [-Rpass-missed=gemm]")
-                    .first.str();
+    r.message = StringRef(message).rsplit(*flag).first.str();
     log->push_back(std::move(r));
   }
 };

@@ -301,6 +301,14 @@ int planSeveral(const Options &opts, ArrayRef<std::string> sources,
   return 0;
 }
 
+/// Refuses a file whose directory does not exist (`what` names the file).
+int checkDirectory(StringRef path, StringRef what) {
+  StringRef dir = sys::path::parent_path(path);
+  if (!dir.empty() && !sys::fs::is_directory(dir))
+    return driverError(what + " directory '" + dir + "' does not exist");
+  return 0;
+}
+
 /// The errors one job can be told without parsing anything.
 int checkJob(const Options &opts, const gemm_opt::RewriteJob &job) {
   const std::string &input = job.input;
@@ -322,9 +330,8 @@ int checkJob(const Options &opts, const gemm_opt::RewriteJob &job) {
     if (sys::fs::equivalent(input, job.output))
       return driverError("output '" + job.output +
                          "' is the input file; refusing to overwrite it");
-    StringRef dir = sys::path::parent_path(job.output);
-    if (!dir.empty() && !sys::fs::is_directory(dir))
-      return driverError("output directory '" + dir + "' does not exist");
+    if (int failed = checkDirectory(job.output, "output"))
+      return failed;
   }
   if (!job.kernels.empty()) {
     if (opts.emit != Emit::Source || opts.explain)
@@ -334,9 +341,8 @@ int checkJob(const Options &opts, const gemm_opt::RewriteJob &job) {
         sys::fs::equivalent(input, job.kernels))
       return driverError("--kernels needs a file of its own, not '" +
                          job.kernels + "'");
-    StringRef dir = sys::path::parent_path(job.kernels);
-    if (!dir.empty() && !sys::fs::is_directory(dir))
-      return driverError("kernels directory '" + dir + "' does not exist");
+    if (int failed = checkDirectory(job.kernels, "kernels"))
+      return failed;
   }
   if (!job.depfile.empty() && job.output == "-")
     return driverError("-MD and -MF need -o: the output file is the target "

@@ -20,6 +20,10 @@ namespace mlir::gemm {
 /// The name in `module`'s #gemm.target, else the default target's.
 StringRef targetNameOf(ModuleOp module);
 
+/// The GPU description that `module`'s schedules were selected for (the
+/// default target's when the name is unknown).
+const GpuTarget &targetOf(ModuleOp module);
+
 /// The op's element type as the model's precision.
 Precision precisionOf(MatmulOp op);
 
