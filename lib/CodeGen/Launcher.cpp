@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/CodeGen/Launcher.h"
-#include "KernelEmitter.h"
+#include "KernelConfig.h"
+#include "gemm-opt/Dialect/Gemm/LauncherSignature.h"
 #include "gemm-opt/Dialect/Gemm/GemmDialect.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/OpModel.h"
@@ -15,6 +16,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -32,20 +35,6 @@ std::string nestName(Location loc) {
   std::string escaped;
   llvm::raw_string_ostream(escaped).write_escaped(name);
   return escaped;
-}
-
-/// The problem's extents come from C's sizes and A's last (K); the other
-/// sizes repeat them and stay unnamed, so -Wunused-parameter stays quiet.
-void printParams(llvm::raw_ostream &os, StringRef name, MemRefType type,
-                 StringRef scalar, bool isConst) {
-  os << (isConst ? "const " : "") << scalar << " *" << name;
-  for (int64_t i = 0, e = type.getRank(); i < e; ++i) {
-    bool used = name == "c" || (name == "a" && i == e - 1);
-    os << ", long long " << (used ? "" : "/*") << name << "_size" << i
-       << (used ? "" : "*/");
-  }
-  for (int64_t i = 0, e = type.getRank(); i < e; ++i)
-    os << ", long long " << name << "_stride" << i;
 }
 
 /// `inner` under the activation's clamps, for the launcher's comment:
@@ -71,22 +60,17 @@ void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
      << first + 1 << "}";
 }
 
-/// The namespace prefix of the func's kernel for schedule `i`.
-std::string kernelName(func::FuncOp func, size_t i) {
-  return i == 0 ? func.getSymName().str()
-                : (func.getSymName() + "_alt" + llvm::Twine(i)).str();
-}
-
-/// The call of gemm_rt::run: with the kernel of each schedule and what the
-/// model predicts of it on the module's target, or, without a schedule,
-/// with the runtime's reference kernel.
+/// The call of gemm_rt::run: with the configuration of each planned kernel
+/// (`configs`, in the op's order) and what the model predicts of it on the
+/// module's target, or, without a schedule, with the runtime's reference
+/// kernel.
 void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
-               ArrayRef<ScheduleAttr> schedules) {
-  if (schedules.empty()) {
+               ArrayRef<std::string> configs) {
+  if (configs.empty()) {
     os << "  return gemm_rt::run(problem, gemm_rt::launchReference);\n";
     return;
   }
-  // gemm-select-schedule has checked the module's target name.
+  // gemm-attach-target has checked the module's target name.
   const GpuTarget *target = &targetOf(func->getParentOfType<ModuleOp>());
   os << "  // One kernel per schedule, with its tile, its blocks per SM, the\n"
         "  // GFLOP/s the cost model predicts on a full "
@@ -96,40 +80,67 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
         "  // and a split of K, from the extents of each call.\n"
         "  static const gemm_rt::Variant variants[] = {\n";
   // The tile as the runtime sees it, along C's rows and columns.
-  for (auto [i, s] : llvm::enumerate(schedules)) {
+  for (auto [config, s] : llvm::zip(configs, op.getSchedules())) {
     auto [shareA, shareB] = streamShares(*target, precisionOf(op),
                                          toSchedule(s), problemOf(op));
     os << llvm::formatv(
-        "      {{{0}_impl::launch, {1}, {2}, {3}, {4:F1}, {5:F3}, {6:F3}},\n",
-        kernelName(func, i), s.getTranspose() ? s.getBlockN() : s.getBlockM(),
+        "      {{gemm_kernels::launch<{0}>, {1}, {2}, {3}, {4:F1}, {5:F3}, "
+        "{6:F3}},\n",
+        config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
         s.getTranspose() ? s.getBlockM() : s.getBlockN(), s.getOccupancy(),
         fullRate(*target, op, s), shareA, shareB);
   }
   os << "  };\n"
      << llvm::formatv("  return gemm_rt::run(problem, gemm_rt::Plan{{variants, "
                       "{0}, {1:F1}});\n",
-                      schedules.size(), target->dramGBs);
+                      configs.size(), target->dramGBs);
 }
 
-/// The launcher's name and parameters. Overloads of a template's
-/// instantiations share one C++ name.
+/// The launcher's name and parameters (LauncherSignature.h). Overloads of a
+/// template's instantiations share one C++ name.
 void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
   auto launcher = func->getAttrOfType<StringAttr>(
       GemmDialect::getLauncherAttrName());
   os << (launcher ? launcher : func.getSymNameAttr()).getValue() << "(";
   StringRef scalar = op.getElementType().isF64() ? "double" : "float";
-  printParams(os, "a", op.getAType(), scalar, true);
-  os << ",\n    ";
-  printParams(os, "b", op.getBType(), scalar, true);
-  os << ",\n    ";
-  printParams(os, "c", op.getCType(), scalar, false);
-  os << ",\n    " << scalar << " alpha, " << scalar << " beta";
-  if (Value bias = op.getBias()) {
-    os << ",\n    ";
-    printParams(os, "bias", cast<MemRefType>(bias.getType()), scalar, true);
-  }
-  for (size_t i = 0, e = op.getClamps().size(); i < e; ++i)
-    os << ", " << scalar << " bound" << i;
+  unsigned rank = op.getCType().getRank();
+  bool first = true;
+  forEachLauncherParam(
+      rank, op.getBias() != nullptr, op.getClamps().size(),
+      [&](const LauncherParam &param) {
+        using Kind = LauncherParam::Kind;
+        // A line per operand, and one for the scalars.
+        bool breaks = param.kind == Kind::Pointer || param.kind == Kind::Alpha;
+        os << (first ? "" : breaks ? ",\n    " : ", ");
+        first = false;
+        StringRef name = param.operand;
+        switch (param.kind) {
+        case Kind::Pointer:
+          os << (name == "c" ? "" : "const ") << scalar << " *" << name;
+          return;
+        case Kind::Size: {
+          // The problem's extents come from C's sizes and A's last (K); the
+          // other sizes repeat them and stay unnamed, so that
+          // -Wunused-parameter stays quiet.
+          bool used = name == "c" || (name == "a" && param.index == rank - 1);
+          os << "long long " << (used ? "" : "/*") << name << "_size"
+             << param.index << (used ? "" : "*/");
+          return;
+        }
+        case Kind::Stride:
+          os << "long long " << name << "_stride" << param.index;
+          return;
+        case Kind::Alpha:
+          os << scalar << " alpha";
+          return;
+        case Kind::Beta:
+          os << scalar << " beta";
+          return;
+        case Kind::Bound:
+          os << scalar << " bound" << param.index;
+          return;
+        }
+      });
   os << ")";
 }
 
@@ -155,12 +166,11 @@ FailureOr<MatmulOp> launcherOp(func::FuncOp func) {
   return op;
 }
 
-LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os,
-                           LauncherLinkage linkage) {
-  FailureOr<MatmulOp> matmul = launcherOp(func);
-  if (failed(matmul))
-    return failure();
-  MatmulOp op = *matmul;
+/// The launcher of `op` in `func`, whose kernels run the configurations
+/// `configs`.
+void emitLauncher(func::FuncOp func, MatmulOp op,
+                  ArrayRef<std::string> configs, llvm::raw_ostream &os,
+                  LauncherLinkage linkage) {
 
   bool f64 = op.getElementType().isF64();
   bool batched = op.isBatched();
@@ -172,10 +182,6 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os,
                           op.getBias() ? "alpha * A * B + beta * C + bias"
                                        : "alpha * A * B + beta * C")
      << ".\n";
-  SmallVector<ScheduleAttr> schedules = op.getSchedules();
-  for (auto [i, schedule] : llvm::enumerate(schedules))
-    if (failed(emitKernel(op, schedule, kernelName(func, i), os)))
-      return failure();
   // Beside the source, internal; called from a host file compiled apart,
   // int and C linkage so that C can call it (but for overloads).
   if (linkage == LauncherLinkage::Internal)
@@ -212,21 +218,51 @@ LogicalResult emitLauncher(func::FuncOp func, llvm::raw_ostream &os,
     os << "}}";
   }
   os << "};\n";
-  printPlan(os, func, op, schedules);
+  printPlan(os, func, op, configs);
   os << "}\n\n";
-  return success();
 }
 
 } // namespace
 
 LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
                                         LauncherLinkage linkage) {
+  // Each configuration once, whichever nests run it, so that nvcc compiles
+  // each kernel once.
+  std::string configText;
+  llvm::raw_string_ostream configOs(configText);
+  std::map<std::tuple<const void *, const void *, bool>, std::string> names;
+  SmallVector<std::tuple<func::FuncOp, MatmulOp, SmallVector<std::string>>>
+      launchers;
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    FailureOr<MatmulOp> op = launcherOp(func);
+    if (failed(op))
+      return failure();
+    if (op->getSchedules().size() != op->getKernelPlans().size())
+      return op->emitError("CodeGen prints planned kernels: run "
+                           "gemm-specialize after gemm-select-schedule");
+    SmallVector<std::string> configs;
+    for (KernelAttr kernel : op->getKernelPlans()) {
+      // T and a fused epilogue are part of the configuration too.
+      auto [it, added] = names.try_emplace(
+          {kernel.getAsOpaquePointer(), op->getElementType().getAsOpaquePointer(),
+           op->hasEpilogue()},
+          "config" + std::to_string(names.size()));
+      if (added)
+        printKernelConfig(configOs, it->second, *op, kernel);
+      configs.push_back(it->second);
+    }
+    launchers.emplace_back(func, *op, std::move(configs));
+  }
   os << "// Generated by gemm-opt. Each launcher below returns false when its\n"
      << "// nest must run as written (no GPU, overlapping operands).\n"
-     << "#include \"gemm_runtime.h\"\n\n";
-  for (func::FuncOp func : module.getOps<func::FuncOp>())
-    if (failed(emitLauncher(func, os, linkage)))
-      return failure();
+     << "#include \"gemm_kernels/kernel.cuh\"\n\n";
+  if (!configText.empty())
+    os << "// The kernels' configurations (runtime/include/gemm_kernels). "
+          "Internal\n// linkage: every rewritten file numbers them from 0.\n"
+          "namespace {\n"
+       << configText << "} // namespace\n\n";
+  for (auto &[func, op, configs] : launchers)
+    emitLauncher(func, op, configs, os, linkage);
   return success();
 }
 

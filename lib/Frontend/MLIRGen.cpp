@@ -64,7 +64,7 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
         loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
         arg.drop_front(nest.bias ? 6 : 5),
         clamps.empty() ? ArrayAttr() : builder.getArrayAttr(clamps),
-        ScheduleAttr(), ArrayAttr());
+        ScheduleAttr(), ArrayAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);
   }
   return module;

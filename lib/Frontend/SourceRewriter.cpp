@@ -6,6 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Frontend/SourceRewriter.h"
+#include "gemm-opt/Dialect/Gemm/LauncherSignature.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -14,29 +17,30 @@
 using namespace mlir::gemm;
 
 std::string mlir::gemm::launcherCall(const Nest &nest) {
-  std::string call;
-  llvm::raw_string_ostream os(call);
-  os << nest.name << "(";
-  auto printOperand = [&](const OperandBinding &operand) {
-    os << operand.ptr;
-    for (const std::string &size : operand.sizes)
-      os << ", " << size;
-    for (const std::string &stride : operand.strides)
-      os << ", " << stride;
+  auto binding = [&](llvm::StringRef name) -> const OperandBinding & {
+    return name == "a" ? nest.a : name == "b" ? nest.b : name == "c" ? nest.c
+                                                                      : *nest.bias;
   };
-  for (const OperandBinding *operand : {&nest.a, &nest.b, &nest.c}) {
-    printOperand(*operand);
-    os << ", ";
-  }
-  os << nest.alpha << ", " << nest.beta;
-  if (nest.bias) {
-    os << ", ";
-    printOperand(*nest.bias);
-  }
-  for (const ClampBinding &clamp : nest.activation)
-    os << ", " << clamp.bound;
-  os << ")";
-  return call;
+  llvm::SmallVector<std::string> args;
+  forEachLauncherParam(
+      nest.c.sizes.size(), nest.bias.has_value(), nest.activation.size(),
+      [&](const LauncherParam &param) {
+        switch (param.kind) {
+        case LauncherParam::Kind::Pointer:
+          return args.push_back(binding(param.operand).ptr);
+        case LauncherParam::Kind::Size:
+          return args.push_back(binding(param.operand).sizes[param.index]);
+        case LauncherParam::Kind::Stride:
+          return args.push_back(binding(param.operand).strides[param.index]);
+        case LauncherParam::Kind::Alpha:
+          return args.push_back(nest.alpha);
+        case LauncherParam::Kind::Beta:
+          return args.push_back(nest.beta);
+        case LauncherParam::Kind::Bound:
+          return args.push_back(nest.activation[param.index].bound);
+        }
+      });
+  return nest.name + "(" + llvm::join(args, ", ") + ")";
 }
 
 /// A #line directive naming the original file, so that diagnostics and

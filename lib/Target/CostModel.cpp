@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Target/CostModel.h"
+#include "gemm-opt/Target/KernelPlan.h"
 #include "gemm_fill.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -33,13 +34,6 @@ constexpr double kMarginSigmas = 2.0;
 constexpr int64_t kRegisterUnit = 8;
 /// Integer and branch instructions per K step (seeds/001 Table 3).
 constexpr int64_t kLoopOverhead = 13;
-
-/// Elements per shared-memory read of a register fragment: CodeGen reads a
-/// fragment in packs of the vector width when the packs stay aligned
-/// (KernelEmitter's ROW_GROUP and COL_GROUP).
-int64_t fragmentPack(int64_t tile, int64_t block, const Schedule &s) {
-  return tile % s.vector == 0 && (block + s.pad) % s.vector == 0 ? s.vector : 1;
-}
 
 /// Elements of A and B that one thread moves from global to shared memory
 /// per K step.
@@ -141,11 +135,11 @@ struct TileMoves {
 };
 
 TileMoves countMoves(const GpuTarget &target, Precision precision,
-                     const Schedule &s, int64_t x, TileStrides strides) {
+                     const Schedule &s, const TileMovePlan &t) {
   int64_t bytes = elementBytes(precision);
-  TilePacking t = packTile(strides, s.vector, x, s.blockK, s.pad);
+  int64_t x = t.x;
   TileMoves m;
-  m.packs = double(llvm::divideCeil(x * s.blockK / t.pack, s.threads()));
+  m.packs = double(t.loads);
   // A pack along k lands in `pack` shared rows one element at a time.
   double pieces = t.wholeStore ? 1.0 : double(t.pack);
   bool async = s.prefetch == Prefetch::Async;
@@ -198,12 +192,13 @@ struct InstructionCounts {
 };
 
 InstructionCounts countInstructions(const GpuTarget &target,
-                                    Precision precision, const Schedule &s,
-                                    const Problem &problem) {
+                                    Precision precision,
+                                    const KernelPlan &k) {
+  const Schedule &s = k.schedule;
   InstructionCounts c;
   c.depth = s.blockK;
-  c.packA = fragmentPack(s.threadM, s.blockM, s);
-  c.packB = fragmentPack(s.threadN, s.blockN, s);
+  c.packA = k.rowGroup;
+  c.packB = k.colGroup;
   c.fma = double(s.threadM * s.threadN * s.blockK);
   c.products = c.fma;
   c.loadsA = double(s.blockK * (s.threadM / c.packA));
@@ -211,17 +206,15 @@ InstructionCounts countInstructions(const GpuTarget &target,
   if (s.compute == Compute::Dmma) {
     // A warp's m16n8kK product is 128 K multiply-adds, 4 K per thread
     // (m8n8k4: 8); a lane reads one element of A per 8 rows and one of B
-    // per 8 columns per 4 k, in packs of its groups of blocks
-    // (KernelEmitter's dmma multiply).
-    int64_t depth = dmmaDepth(s.threadM, s.blockK);
-    c.packA = dmmaGroupA(s.threadM, s.blockM, s.pad);
-    c.packB = dmmaGroupB(s.threadN, s.blockN, s.pad, depth);
-    c.products = c.fma / (dmmaPairsRows(s.threadM) ? 4.0 * double(depth) : 8.0);
+    // per 8 columns per 4 k, in packs of its groups of blocks.
+    c.packA = k.dmmaGroupA;
+    c.packB = k.dmmaGroupB;
+    c.products = c.fma / (k.dmmaWide ? 4.0 * double(k.dmmaDepth) : 8.0);
     c.loadsA = double(s.blockK / 4 * s.threadM / c.packA);
     c.loadsB = double(s.blockK / 4 * (s.threadN / 2) / c.packB);
   }
-  TileMoves a = countMoves(target, precision, s, s.blockM, problem.a);
-  TileMoves b = countMoves(target, precision, s, s.blockN, problem.b);
+  TileMoves a = countMoves(target, precision, s, k.a);
+  TileMoves b = countMoves(target, precision, s, k.b);
   c.globalLoads = a.global + b.global;
   c.smemStores = a.stores + b.stores;
   c.moveClocks = a.lsuClocks + b.lsuClocks;
@@ -233,8 +226,9 @@ InstructionCounts countInstructions(const GpuTarget &target,
 /// Registers per thread: the target's measured law, else seeds/004 eq. 7;
 /// `margin` adds the law's margin.
 int64_t estimateRegisters(const GpuTarget &target, Precision precision,
-                          const Schedule &s, const Problem &problem,
+                          const KernelPlan &k, const Problem &problem,
                           bool margin) {
+  const Schedule &s = k.schedule;
   int64_t words = elementBytes(precision) / 4;
   int64_t accumulators = s.threadM * s.threadN;
   int64_t staged = stagedElements(s);
@@ -250,7 +244,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
     // product's depth, an FMA thread's row and column of a rank-1 update.
     int64_t fragments =
         s.compute == Compute::Dmma
-            ? dmmaDepth(s.threadM, s.blockK) / 4 * (s.threadM + s.threadN / 2)
+            ? k.dmmaDepth / 4 * (s.threadM + s.threadN / 2)
             : s.threadM + s.threadN;
     double estimate =
         law->base +
@@ -269,8 +263,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
   int64_t fragments =
       s.compute == Compute::Dmma
           ? s.threadM + s.threadN / 2
-          : std::min(s.threadM + fragmentPack(s.threadN, s.blockN, s),
-                     s.threadN + fragmentPack(s.threadM, s.blockM, s));
+          : std::min(s.threadM + k.colGroup, s.threadN + k.rowGroup);
   int64_t live = prefetched ? fragments + staged : std::max(fragments, staged);
   return words * (accumulators + live) + kIndexRegisters;
 }
@@ -318,16 +311,16 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                                         const Schedule &s,
                                         const Problem &given) {
   const Problem problem = orient(given, s);
+  const KernelPlan k = planKernel(precision, s, given);
   Footprint f;
   // No thread gets more than the cap, margin or not.
-  f.spillFree = estimateRegisters(target, precision, s, problem, /*margin=*/false);
+  f.spillFree = estimateRegisters(target, precision, k, problem, /*margin=*/false);
   f.registers =
       std::max(f.spillFree,
-               std::min(estimateRegisters(target, precision, s, problem,
+               std::min(estimateRegisters(target, precision, k, problem,
                                              /*margin=*/true),
                         target.maxRegistersPerThread));
-  f.sharedBytes = s.stages * s.blockK * (s.blockM + s.blockN + 2 * s.pad) *
-                  elementBytes(precision);
+  f.sharedBytes = kernelSharedBytes(precision, s);
   f.stagedWords = stagedWords(precision, s);
   int64_t threads = s.threads();
   int64_t warps = llvm::divideCeil(threads, 32);
@@ -460,8 +453,8 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   int64_t bytes = elementBytes(precision);
   const FmaPipe &pipe = target.pipe(precision, s.compute);
   p.peakGFlops = target.peakGFlops(precision, s.compute);
-  InstructionCounts c =
-      countInstructions(target, precision, s, orient(problem, s));
+  KernelPlan k = planKernel(precision, s, problem);
+  InstructionCounts c = countInstructions(target, precision, k);
 
   // seeds/001 section 3.2: the FMA share of the inner loop.
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
@@ -481,7 +474,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
     addressesA = addressesB = 32;
   // Tensor-core products run at their shape's rate (sm_90's m8n8k4: half).
   bool dmma = s.compute == Compute::Dmma;
-  bool narrow = dmma && !dmmaPairsRows(s.threadM);
+  bool narrow = dmma && !k.dmmaWide;
   double rate = dmma ? target.dmmaPerClock(narrow) : double(pipe.perClock);
   double issueClocks = c.all() / target.issuePerClock(precision);
   double fmaClocks = c.fma / rate;
@@ -546,7 +539,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double loadLatency =
       target.sharedLoadLatency(std::max(c.packA, c.packB) * bytes);
   double productLatency =
-      dmma ? target.dmmaLatencyOf(narrow, dmmaDepth(s.threadM, s.blockK))
+      dmma ? target.dmmaLatencyOf(narrow, k.dmmaDepth)
            : pipe.latency / (target.tileCoversLatency
                                      ? double(s.threadM * s.threadN)
                                      : 1.0);

@@ -337,4 +337,5 @@ struct GemmSelectSchedule
 
 void mlir::gemm::buildGemmPipeline(OpPassManager &pm) {
   pm.addPass(createGemmSelectSchedule());
+  pm.addPass(createGemmSpecialize());
 }

@@ -158,7 +158,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
                    (options.explain ? "" : " explain-schedules=1");
   mlir::PassManager pm(&context);
   if (mlir::failed(mlir::parsePassPipeline(
-          "gemm-select-schedule{" + passOptions + "}", pm))) {
+          "gemm-select-schedule{" + passOptions + "},gemm-specialize", pm))) {
     return driverError("bad --schedule options '" + options.schedule + "'");
   }
   if (!options.referenceKernel && mlir::failed(pm.run(*module)))

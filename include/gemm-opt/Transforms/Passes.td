@@ -71,4 +71,32 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
   ];
 }
 
+def GemmSpecialize : Pass<"gemm-specialize", "ModuleOp"> {
+  let summary = "Plan every scheduled kernel of a gemm.matmul for its operands";
+  let description = [{
+    Derives, for each schedule of each gemm.matmul (the schedule, then the
+    alternatives), the kernel that CodeGen prints: how A's and B's tiles move
+    (pack width and direction along the unit stride, whole or element-wise
+    shared stores, a thread's regular pack steps), how a thread's fragments
+    group, the FP64 tensor-core shape, whether C is stored by rows or by
+    columns and in which packs, and the shared memory taken. These are
+    lib/Target's KernelPlan, the one the cost model counted, written as
+    `kernels`, one #gemm.kernel per schedule.
+
+    Before:
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<...>}
+        : memref<?x?xf32, strided<[?, 1], offset: ?>>, ...
+    ```
+    After:
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta {kernels = [#gemm.kernel<
+        schedule = #gemm.schedule<...>, threads = 256,
+        a = #gemm.tile_move<x = 128, x_unit = true, ...>, ...>],
+        schedule = #gemm.schedule<...>} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::gemm::GemmDialect"];
+}
+
 #endif // GEMM_OPT_TRANSFORMS_PASSES_TD

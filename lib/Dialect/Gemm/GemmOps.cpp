@@ -96,6 +96,16 @@ LogicalResult MatmulOp::verify() {
     if (schedule.getCompute() == Compute::Dmma && !elementType.isF64())
       return emitOpError("compute = dmma multiplies f64 only, got ")
              << elementType;
+  // A kernel plans its schedule: one each, in order.
+  if (ArrayAttr kernels = getKernelsAttr()) {
+    SmallVector<ScheduleAttr> schedules = getSchedules();
+    if (kernels.size() != schedules.size() ||
+        !llvm::all_of(llvm::zip(getKernelPlans(), schedules), [](auto pair) {
+          return std::get<0>(pair).getSchedule() == std::get<1>(pair);
+        }))
+      return emitOpError("kernels must plan the schedule and the "
+                         "alternatives, one each and in that order");
+  }
 
   // Matrix dimensions follow the optional batch dimension.
   unsigned first = isBatched() ? 1 : 0;
@@ -157,4 +167,12 @@ SmallVector<ScheduleAttr> MatmulOp::getSchedules() {
     for (Attribute alternative : alternatives)
       schedules.push_back(cast<ScheduleAttr>(alternative));
   return schedules;
+}
+
+SmallVector<KernelAttr> MatmulOp::getKernelPlans() {
+  SmallVector<KernelAttr> kernels;
+  if (ArrayAttr attrs = getKernelsAttr())
+    for (Attribute kernel : attrs)
+      kernels.push_back(cast<KernelAttr>(kernel));
+  return kernels;
 }

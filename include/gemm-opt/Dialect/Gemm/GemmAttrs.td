@@ -244,4 +244,96 @@ def Gemm_ScheduleAttr : Gemm_Attr<"Schedule", "schedule"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// TileMoveAttr and KernelAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_TileMoveAttr : Gemm_Attr<"TileMove", "tile_move"> {
+  let summary = "how one input tile of a kernel moves into shared memory";
+  let description = [{
+    The tile is stored k-major (`tile[k][x]`; x runs along M for A and along
+    N for B). Written by gemm-specialize from lib/Target's KernelPlan and
+    printed by CodeGen as a `gemm_kernels::TileMove`.
+
+    Example:
+    ```mlir
+    #gemm.tile_move<x = 128, x_unit = true, k_unit = false, pack = 4,
+                    along_k = false, whole_store = true, packs = 256,
+                    loads = 1, regular = true>
+    ```
+  }];
+  let parameters = (ins
+    /// The tile's extent along x (BM or BN).
+    "int64_t":$x,
+    /// Whether x (k) neighbours are a static 1 apart in memory.
+    "bool":$x_unit,
+    "bool":$k_unit,
+    /// Elements per global access, and whether packs run along k.
+    "int64_t":$pack,
+    "bool":$along_k,
+    /// Whether a pack lands in shared memory whole.
+    "bool":$whole_store,
+    /// Packs per K tile, and per thread (rounded up).
+    "int64_t":$packs,
+    "int64_t":$loads,
+    /// Whether a thread's packs lie a fixed address step apart.
+    "bool":$regular
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Gemm_KernelAttr : Gemm_Attr<"Kernel", "kernel"> {
+  let summary = "every fact of one kernel variant of a gemm.matmul";
+  let description = [{
+    What gemm-specialize derives from a schedule, the target and the
+    operands' layout (lib/Target's KernelPlan), so that CodeGen only prints:
+    the tile moves, how a thread's fragments group, the FP64 tensor-core
+    shape, how C is stored, and the shared memory taken. The cost model
+    counts the same plan. Names follow the configuration constants of
+    runtime/include/gemm_kernels/config.cuh.
+
+    Example:
+    ```mlir
+    #gemm.kernel<schedule = #gemm.schedule<...>, threads = 256,
+                 a = #gemm.tile_move<...>, b = #gemm.tile_move<...>,
+                 row_group = 4, row_step = 64, col_group = 4, col_step = 64,
+                 dmma_depth = 0, dmma_wide = false, dmma_group_a = 1,
+                 dmma_group_b = 1, c_row_unit = false, c_col_unit = true,
+                 c_by_columns = false, c_pack = 4, a_tile_bytes = 16896,
+                 shared_bytes = 25600>
+    ```
+  }];
+  let parameters = (ins
+    /// The schedule the kernel tiles by.
+    "ScheduleAttr":$schedule,
+    "int64_t":$threads,
+    /// The input tiles as the kernel sees them (B^T and A^T when the
+    /// schedule computes C^T).
+    "TileMoveAttr":$a,
+    "TileMoveAttr":$b,
+    /// A thread's rows of C: groups of row_group adjacent rows, row_step
+    /// apart; likewise its columns.
+    "int64_t":$row_group,
+    "int64_t":$row_step,
+    "int64_t":$col_group,
+    "int64_t":$col_step,
+    /// 0 for scalar FMAs, else the k of one FP64 mma.sync; whether row blocks
+    /// pair into m16n8kK products; the blocks a lane reads as one pack.
+    "int64_t":$dmma_depth,
+    "bool":$dmma_wide,
+    "int64_t":$dmma_group_a,
+    "int64_t":$dmma_group_b,
+    /// C as the kernel stores it: its unit strides, by columns or by rows,
+    /// and elements per store.
+    "bool":$c_row_unit,
+    "bool":$c_col_unit,
+    "bool":$c_by_columns,
+    "int64_t":$c_pack,
+    /// Dynamic shared memory: the A tiles (rounded up to 32 bytes), and all.
+    "int64_t":$a_tile_bytes,
+    "int64_t":$shared_bytes
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // GEMM_OPT_DIALECT_GEMM_GEMMATTRS_TD

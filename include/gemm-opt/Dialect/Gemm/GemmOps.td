@@ -42,6 +42,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     The optional `alternatives` are the model's picks for smaller problems
     than the op's types allow: the launcher holds a kernel for each and picks
     one per call, by the model's fill of the GPU at the call's extents.
+    The optional `kernels`, one per schedule and in the same order (the
+    schedule, then the alternatives), are what gemm-specialize derived from
+    them for the op's layout: what CodeGen prints.
 
     Example:
 
@@ -82,7 +85,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
         "array of #gemm.clamp">>:$activation,
     OptionalAttr<Gemm_ScheduleAttr>:$schedule,
     OptionalAttr<TypedArrayAttrBase<Gemm_ScheduleAttr,
-        "array of #gemm.schedule">>:$alternatives
+        "array of #gemm.schedule">>:$alternatives,
+    OptionalAttr<TypedArrayAttrBase<Gemm_KernelAttr,
+        "array of #gemm.kernel">>:$kernels
   );
 
   let assemblyFormat = [{
@@ -100,7 +105,7 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
       build($_builder, $_state, a, b, c, alpha, beta, /*bias=*/nullptr,
             /*bounds=*/::mlir::ValueRange(), /*activation=*/nullptr,
             /*schedule=*/::mlir::gemm::ScheduleAttr(),
-            /*alternatives=*/::mlir::ArrayAttr());
+            /*alternatives=*/::mlir::ArrayAttr(), /*kernels=*/::mlir::ArrayAttr());
     }]>
   ];
 
@@ -124,6 +129,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     ::llvm::SmallVector<::mlir::gemm::ClampAttr> getClamps();
     /// The schedule, then the alternatives: one kernel each.
     ::llvm::SmallVector<::mlir::gemm::ScheduleAttr> getSchedules();
+    /// The kernels, in the order of getSchedules() (none before
+    /// gemm-specialize).
+    ::llvm::SmallVector<::mlir::gemm::KernelAttr> getKernelPlans();
   }];
 }
 

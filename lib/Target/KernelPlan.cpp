@@ -1,0 +1,141 @@
+//===- KernelPlan.cpp - Every fact of one kernel, computed once -----------===//
+//
+// The rules by which a schedule's kernel moves its tiles, groups its
+// fragments and stores C. They follow from alignment alone: a pack is as
+// wide as the schedule's vector where the unit stride and the padded rows
+// keep every pack aligned, and one element otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Target/KernelPlan.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace mlir::gemm;
+
+namespace {
+
+/// How an input tile of extent x moves (TileMovePlan). Packs run along the
+/// unit stride, x unless only k has one; single elements still do, so that
+/// a warp's loads share cache lines.
+TileMovePlan planMove(TileStrides strides, int64_t x, const Schedule &s,
+                      int64_t threads) {
+  TileMovePlan t;
+  t.x = x;
+  t.xUnit = strides.xUnit;
+  t.kUnit = strides.kUnit;
+  int64_t v = s.vector;
+  if (v > 1 && strides.xUnit && x % v == 0)
+    t.pack = v;
+  else if (v > 1 && strides.kUnit && s.blockK % v == 0)
+    t.pack = v, t.alongK = true;
+  else if (!strides.xUnit && strides.kUnit)
+    t.alongK = true;
+  // Along k a pack's elements land in `pack` shared rows one by one.
+  t.wholeStore = t.pack > 1 && !t.alongK && (x + s.pad) % t.pack == 0;
+  t.packs = x * s.blockK / t.pack;
+  t.loads = llvm::divideCeil(t.packs, threads);
+  int64_t line = (t.alongK ? s.blockK : x) / t.pack;
+  t.regular = t.packs % threads == 0 && threads % line == 0;
+  return t;
+}
+
+/// Elements per fragment read of a tile side: the vector width where the
+/// thread's tile and the padded rows keep the packs aligned.
+int64_t fragmentGroup(int64_t tile, int64_t block, const Schedule &s) {
+  return tile % s.vector == 0 && (block + s.pad) % s.vector == 0 ? s.vector
+                                                                  : 1;
+}
+
+/// The k depth of one FP64 mma.sync on sm_90: m16n8kK pairs 8-row blocks,
+/// so an even TM takes m16n8k8 where 8 divides BK, else m16n8k4; an odd TM
+/// keeps m8n8k4. m16n8k16 is not used: it runs no faster than m16n8k8 (H100:
+/// 126.7 FMAs per clock per SM for both) but holds twice the fragments live
+/// (ptxas 13.0: 248 registers for an 8x8 tile, k8 fits far fewer).
+int64_t dmmaDepthOf(const Schedule &s) {
+  if (s.threadM % 2 != 0)
+    return 4;
+  return s.blockK % 8 == 0 ? 8 : 4;
+}
+
+} // namespace
+
+bool TileMovePlan::operator==(const TileMovePlan &o) const {
+  auto tie = [](const TileMovePlan &t) {
+    return std::tie(t.x, t.xUnit, t.kUnit, t.pack, t.alongK, t.wholeStore,
+                    t.packs, t.loads, t.regular);
+  };
+  return tie(*this) == tie(o);
+}
+
+bool KernelPlan::operator==(const KernelPlan &o) const {
+  auto tie = [](const KernelPlan &k) {
+    const Schedule &s = k.schedule;
+    return std::tie(s.blockM, s.blockN, s.blockK, s.threadM, s.threadN,
+                    s.vector, s.prefetch, s.pad, s.compute, s.stages,
+                    s.transpose, k.f64, k.threads, k.occupancy, k.a, k.b,
+                    k.rowGroup, k.rowStep, k.colGroup, k.colStep, k.dmmaDepth,
+                    k.dmmaWide, k.dmmaGroupA, k.dmmaGroupB, k.cRowUnit,
+                    k.cColUnit, k.cByColumns, k.cPack, k.aTileBytes,
+                    k.sharedBytes);
+  };
+  return tie(*this) == tie(o);
+}
+
+/// The A tiles' bytes, rounded up to 32 so that the B tiles after them stay
+/// aligned for the widest pack (4 x f64).
+static int64_t aTileBytesOf(Precision precision, const Schedule &s) {
+  return llvm::alignTo(s.stages * s.blockK * (s.blockM + s.pad) *
+                           elementBytes(precision),
+                       32);
+}
+
+int64_t mlir::gemm::kernelSharedBytes(Precision precision, const Schedule &s) {
+  return aTileBytesOf(precision, s) +
+         s.stages * s.blockK * (s.blockN + s.pad) * elementBytes(precision);
+}
+
+KernelPlan mlir::gemm::planKernel(Precision precision, const Schedule &s,
+                                  const Problem &given) {
+  const Problem problem = orient(given, s);
+  KernelPlan k;
+  k.schedule = s;
+  k.f64 = precision == Precision::F64;
+  k.threads = s.threads();
+  k.a = planMove(problem.a, s.blockM, s, k.threads);
+  k.b = planMove(problem.b, s.blockN, s, k.threads);
+  if (s.compute == Compute::Dmma) {
+    // A lane holds one row and two adjacent columns of each 8 x 8 product;
+    // it reads neighbouring blocks' fragments as one 16-byte pack where the
+    // rows pair into m16n8kK products (A) or a product takes one B register
+    // (k4, B), and the padded rows keep the packs aligned.
+    k.dmmaDepth = dmmaDepthOf(s);
+    k.dmmaWide = s.threadM % 2 == 0;
+    k.dmmaGroupA = k.dmmaWide && (s.blockM + s.pad) % 2 == 0 ? 2 : 1;
+    k.dmmaGroupB = k.dmmaDepth == 4 && (s.threadN / 2) % 2 == 0 &&
+                           (s.blockN + s.pad) % 2 == 0
+                       ? 2
+                       : 1;
+    k.rowGroup = k.dmmaGroupA, k.rowStep = 8 * k.dmmaGroupA;
+    k.colGroup = 2 * k.dmmaGroupB, k.colStep = 8 * k.dmmaGroupB;
+  } else {
+    k.rowGroup = fragmentGroup(s.threadM, s.blockM, s);
+    k.colGroup = fragmentGroup(s.threadN, s.blockN, s);
+    k.rowStep = (s.blockM / s.threadM) * k.rowGroup;
+    k.colStep = (s.blockN / s.threadN) * k.colGroup;
+  }
+  // C is stored in packs along its unit stride: along rows when only its
+  // rows are contiguous.
+  k.cRowUnit = problem.cUnitRows;
+  k.cColUnit = problem.cUnitColumns;
+  k.cByColumns = k.cRowUnit && !k.cColUnit;
+  k.cPack = k.cColUnit     ? std::min(k.colGroup, s.vector)
+            : k.cByColumns ? std::min(k.rowGroup, s.vector)
+                           : 1;
+  k.aTileBytes = aTileBytesOf(precision, s);
+  k.sharedBytes = kernelSharedBytes(precision, s);
+  return k;
+}

@@ -1,0 +1,71 @@
+//===- config.cuh - What a configuration of the GEMM kernel says -*- C++ -*-===//
+//
+// gemm-opt prints one configuration per kernel variant: a struct whose
+// constants are the facts of lib/Target's KernelPlan, computed once there and
+// counted by the cost model. The kernel templates of this directory read
+// them and derive nothing the plan holds. A configuration `Cfg` has:
+//
+//   using T;                    float or double
+//   BM, BN, BK                  the block tile: C rows, C columns, K step
+//   TM, TN, THREADS             the register tile per thread; threads a block
+//   STAGES, PAD                 shared-memory buffers; row padding (elements)
+//   PREFETCH                    how the next K tile is staged (Prefetch)
+//   OCCUPANCY                   blocks per SM the launch bounds must allow
+//   ROW_GROUP, ROW_STEP         a thread's rows of C: groups of ROW_GROUP
+//   COL_GROUP, COL_STEP         adjacent rows, ROW_STEP apart; likewise columns
+//   DMMA_K                      0: scalar FMAs; else the k of one FP64 mma.sync
+//   DMMA_WIDE                   row blocks pair into m16n8kK products (sm_90)
+//   A_GROUP, B_GROUP            8-row (8-column) blocks a dmma lane reads as one
+//   A, B                        the input tiles' moves (TileMove)
+//   C_ROW_UNIT, C_COL_UNIT      C's row (column) stride is a static 1
+//   C_BY_COLUMNS, C_PACK        C stored column by column; elements per store
+//   A_TILE_BYTES, SMEM_BYTES    dynamic shared memory: A tiles, then B tiles
+//   TRANSPOSED                  the kernel computes C^T = B^T A^T
+//   FUSED                       C gets the problem's bias and activation
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_KERNELS_CONFIG_CUH
+#define GEMM_KERNELS_CONFIG_CUH
+
+namespace gemm_kernels {
+
+/// Where the next K tile waits while the current one is multiplied.
+enum class Prefetch {
+  None,  ///< Nowhere: load, wait, multiply, wait.
+  Smem,  ///< In a second shared-memory buffer.
+  Regs,  ///< In registers, stored after the multiply.
+  Async, ///< In STAGES - 1 further buffers, filled by cp.async.
+};
+
+/// How one input tile moves from global to shared memory, where it is
+/// stored k-major (`tile[k][x]`; x runs along M for A and along N for B).
+template <int X_, bool X_UNIT_, bool K_UNIT_, int PACK_, bool ALONG_K_,
+          bool WHOLE_STORE_, int PACKS_, int LOADS_, bool REGULAR_>
+struct TileMove {
+  static constexpr int X = X_;           ///< BM or BN.
+  static constexpr bool X_UNIT = X_UNIT_; ///< x neighbours 1 apart.
+  static constexpr bool K_UNIT = K_UNIT_; ///< k neighbours 1 apart.
+  static constexpr int PACK = PACK_;     ///< Elements per global access.
+  static constexpr bool ALONG_K = ALONG_K_; ///< Packs run along k.
+  /// A pack lands in shared memory whole, else element by element.
+  static constexpr bool WHOLE_STORE = WHOLE_STORE_;
+  static constexpr int PACKS = PACKS_; ///< Packs in one K tile.
+  static constexpr int LOADS = LOADS_; ///< Packs per thread, rounded up.
+  /// A thread's packs lie a fixed address step apart (every thread has
+  /// LOADS of them and they cover whole lines of the packed dimension).
+  static constexpr bool REGULAR = REGULAR_;
+};
+
+/// N elements moved as one access (128 bits for 4 x f32 or 2 x f64).
+template <class T, int N> struct alignas(N * sizeof(T)) Pack {
+  T v[N];
+};
+
+/// A compile-time flag passed as a value.
+template <bool B> struct Flag {
+  static constexpr bool value = B;
+};
+
+} // namespace gemm_kernels
+
+#endif // GEMM_KERNELS_CONFIG_CUH

@@ -1,0 +1,355 @@
+//===- kernel.cuh - The two-level tiled GEMM kernel -------------*- C++ -*-===//
+//
+// The kernel of one configuration (config.cuh): BM x BN x BK tiles of A and B
+// in shared memory (k-major, rows padded), a TM x TN register tile per thread,
+// the K loop pipelined as PREFETCH says, predicated zero-filled edges and a
+// BLAS epilogue. gemm_kernels::launch<Cfg> is what a generated launcher's
+// Variant holds.
+//
+// The thread-to-element map groups ROW_GROUP consecutive rows (COL_GROUP
+// columns) and strides the groups by the thread count along that dimension,
+// so that the register fragments are vector loads from shared memory and
+// consecutive threads store consecutive columns of C. With groups of 1 it is
+// the strided map of the MAGMA Fermi kernels (seeds/000).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_KERNELS_KERNEL_CUH
+#define GEMM_KERNELS_KERNEL_CUH
+
+#include "gemm_kernels/epilogue.cuh"
+#include "gemm_kernels/multiply.cuh"
+#include "gemm_kernels/tiles.cuh"
+#include "gemm_kernels/walk.cuh"
+
+namespace gemm_kernels {
+
+template <class Cfg> struct Gemm {
+  using T = typename Cfg::T;
+  static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
+  static constexpr int PAD = Cfg::PAD, STAGES = Cfg::STAGES;
+  using MA = TileMover<Cfg, typename Cfg::A>;
+  using MB = TileMover<Cfg, typename Cfg::B>;
+  using Acc = T[Cfg::TM][Cfg::TN];
+  using BuffersA = T[STAGES][BK][BM + PAD];
+  using BuffersB = T[STAGES][BK][BN + PAD];
+
+  /// The next K tile of A and B into registers, kLeft rows before K's end.
+  template <bool Vec, bool KFull, bool Inside>
+  static __device__ __forceinline__ void
+  loadTiles(typename MA::Regs &ra, typename MB::Regs &rb,
+            typename MA::Cur &ca, typename MB::Cur &cb, int kLeft) {
+    MA::template load<Vec, KFull, Inside>(ra, ca, kLeft);
+    MB::template load<Vec, KFull, Inside>(rb, cb, kLeft);
+  }
+
+  /// The next K tile of A and B into shared buffers by cp.async.
+  template <bool Vec, bool KFull, bool Inside>
+  static __device__ __forceinline__ void
+  copyTiles(typename MA::Tile &ta, typename MB::Tile &tb, typename MA::Cur &ca,
+            typename MB::Cur &cb, const T *a, const T *b, int kLeft) {
+    MA::template copy<Vec, KFull, Inside>(ta, ca, a, kLeft);
+    MB::template copy<Vec, KFull, Inside>(tb, cb, b, kLeft);
+  }
+
+  /// What one row tile's K loop works on.
+  struct Step {
+    Acc &acc;
+    typename MA::Cur &ca;
+    typename MB::Cur &cb;
+    const T *a, *b;
+    int kTiles, kRest;
+  };
+
+  /// The pipelines that stage through registers (no prefetch, a second
+  /// shared buffer, or a register prefetch), with block barriers.
+  struct SyncPipe {
+    BuffersA &tileA;
+    BuffersB &tileB;
+    int ty, tx;
+
+    template <bool Vec, bool Inside>
+    __device__ __forceinline__ void loop(const Step &s) {
+      typename MA::Regs ra;
+      typename MB::Regs rb;
+      if constexpr (Cfg::PREFETCH == Prefetch::None) {
+        // Load, wait, multiply, wait.
+        for (int t = 0; t < s.kTiles; ++t) {
+          loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+          MA::store(tileA[0], ra);
+          MB::store(tileB[0], rb);
+          __syncthreads();
+          multiplyTile<Cfg>(s.acc, tileA[0], tileB[0], ty, tx);
+          __syncthreads();
+        }
+      } else {
+        prefetchLoop<Vec, Inside>(s, ra, rb);
+      }
+    }
+
+    /// The first tile into buffer 0; each step then loads the next tile's
+    /// registers before its multiply and stores them after.
+    template <bool Vec, bool Inside>
+    __device__ __forceinline__ void prefetchLoop(const Step &s,
+                                                 typename MA::Regs &ra,
+                                                 typename MB::Regs &rb) {
+      if (s.kTiles > 0) {
+        loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+        MA::store(tileA[0], ra);
+        MB::store(tileB[0], rb);
+      }
+      __syncthreads();
+      if constexpr (Cfg::PREFETCH == Prefetch::Smem) {
+        // Two shared buffers, the next tile's filled while the current one
+        // is multiplied. Pointers to them, swapped per step, spare the step
+        // the index arithmetic of tileA[t % 2] (256x128x8/8x16 f32, H200:
+        // 49.3 against 48.6 TFLOP/s).
+        T(*readA)[BK][BM + PAD] = &tileA[0], (*writeA)[BK][BM + PAD] = &tileA[1];
+        T(*readB)[BK][BN + PAD] = &tileB[0], (*writeB)[BK][BN + PAD] = &tileB[1];
+        for (int t = 0; t < s.kTiles; ++t) {
+          const bool more = t + 1 < s.kTiles;
+          if (more)
+            loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+          fencedMultiply(s.acc, *readA, *readB);
+          if (more) {
+            MA::store(*writeA, ra);
+            MB::store(*writeB, rb);
+          }
+          // One barrier per step: the next step reads the buffer just
+          // written and overwrites the one just read.
+          __syncthreads();
+          T(*readA0)[BK][BM + PAD] = readA, (*readB0)[BK][BN + PAD] = readB;
+          readA = writeA, readB = writeB;
+          writeA = readA0, writeB = readB0;
+        }
+      } else {
+        // One shared buffer and a register prefetch.
+        for (int t = 0; t < s.kTiles; ++t) {
+          const bool more = t + 1 < s.kTiles;
+          if (more)
+            loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+          fencedMultiply(s.acc, tileA[0], tileB[0]);
+          __syncthreads(); // everyone is done reading the buffer
+          if (more) {
+            MA::store(tileA[0], ra);
+            MB::store(tileB[0], rb);
+          }
+          __syncthreads(); // the next tile is in place
+        }
+      }
+    }
+
+    /// The multiply of a step whose next tile waits in registers. ptxas
+    /// sinks a load towards its first use, here the store at the step's
+    /// end, where its latency shows (224x64x28 FFMA with bounds-free loads:
+    /// 33.2 -> 28.9 TFLOP/s); a fence halfway through the multiply keeps the
+    /// loads in the step's first half (33.5), and spread out rather than all
+    /// at its top (256x128x8: 48.0 against 44.5 with the fence at the top).
+    __device__ __forceinline__ void
+    fencedMultiply(Acc &acc, const typename MA::Tile &ta,
+                   const typename MB::Tile &tb) {
+      multiplyTile<Cfg, true>(acc, ta, tb, ty, tx);
+    }
+
+    /// The K rows short of a full tile: one more step through buffer 0,
+    /// with K bounds, so that the loop checks none.
+    template <bool Vec>
+    __device__ __forceinline__ void remainder(const Step &s) {
+      typename MA::Regs ra;
+      typename MB::Regs rb;
+      loadTiles<Vec, false, false>(ra, rb, s.ca, s.cb, s.kRest);
+      MA::store(tileA[0], ra);
+      MB::store(tileB[0], rb);
+      __syncthreads();
+      multiplyTile<Cfg>(s.acc, tileA[0], tileB[0], ty, tx);
+      __syncthreads();
+    }
+  };
+
+  /// STAGES shared buffers filled by cp.async. Tile u of the block goes to
+  /// buffer u % STAGES, whose barriers complete once per tile: it waits for
+  /// phase u / STAGES of the buffer's full barrier, and its copies for the
+  /// empty barrier's phase of the tile before. Warps wait for data and free
+  /// buffers only.
+  struct AsyncPipe {
+    BuffersA &tileA;
+    BuffersB &tileB;
+    int ty, tx;
+    unsigned long long *full, *empty;
+    /// Tiles through the buffers so far, which sets their phases across
+    /// row tiles.
+    int used;
+
+    template <bool Vec, bool Inside>
+    __device__ __forceinline__ void loop(const Step &s) {
+      const auto refill = [&](int next) {
+        if (next < s.kTiles) {
+          const int u = used + next, buf = u % STAGES;
+          if (u >= STAGES)
+            waitPhase(empty[buf], u / STAGES - 1);
+          copyTiles<Vec, true, Inside>(tileA[buf], tileB[buf], s.ca, s.cb,
+                                       s.a, s.b, BK);
+          arriveOnCopies(full[buf]);
+        }
+      };
+      // With three buffers or more a warp refills the buffer read in the
+      // last step after its own multiply, by when the others are done
+      // reading it, so warps run up to a step apart and meet at no block
+      // barrier (DGEMM 128x128x8/8x8, 4 buffers, H200: 58.1 TFLOP/s against
+      // 45.3 with a __syncthreads per step). With two it must refill before
+      // the multiply.
+      constexpr bool early = STAGES == 2;
+#pragma unroll
+      for (int b = 0; b < STAGES - 1; ++b)
+        refill(b);
+      for (int t = 0; t < s.kTiles; ++t) {
+        const int u = used + t, buf = u % STAGES;
+        waitPhase(full[buf], u / STAGES);
+        if (early)
+          refill(t + STAGES - 1);
+        multiplyTile<Cfg>(s.acc, tileA[buf], tileB[buf], ty, tx);
+        arrive(empty[buf]);
+        if (!early)
+          refill(t + STAGES - 1);
+      }
+      used += s.kTiles;
+      // The remainder's or the next row tile's copies refill buffers still
+      // read here.
+      __syncthreads();
+    }
+
+    template <bool Vec>
+    __device__ __forceinline__ void remainder(const Step &s) {
+      copyTiles<Vec, false, false>(tileA[0], tileB[0], s.ca, s.cb, s.a, s.b,
+                                   s.kRest);
+      waitCopies();
+      __syncthreads();
+      multiplyTile<Cfg>(s.acc, tileA[0], tileB[0], ty, tx);
+      __syncthreads();
+    }
+  };
+
+  /// Every tile of C this block owns, through `pipe`; (rowIn, colIn) is the
+  /// thread's first element in the block tile.
+  template <bool Vec, class Pipe>
+  static __device__ __forceinline__ void walk(const gemm_rt::Problem &p,
+                                              Pipe &pipe, int rowIn,
+                                              int colIn) {
+    // Full K tiles, and the rows short of one.
+    const int kTiles = int(p.k / BK), kRest = int(p.k % BK);
+    const T alpha = T(p.alpha), beta = T(p.beta);
+    // A is [M][K] and B is [K][N]: x runs along M for A and along N for B.
+    const long long aX = Cfg::A::X_UNIT ? 1 : p.a.sr;
+    const long long aK = Cfg::A::K_UNIT ? 1 : p.a.sc;
+    const long long bX = Cfg::B::X_UNIT ? 1 : p.b.sc;
+    const long long bK = Cfg::B::K_UNIT ? 1 : p.b.sr;
+    const long long cm = Cfg::C_ROW_UNIT ? 1 : p.c.sr;
+    const long long cn = Cfg::C_COL_UNIT ? 1 : p.c.sc;
+    forEachTile<BM, BN>(p, [&](long long batch, long long m0, long long n0) {
+      const T *a = static_cast<const T *>(p.a.ptr) + batch * p.a.sb;
+      const T *b = static_cast<const T *>(p.b.ptr) + batch * p.b.sb;
+      T *c = static_cast<T *>(const_cast<void *>(p.c.ptr)) + batch * p.c.sb;
+      Acc acc;
+#pragma unroll
+      for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+        for (int j = 0; j < Cfg::TN; ++j)
+          acc[i][j] = T(0);
+      typename MA::Cur ca = MA::start(a, aX, aK, p.m, m0);
+      typename MB::Cur cb = MB::start(b, bX, bK, p.n, n0);
+      const Step step{acc, ca, cb, a, b, kTiles, kRest};
+      // A block inside M and N runs a K loop without bounds on its packs:
+      // the bounds of every pack cost a K step more instructions than its
+      // loads (SASS: 314 against 206 per step of a 128x64x16 dmma kernel).
+      if (m0 + BM <= p.m && n0 + BN <= p.n)
+        pipe.template loop<Vec, true>(step);
+      else
+        pipe.template loop<Vec, false>(step);
+      if (kRest > 0)
+        pipe.template remainder<Vec>(step);
+      storeC<Cfg, Vec>(acc, CStore<T>{c, cm, cn, p.m, p.n, m0 + rowIn,
+                                      n0 + colIn, alpha, beta, p.epilogue,
+                                      batch});
+    });
+  }
+
+  template <bool Vec>
+  static __device__ __forceinline__ void run(const gemm_rt::Problem &p) {
+    // Dynamic shared memory, which may pass the 48 KB of a static
+    // declaration; both tiles aligned for the widest pack (4 x f64).
+    extern __shared__ __align__(32) unsigned char smem[];
+    auto &tileA = *reinterpret_cast<BuffersA *>(smem);
+    auto &tileB = *reinterpret_cast<BuffersB *>(smem + Cfg::A_TILE_BYTES);
+    int ty, tx, rowIn, colIn;
+    if constexpr (Cfg::DMMA_K > 0) {
+      // The warp and the lane; warps tile the block row by row.
+      constexpr int WM = 8 * Cfg::TM, WN = 4 * Cfg::TN;
+      ty = threadIdx.x / 32, tx = threadIdx.x % 32;
+      rowIn = (ty / (BN / WN)) * WM + Cfg::A_GROUP * (tx / 4);
+      colIn = (ty % (BN / WN)) * WN + 2 * Cfg::B_GROUP * (tx % 4);
+    } else {
+      // Consecutive threads own consecutive column groups of C.
+      ty = threadIdx.x / (BN / Cfg::TN), tx = threadIdx.x % (BN / Cfg::TN);
+      rowIn = ty * Cfg::ROW_GROUP, colIn = tx * Cfg::COL_GROUP;
+    }
+    if constexpr (Cfg::PREFETCH == Prefetch::Async) {
+      __shared__ unsigned long long full[STAGES], empty[STAGES];
+      if (threadIdx.x == 0)
+        for (int s = 0; s < STAGES; ++s) {
+          initBarrier(full[s], Cfg::THREADS);
+          initBarrier(empty[s], Cfg::THREADS);
+        }
+      __syncthreads();
+      AsyncPipe pipe{tileA, tileB, ty, tx, full, empty, 0};
+      walk<Vec>(p, pipe, rowIn, colIn);
+    } else {
+      SyncPipe pipe{tileA, tileB, ty, tx};
+      walk<Vec>(p, pipe, rowIn, colIn);
+    }
+  }
+};
+
+/// The kernel of `Cfg`; Vec: every packed access is aligned.
+template <class Cfg, bool Vec>
+__global__ void __launch_bounds__(Cfg::THREADS, Cfg::OCCUPANCY)
+    gemmKernel(const gemm_rt::Problem p) {
+  Gemm<Cfg>::template run<Vec>(p);
+}
+
+/// True if every pack of n elements of x starts at a multiple of its size.
+/// The packs run along x's unit stride, so every other stride (the batch's
+/// too) must step whole packs; where both strides are 1 (rows that overlap)
+/// one of them does not.
+template <class T>
+inline bool packAligned(const gemm_rt::Operand &x, int n) {
+  const bool rows = x.sr % n == 0, cols = x.sc % n == 0;
+  return reinterpret_cast<unsigned long long>(x.ptr) % (n * sizeof(T)) == 0 &&
+         x.sb % n == 0 && ((rows && (cols || x.sc == 1)) || (cols && x.sr == 1));
+}
+
+/// Launches `Cfg`'s vector kernel when every packed access is aligned, the
+/// scalar one otherwise; a transposed configuration computes C^T = B^T A^T.
+template <class Cfg>
+cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
+  using T = typename Cfg::T;
+  const gemm_rt::Problem p =
+      Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
+  const bool aligned =
+      (Cfg::A::PACK == 1 || packAligned<T>(p.a, Cfg::A::PACK)) &&
+      (Cfg::B::PACK == 1 || packAligned<T>(p.b, Cfg::B::PACK)) &&
+      (Cfg::C_PACK == 1 || packAligned<T>(p.c, Cfg::C_PACK));
+  const auto start = aligned ? gemmKernel<Cfg, true> : gemmKernel<Cfg, false>;
+  // Past 48 KB a kernel must opt in to its dynamic shared memory.
+  if (Cfg::SMEM_BYTES > 48 * 1024) {
+    const cudaError_t err = cudaFuncSetAttribute(
+        start, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM_BYTES);
+    if (err != cudaSuccess)
+      return err;
+  }
+  start<<<tileGrid(p, Cfg::BM, Cfg::BN), Cfg::THREADS, Cfg::SMEM_BYTES,
+          stream>>>(p);
+  return cudaGetLastError();
+}
+
+} // namespace gemm_kernels
+
+#endif // GEMM_KERNELS_KERNEL_CUH
