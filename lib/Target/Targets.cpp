@@ -3,7 +3,7 @@
 // Every number the cost model reads, with its source. Seeds are the papers in
 // /work/shared/seeds (000 MAGMA, 001 Tan et al., 002 Volkov & Demmel, 003
 // Kurzak et al., 004 Lai & Seznec); "H100 run" is the dependent-chain
-// microbenchmark test/Target/Inputs/latency.cu on the lent H100 SXM
+// microbenchmark utils/calibrate/latency.cu on the lent H100 SXM
 // (sm_90, 1980 MHz; FFMA 4.3, DFMA 8.3, LDS/.64/.128 + XOR 29/29/34, cold
 // global load 689, L2 hit 288 clocks).
 //
@@ -84,7 +84,7 @@ GpuTarget hopperSM() {
   t.f64.perClock = 64;
   t.f64.latency = 8;
   // source: no published Table 1 for Hopper; reuse as in 003 Table 1. The
-  // H100 runs of test/gpu/sweep and test/gpu/correlate: the fastest kernels
+  // H100 runs of test/gpu/sweep and utils/calibrate/correlate: the fastest kernels
   // of each precision (f32 128x128x8/8x8, 39 TFLOP/s; f64 dmma
   // 128x128x8/8x8, 34) run one block of 256 threads per SM, so neither
   // 003's 2 blocks nor eq. 1's 512 threads may prune them.
@@ -101,8 +101,8 @@ GpuTarget hopperSM() {
   t.registersPerSM = 65536;
   t.maxRegistersPerThread = 255;
   // source: least squares over the fewest registers at which ptxas 13.0
-  // (sm_90) compiles 45 kernels of test/gpu/correlate without spilling,
-  // refitted for the load cursors (session 4, test/gpu/correlate/
+  // (sm_90) compiles 45 kernels of utils/calibrate/correlate without spilling,
+  // refitted for the load cursors (session 4, utils/calibrate/
   // registers.py): the fragments no longer matter (-0.12 per register);
   // residuals -55 to +49, standard deviation 20, hence the margins that
   // CostModel adds for feasibility and residency. The fit's largest staged
@@ -124,7 +124,7 @@ GpuTarget hopperSM() {
   // source: H100 whitepaper SM diagram (a 16K x 32-bit register file per
   // partition); ptxas caps 576-thread blocks at 96 registers, not 112.
   t.registerPartitions = 4;
-  // source: H100 run of test/gpu/correlate (docs/cost-model-hopper.md):
+  // source: H100 run of utils/calibrate/correlate (docs/cost-model-hopper.md):
   // FFMA kernels slow down in step with their shared-memory loads per FMA
   // (8x8 v4 tiles 37-39 TFLOP/s, 5x8 v2 ones 24-26, v1 ones 17-19); ncu of
   // the 128x128x8/8x8 dmma kernel (session 3): the tensor pipe 51% busy,
@@ -132,7 +132,7 @@ GpuTarget hopperSM() {
   // its 232 instructions per K step, where the same multiply without
   // barriers and global loads runs at 97% (latency.cu's dmma tile).
   t.stallsAdd = true;
-  // source: H200 runs of test/gpu/correlate (session 11, 4096^3 NN, four
+  // source: H200 runs of utils/calibrate/correlate (session 11, 4096^3 NN, four
   // cp.async buffers): 128x128x16/8x8 42.0 TFLOP/s against 53.4-54.4 with
   // one k8 slice a step (128x128x8/8x8); 128x64x16/4x8 39.7 against
   // 42.0-42.9. The model's turns rate the deeper steps alike.
@@ -144,7 +144,7 @@ GpuTarget hopperSM() {
   // (MAGMA's SGEMM at 63% of the C2050) fit eq. 1's thread count.
   t.tileCoversLatency = true;
   // source: H100 SASS (cuobjdump, nvcc 13.0) of CodeGen's 128x128x8/8x8
-  // dmma kernel with load cursors (session 4; test/gpu/profile.sh): 176
+  // dmma kernel with load cursors (session 4; utils/calibrate/profile.sh): 176
   // instructions per K step, of which 16 DMMA, 24 LDS, 8 LDG, 6 STS and 29
   // NOP; about 60 issued ones step the 4 global loads' pointers, set their
   // predicates and zero fills and recompute their shared addresses (before
@@ -171,7 +171,7 @@ GpuTarget hopperSM() {
   t.sharedLatency[2] = 34;
   t.globalLatency = 689;
   // source: the L2's 128-byte lines (CUDA C++ Best Practices Guide,
-  // "Coalesced Access to Global Memory"); H200 run of test/gpu/correlate
+  // "Coalesced Access to Global Memory"); H200 run of utils/calibrate/correlate
   // (session 12, DGEMM 32768x64x8192 NN, A read once from DRAM): tiles
   // whose rows of A are 64 bytes (BK 8) ran 36.2-37.8 TFLOP/s whatever
   // their buffers (4, 6, 8), 128-byte ones (BK 16) 43.3-48.3.
@@ -303,12 +303,12 @@ GpuTarget makeH100() {
   t.dramGBs = 3350;
   // source: NVIDIA H100 datasheet (SXM5: 67 TFLOP/s FP64 Tensor Core, twice
   // the FP64 cores' 34): 128 FMAs per clock per SM; H100 run of
-  // test/Target/Inputs/latency.cu: m16n8k4/8/16 126.4-126.9 FMAs per clock
+  // utils/calibrate/latency.cu: m16n8k4/8/16 126.4-126.9 FMAs per clock
   // per SM and 34, 50, 82 clocks; m8n8k4 63.2 (half) and 26 clocks. The
   // guidelines are FP64's.
   t.f64Tensor = {128, 82, t.f64.guidelines};
   t.narrowDmmaShare = 0.5;
-  // source: H100 run of test/Target/Inputs/latency.cu: 128-bit loads of a
+  // source: H100 run of utils/calibrate/latency.cu: 128-bit loads of a
   // 16 MiB buffer at 6852 GB/s.
   t.l2GBs = 6852;
   t.dmmaLatency[0] = 26;
