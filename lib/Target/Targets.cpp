@@ -385,6 +385,6 @@ const GpuTarget *mlir::gemm::lookupTarget(StringRef name) {
 }
 
 const GpuTarget &mlir::gemm::getDefaultTarget() {
-  // The GPU we measure on (DESIGN.md: "the default is a modern one").
+  // A modern GPU, and the one the Hopper numbers were measured on.
   return *lookupTarget("hopper-h100");
 }
