@@ -1,6 +1,6 @@
 //===- bench.cu - gemm-opt's GEMMs side by side with cuBLAS ---------------===//
 //
-// The benchmark of docs/performance.md, by the protocol of DESIGN.md. For
+// The benchmark of docs/performance.md, by the protocol it describes. For
 // each shape it fills A, B and C with random numbers in [-1, 1) (never
 // zeros) in device memory, then in one process and on the same buffers:
 //   - calls the function that gemm-opt rewrote (bench/inputs, declared in
@@ -9,10 +9,10 @@
 //       |C - C_cublas|_ij <= (K + 2) eps (|A||B|)_ij + tiny   (beta = 0);
 //   - times that function and cuBLAS in turn (ours, cuBLAS, ours, ...), so
 //     that clock drift reaches both alike. Our time is what a user's call
-//     costs: the launcher's pointer checks, the kernel and the
-//     synchronisation before it returns. cuBLAS: SGEMM in pedantic FP32 (no
-//     TF32, as our kernels compute), DGEMM in its default math,
-//     strided-batched for batches.
+//     costs: the launcher's pointer checks and the kernel (with device
+//     operands the call returns once the kernel is queued, as cuBLAS's
+//     does). cuBLAS: SGEMM in pedantic FP32 (no TF32, as our kernels
+//     compute), DGEMM in its default math, strided-batched for batches.
 // Each time is the median of 25 runs after 3 warm-ups between CUDA events,
 // with alpha = 1 and beta = 0. Last come the runtime's seed kernels at
 // 4096^3, through gemm_rt::run like the rewritten functions, checked and
@@ -22,7 +22,9 @@
 // the ratios to cuBLAS, then the seed kernels) to stdout. Exits 1 if a check
 // failed, 2 without a GPU.
 //
-// Usage: bench [seed]   (the default seed is 1)
+// Usage: bench [seed]              (the default seed is 1)
+//        bench --choices [seed]    every kernel variant and K split of each
+//                                  plan instead (GEMM_OPT_CHOICE)
 //
 //===----------------------------------------------------------------------===//
 #include "gemms.h"
@@ -48,7 +50,8 @@ struct Shape {
   int64_t batch, m, n, k;
 };
 
-/// DESIGN.md's shapes. The batch counts give the two batched shapes 0.5 and
+/// The benchmark's shapes: squares, odd sizes, short K, skinny M or N, the
+/// four layouts and two batches. The batch counts give the two batched shapes 0.5 and
 /// 2.1 GFLOP of work per call, well above one small matrix's launch cost.
 const Shape shapes[] = {
     {"nn", 1, 1024, 1024, 1024}, {"nn", 1, 2048, 2048, 2048},

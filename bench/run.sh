@@ -16,7 +16,7 @@
 # failed.
 # BENCH_GEN=DIR times another set of rewritten inputs (say, a baseline
 # written by an older gemm-opt) in the same way; its table goes to
-# bench-$(basename DIR).md.
+# $(basename DIR).md.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail

@@ -1,11 +1,11 @@
 //===- Targets.cpp - The GPU description table ----------------------------===//
 //
-// Every number the cost model reads, with its source. Seeds are the papers in
-// /work/shared/seeds (000 MAGMA, 001 Tan et al., 002 Volkov & Demmel, 003
-// Kurzak et al., 004 Lai & Seznec); "H100 run" is the dependent-chain
-// microbenchmark test/Target/Inputs/latency.cu on the lent H100 SXM
-// (sm_90, 1980 MHz; FFMA 4.3, DFMA 8.3, LDS/.64/.128 + XOR 29/29/34, cold
-// global load 689, L2 hit 288 clocks).
+// Every number the cost model reads, with its source: the papers of
+// docs/references.md, NVIDIA's documents, and for Hopper what no document
+// gives, measured with the tools of utils/calibrate (its README says how to
+// measure again). "H100 run" is utils/calibrate/latency.cu on an H100 SXM
+// (sm_90, 1980 MHz): FFMA 4.3, DFMA 8.3, LDS/.64/.128 plus a dependent XOR
+// 29/29/34, a global load that misses the caches 689 clocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,52 +24,56 @@ namespace {
 /// Fields left zero are the product's own.
 GpuTarget fermiSM() {
   GpuTarget t{};
-  // source: 001 section 2.1 and Table 1 (32 cores per SM).
+  // source: [Tan et al. 2011] section 2.1 and Table 1 (32 cores per SM).
   t.f32.perClock = 32;
   // source: CUDA C Programming Guide 4.2, section 5.2.3: "about 22 clock
   // cycles for devices of compute capability 2.x".
   t.f32.latency = 22;
-  // source: 003 Table 1, SGEMM: 512 threads, 2 blocks, reuse 3.0.
+  // source: [Kurzak et al. 2011] Table 1, SGEMM: 512 threads, 2 blocks,
+  // reuse 3.0.
   t.f32.guidelines = {512, 2, 3.0};
-  // source: 001 Table 3, dfma RAW latency.
+  // source: [Tan et al. 2011] Table 3, dfma RAW latency.
   t.f64.latency = 24;
-  // source: 003 Table 1, DGEMM: 512 threads, 2 blocks, reuse 2.0.
+  // source: [Kurzak et al. 2011] Table 1, DGEMM: 512 threads, 2 blocks,
+  // reuse 2.0.
   t.f64.guidelines = {512, 2, 2.0};
-  // source: 001 Table 1 (2 warp schedulers per SM) and section 3.1 ("Fermi
-  // takes 2 cycles to issue an entire warp").
+  // source: [Tan et al. 2011] Table 1 (2 warp schedulers per SM) and section
+  // 3.1 ("Fermi takes 2 cycles to issue an entire warp").
   t.schedulersPerSM = 2;
   t.warpIssuePerClock = 0.5;
-  // source: 001 section 2.1: "double precision instructions cannot be
-  // dual-issued with other instructions".
+  // source: [Tan et al. 2011] section 2.1: "double precision instructions
+  // cannot be dual-issued with other instructions".
   t.fp64DualIssue = false;
-  // source: 001 section 3.1 (32768 registers per SM, at most 63 per
-  // thread); 004 section 2.1.
+  // source: [Tan et al. 2011] section 3.1 (32768 registers per SM, at most 63
+  // per thread); [Lai & Seznec 2012] section 2.1.
   t.registersPerSM = 32768;
   t.maxRegistersPerThread = 63;
-  // source: 001 Table 1 (48 KB shared memory); 003 section 5.3.1 (per SM =
-  // per block).
+  // source: [Tan et al. 2011] Table 1 (48 KB shared memory); [Kurzak et al.
+  // 2011] section 5.3.1 (per SM = per block).
   t.sharedBytesPerSM = 48 * 1024;
   t.sharedBytesPerBlock = 48 * 1024;
-  // source: 003 section 5.3.2 (1536 threads per SM) and 5.3.1 (warps =
-  // threads / 32); CUDA C Programming Guide 4.2, Table F-1 (1024 threads per
-  // block, 8 blocks per SM for compute capability 2.x).
+  // source: [Kurzak et al. 2011] section 5.3.2 (1536 threads per SM) and
+  // 5.3.1 (warps = threads / 32); CUDA C Programming Guide 4.2, Table F-1
+  // (1024 threads per block, 8 blocks per SM for compute capability 2.x).
   t.maxThreadsPerSM = 1536;
   t.maxThreadsPerBlock = 1024;
   t.maxBlocksPerSM = 8;
   t.maxWarpsPerSM = 48;
-  // source: 001 section 3.1: BW_sm = 4 * 32 * 0.5 * clock * SMs, i.e. 64
-  // bytes per clock per SM.
+  // source: [Tan et al. 2011] section 3.1: BW_sm = 4 * 32 * 0.5 * clock *
+  // SMs, i.e. 64 bytes per clock per SM.
   t.sharedBytesPerClock = 64;
-  // source: 004 Table 1 (16 LD/ST units; LDS throughput 16 per clock).
+  // source: [Lai & Seznec 2012] Table 1 (16 LD/ST units; LDS throughput 16
+  // per clock).
   t.lsuPerClock = 16;
-  // source: 004 section 3.1 and Figure 2 (LDS.128 "normally leads to 2-way
-  // bank conflict", 2 thread instructions per clock); 001 section 3.2.
+  // source: [Lai & Seznec 2012] section 3.1 and Figure 2 (LDS.128 "normally
+  // leads to 2-way bank conflict", 2 thread instructions per clock); [Tan et
+  // al. 2011] section 3.2.
   t.wideAccessConflict = 2;
-  // source: 001 Table 2 (ld.32 / ld.64 / ld.128).
+  // source: [Tan et al. 2011] Table 2 (ld.32 / ld.64 / ld.128).
   t.sharedLatency[0] = 26;
   t.sharedLatency[1] = 38;
   t.sharedLatency[2] = 46;
-  // source: 001 Table 3 (ld.gm: 332 cached to 1000 uncached).
+  // source: [Tan et al. 2011] Table 3 (ld.gm: 332 cached, 1000 uncached).
   t.globalLatency = 1000;
   return t;
 }
@@ -83,11 +87,11 @@ GpuTarget hopperSM() {
   t.f32.latency = 4;
   t.f64.perClock = 64;
   t.f64.latency = 8;
-  // source: no published Table 1 for Hopper; reuse as in 003 Table 1. The
-  // H100 runs of test/gpu/sweep and test/gpu/correlate: the fastest kernels
-  // of each precision (f32 128x128x8/8x8, 39 TFLOP/s; f64 dmma
-  // 128x128x8/8x8, 34) run one block of 256 threads per SM, so neither
-  // 003's 2 blocks nor eq. 1's 512 threads may prune them.
+  // source: no published Table 1 for Hopper; reuse as in [Kurzak et al.
+  // 2011] Table 1. The fastest kernels of each precision measured on an
+  // H100 (test/gpu/sweep, utils/calibrate/correlate: f32 128x128x8/8x8,
+  // f64 dmma 128x128x8/8x8) run one block of 256 threads per SM, so
+  // neither Table 1's 2 blocks nor eq. 1's 512 threads may prune them.
   t.f32.guidelines = {256, 1, 3.0};
   t.f64.guidelines = {256, 1, 2.0};
   // source: H100 whitepaper (four SM partitions, one warp scheduler issuing
@@ -100,55 +104,56 @@ GpuTarget hopperSM() {
   // 227 KB per block, 2048 threads, 1024 per block, 32 blocks, 64 warps).
   t.registersPerSM = 65536;
   t.maxRegistersPerThread = 255;
-  // source: least squares over the fewest registers at which ptxas 13.0
-  // (sm_90) compiles 45 kernels of test/gpu/correlate without spilling,
-  // refitted for the load cursors (session 4, test/gpu/correlate/
-  // registers.py): the fragments no longer matter (-0.12 per register);
-  // residuals -55 to +49, standard deviation 20, hence the margins that
-  // CostModel adds for feasibility and residency. The fit's largest staged
-  // tile is 36 words a thread (64x224x28/8x8, f32); 48x120x40/6x6 (42
-  // words) spills at 255 registers where the law predicts 206. It counts
-  // cp.async copies as held tiles (one coefficient, as fitted then).
+  // source: utils/calibrate/registers.py with ptxas 13.0 (sm_90): least
+  // squares over the fewest registers at which 45 FFMA and dmma kernels of
+  // the correlation check compile without spilling. Residuals -55 to +49,
+  // standard deviation 20, hence the margins that CostModel adds for
+  // feasibility and residency. The fit's largest staged tile is 36 words a
+  // thread (64x224x28/8x8, f32); 48x120x40/6x6 (42 words) spills at 255
+  // registers where the law predicts 206. It counts cp.async copies as held
+  // tiles (one coefficient). The law's estimates run high for the FFMA
+  // multiply that CodeGen prints (ptxas takes 9-21 fewer registers), which
+  // errs on the safe side; a refit needs kernels of every layout, since the
+  // layout moves the need by 20-50 registers near the cap.
   t.registerLaw = RegisterLaw{47.1, -0.12, 2.78, 2.78, 2.06, 20, 36};
-  // dmma kernels by their own fit (session 11: the shared law's residuals
-  // had grown to sd 25 on ptxas 13.0, most of them cp.async tiles it
-  // overestimated by 10-90). Refitted in session 12 (registers.py --kind
-  // dmma, ptxas 13.0.88, 14 kernels with the two-slice cp.async tiles of
-  // streamed problems; staged tiles up to 64 words), with cp.async copies
-  // apart from held tiles: 1.02 registers per copied word against 1.73
-  // per held one, sd 8. 256x64x16/8x8 needs 224 with cp.async (the
-  // session-11 fit said 243, and its 36-word limit dropped it) and spills
-  // with a register prefetch. None of the 14 stages without a prefetch, so
-  // stagedDead is session 11's.
+  // source: utils/calibrate/registers.py --kind dmma with ptxas 13.0.88: 14
+  // dmma kernels, among them the two-slice cp.async tiles of streamed
+  // problems (staged tiles up to 64 words), with cp.async copies apart from
+  // held tiles (1.02 registers per copied word against 1.73 per held one),
+  // standard deviation 8. dmma kernels get their own law because ptxas
+  // allocates their fragments and cp.async addresses unlike an FFMA
+  // kernel's: the shared law overestimated cp.async tiles by 10-90
+  // registers. None of the 14 stages without a prefetch, so stagedDead
+  // comes from an earlier dmma fit of 19 kernels.
   t.dmmaRegisterLaw = RegisterLaw{77.9, -0.49, 1.73, 1.02, 1.61, 8, 64};
   // source: H100 whitepaper SM diagram (a 16K x 32-bit register file per
   // partition); ptxas caps 576-thread blocks at 96 registers, not 112.
   t.registerPartitions = 4;
-  // source: H100 run of test/gpu/correlate (docs/cost-model-hopper.md):
-  // FFMA kernels slow down in step with their shared-memory loads per FMA
-  // (8x8 v4 tiles 37-39 TFLOP/s, 5x8 v2 ones 24-26, v1 ones 17-19); ncu of
-  // the 128x128x8/8x8 dmma kernel (session 3): the tensor pipe 51% busy,
-  // 2 warps per scheduler stalled on fixed-latency dependencies between
-  // its 232 instructions per K step, where the same multiply without
-  // barriers and global loads runs at 97% (latency.cu's dmma tile).
+  // source: utils/calibrate/correlate on an H100: FFMA kernels slow down in
+  // step with their shared-memory loads per FMA (8x8 v4 tiles 37-39
+  // TFLOP/s, 5x8 v2 ones 24-26, v1 ones 17-19); ncu of a 128x128x8/8x8 dmma
+  // kernel with a barrier per K step: the tensor pipe 51% busy, 2 warps per
+  // scheduler stalled on fixed-latency dependencies, where the same
+  // multiply without barriers and global loads runs at 97% (latency.cu's
+  // dmma tile).
   t.stallsAdd = true;
-  // source: H200 runs of test/gpu/correlate (session 11, 4096^3 NN, four
-  // cp.async buffers): 128x128x16/8x8 42.0 TFLOP/s against 53.4-54.4 with
-  // one k8 slice a step (128x128x8/8x8); 128x64x16/4x8 39.7 against
-  // 42.0-42.9. The model's turns rate the deeper steps alike.
+  // source: utils/calibrate/correlate on an H200 (4096^3 NN, four cp.async
+  // buffers): 128x128x16/8x8 42.0 TFLOP/s against 53.4-54.4 with one k8
+  // slice a step (128x128x8/8x8); 128x64x16/4x8 39.7 against 42.0-42.9.
+  // The model's turns rate the deeper steps alike.
   t.deepDriftShare = 0.78;
-  // source: ncu of CodeGen's 128x128x8/8x8 FFMA kernel on the H100 (session
-  // 4): 2 warps per scheduler, 0.17 wait stalls per issue and the FMA pipe
-  // 64% busy, where eq. 1 asks for 512 threads; the compiler's control codes
-  // issue independent FFMAs back to back. On Fermi the papers' measurements
-  // (MAGMA's SGEMM at 63% of the C2050) fit eq. 1's thread count.
+  // source: ncu (utils/calibrate/profile.sh) of CodeGen's 128x128x8/8x8
+  // FFMA kernel on an H100: 2 warps per scheduler, 0.17 wait stalls per
+  // issue and the FMA pipe 64% busy, where eq. 1 asks for 512 threads; the
+  // compiler's control codes issue independent FFMAs back to back. On Fermi
+  // the papers' measurements (MAGMA's SGEMM at 63% of the C2050) fit eq. 1's
+  // thread count.
   t.tileCoversLatency = true;
-  // source: H100 SASS (cuobjdump, nvcc 13.0) of CodeGen's 128x128x8/8x8
-  // dmma kernel with load cursors (session 4; test/gpu/profile.sh): 176
-  // instructions per K step, of which 16 DMMA, 24 LDS, 8 LDG, 6 STS and 29
-  // NOP; about 60 issued ones step the 4 global loads' pointers, set their
-  // predicates and zero fills and recompute their shared addresses (before
-  // the cursors: 147 of 232).
+  // source: H100 SASS (cuobjdump, nvcc 13.0; utils/calibrate/profile.sh) of
+  // CodeGen's 128x128x8/8x8 dmma kernel: 176 instructions per K step, of
+  // which 16 DMMA, 24 LDS, 8 LDG, 6 STS and 29 NOP; about 60 issued ones
+  // step the 4 global loads' pointers, set their predicates and zero fills
+  // and recompute their shared addresses.
   t.loadAddressing = 15;
   // source: PTX ISA 7.0, "cp.async" (sm_80 and later).
   t.asyncCopies = true;
@@ -171,8 +176,8 @@ GpuTarget hopperSM() {
   t.sharedLatency[2] = 34;
   t.globalLatency = 689;
   // source: the L2's 128-byte lines (CUDA C++ Best Practices Guide,
-  // "Coalesced Access to Global Memory"); H200 run of test/gpu/correlate
-  // (session 12, DGEMM 32768x64x8192 NN, A read once from DRAM): tiles
+  // "Coalesced Access to Global Memory"); utils/calibrate/correlate on an
+  // H200 (--shape 32768,64,8192, DGEMM NN, A read once from DRAM): tiles
   // whose rows of A are 64 bytes (BK 8) ran 36.2-37.8 TFLOP/s whatever
   // their buffers (4, 6, 8), 128-byte ones (BK 16) 43.3-48.3.
   t.dramLineBytes = 128;
@@ -183,14 +188,14 @@ GpuTarget makeC2050() {
   GpuTarget t = fermiSM();
   t.name = "fermi-c2050";
   t.description = "NVIDIA Tesla C2050 (Fermi GF100, sm_20)";
-  // source: 000 section 3 and 001 section 2.1: 448 cores (14 SMs) at
-  // 1.15 GHz, 1030 / 515 GFLOP/s.
+  // source: [Nath et al. 2010] section 3 and [Tan et al. 2011] section 2.1:
+  // 448 cores (14 SMs) at 1.15 GHz, 1030 / 515 GFLOP/s.
   t.sms = 14;
   t.clockGHz = 1.15;
-  // source: 003 section 5.1 (double precision: "16 operations per
-  // multiprocessor per cycle").
+  // source: [Kurzak et al. 2011] section 5.1 (double precision: "16
+  // operations per multiprocessor per cycle").
   t.f64.perClock = 16;
-  // source: 001 Table 1 (GDDR5, 144 GB/s).
+  // source: [Tan et al. 2011] Table 1 (GDDR5, 144 GB/s).
   t.dramGBs = 144;
   return t;
 }
@@ -199,8 +204,8 @@ GpuTarget makeGTX580() {
   GpuTarget t = fermiSM();
   t.name = "fermi-gtx580";
   t.description = "NVIDIA GeForce GTX 580 (Fermi GF110, sm_20)";
-  // source: 004 Table 1: 16 SMs of 32 SPs, 1544 MHz shader clock,
-  // 1581 GFLOP/s, 192.4 GB/s.
+  // source: [Lai & Seznec 2012] Table 1: 16 SMs of 32 SPs, 1544 MHz shader
+  // clock, 1581 GFLOP/s, 192.4 GB/s.
   t.sms = 16;
   t.clockGHz = 1.544;
   t.dramGBs = 192.4;
@@ -214,27 +219,31 @@ GpuTarget makeGTX280() {
   GpuTarget t{};
   t.name = "gt200-gtx280";
   t.description = "NVIDIA GeForce GTX 280 (Tesla GT200, sm_13)";
-  // source: 002 Table 1: 30 cores (SMs) at 1.30 GHz, 624 / 78 GFLOP/s,
-  // 141 GB/s, 64 KB registers and 16 KB shared memory per core.
+  // source: [Volkov & Demmel 2008] Table 1: 30 cores (SMs) at 1.30 GHz,
+  // 624 / 78 GFLOP/s, 141 GB/s, 64 KB registers and 16 KB shared memory per
+  // core.
   t.sms = 30;
   t.clockGHz = 1.30;
   t.dramGBs = 141;
-  // source: 002 section 2.1 (8 SP MAD pipelines and 1 DP pipeline per core)
-  // and section 3.4 (MAD latency 24, DP MAD 52 clocks).
+  // source: [Volkov & Demmel 2008] section 2.1 (8 SP MAD pipelines and 1 DP
+  // pipeline per core) and section 3.4 (MAD latency 24, DP MAD 52 clocks).
   t.f32 = {8, 24, {}};
   t.f64 = {1, 52, {}};
-  // source: no Table 1 for GT200. Occupancy: 002 section 3.4 (6 warps, 192
-  // threads, hide the pipeline); reuse 1 keeps 002's 1 x 16 register tile.
+  // source: no Table 1 for GT200. Occupancy: [Volkov & Demmel 2008] section
+  // 3.4 (6 warps, 192 threads, hide the pipeline); reuse 1 keeps its 1 x 16
+  // register tile.
   t.f32.guidelines = {192, 1, 1.0};
   t.f64.guidelines = {192, 1, 1.0};
-  // source: 002 section 4.2: every instruction but the MAD takes 4 cycles
-  // per warp, one issue unit (8 thread instructions per clock); 004 section
-  // 2.2: other units take instructions in the free cycles.
+  // source: [Volkov & Demmel 2008] section 4.2: every instruction but the
+  // MAD takes 4 cycles per warp, one issue unit (8 thread instructions per
+  // clock); [Lai & Seznec 2012] section 2.2: other units take instructions
+  // in the free cycles.
   t.schedulersPerSM = 1;
   t.warpIssuePerClock = 0.25;
   t.fp64DualIssue = true;
-  // source: 004 Table 1 (16K registers per SM) and section 2.1 (127 per
-  // thread); 002 Table 1 (16 KB shared memory).
+  // source: [Lai & Seznec 2012] Table 1 (16K registers per SM) and section
+  // 2.1 (127 per thread); [Volkov & Demmel 2008] Table 1 (16 KB shared
+  // memory).
   t.registersPerSM = 16384;
   t.maxRegistersPerThread = 127;
   t.sharedBytesPerSM = 16 * 1024;
@@ -248,12 +257,12 @@ GpuTarget makeGTX280() {
   // source: CUDA Programming Guide 2.2, section 5.1.2.5 (16 banks of 32
   // bits, each delivering one word per two clocks): 32 B per clock.
   t.sharedBytesPerClock = 32;
-  // source: 002 section 4.2 (shared-memory moves issue like any other
-  // instruction, 4 cycles per warp).
+  // source: [Volkov & Demmel 2008] section 4.2 (shared-memory moves issue
+  // like any other instruction, 4 cycles per warp).
   t.lsuPerClock = 8;
   t.wideAccessConflict = 1;
-  // source: 002 section 3.3 (shared memory "about 36 cycles"; non-cached
-  // global access 470 to 720 cycles).
+  // source: [Volkov & Demmel 2008] section 3.3 (shared memory "about 36
+  // cycles"; non-cached global access 470 to 720 cycles).
   t.sharedLatency[0] = t.sharedLatency[1] = t.sharedLatency[2] = 36;
   t.globalLatency = 720;
   return t;
@@ -272,8 +281,8 @@ GpuTarget makeA100() {
   t.f32.perClock = 64;
   t.f64.perClock = 32;
   t.dramGBs = 1555;
-  // source: seeds/004 eq. 1 at Ampere's rates: 4 * 64 = 8 * 32 = 256
-  // threads.
+  // source: [Lai & Seznec 2012] eq. 1 at Ampere's rates: 4 * 64 = 8 * 32 =
+  // 256 threads.
   t.f32.guidelines.minThreadsPerSM = 256;
   t.f64.guidelines.minThreadsPerSM = 256;
   // source: the A100 whitepaper: 19.5 TFLOP/s FP64 on the tensor cores, twice
@@ -285,8 +294,8 @@ GpuTarget makeA100() {
   // source: CUDA C++ Programming Guide 12.x, Table 21 (compute capability
   // 8.0: 164 KB shared memory per SM, 163 KB per block). Latencies: not
   // measured on an A100; the H100 run's (FFMA 4 and DFMA 8 clocks match
-  // Jia et al., "Dissecting the NVIDIA Volta GPU Architecture via
-  // Microbenchmarking", 2018, for the same SM pipeline since Volta).
+  // Jia et al. 2018, docs/references.md, for the same SM pipeline since
+  // Volta).
   t.sharedBytesPerSM = 164 * 1024;
   t.sharedBytesPerBlock = 163 * 1024;
   return t;
@@ -303,12 +312,12 @@ GpuTarget makeH100() {
   t.dramGBs = 3350;
   // source: NVIDIA H100 datasheet (SXM5: 67 TFLOP/s FP64 Tensor Core, twice
   // the FP64 cores' 34): 128 FMAs per clock per SM; H100 run of
-  // test/Target/Inputs/latency.cu: m16n8k4/8/16 126.4-126.9 FMAs per clock
+  // utils/calibrate/latency.cu: m16n8k4/8/16 126.4-126.9 FMAs per clock
   // per SM and 34, 50, 82 clocks; m8n8k4 63.2 (half) and 26 clocks. The
   // guidelines are FP64's.
   t.f64Tensor = {128, 82, t.f64.guidelines};
   t.narrowDmmaShare = 0.5;
-  // source: H100 run of test/Target/Inputs/latency.cu: 128-bit loads of a
+  // source: H100 run of utils/calibrate/latency.cu: 128-bit loads of a
   // 16 MiB buffer at 6852 GB/s.
   t.l2GBs = 6852;
   t.dmmaLatency[0] = 26;
@@ -341,7 +350,7 @@ int64_t mlir::gemm::elementBytes(Precision precision) {
 double GpuTarget::issuePerClock(Precision precision) const {
   double all = double(schedulersPerSM) * warpIssuePerClock * 32.0;
   // Without dual issue the SM issues nothing beside an FP64 instruction
-  // (seeds/001 section 2.1), so FP64 code issues at the FP64 rate.
+  // ([Tan et al. 2011] section 2.1), so FP64 code issues at the FP64 rate.
   if (precision == Precision::F64 && !fp64DualIssue)
     return std::min(all, double(f64.perClock));
   return all;
@@ -376,6 +385,6 @@ const GpuTarget *mlir::gemm::lookupTarget(StringRef name) {
 }
 
 const GpuTarget &mlir::gemm::getDefaultTarget() {
-  // The GPU we measure on (DESIGN.md: "the default is a modern one").
+  // A modern GPU, and the one the Hopper numbers were measured on.
   return *lookupTarget("hopper-h100");
 }

@@ -21,9 +21,10 @@ constexpr int64_t kMaxSplits = 16;
 /// and epilogue (C) should stay a small share of its work.
 constexpr int64_t kMinChunk = 256;
 /// What a split costs beyond its traffic: the sum's launch, and its pass
-/// after the product's last wave. The product at its full rate and the
-/// traffic at DRAM speed account for 49.7 of the 60.4 us that DGEMM 1024^3
-/// split in two took, and 2048^3 ran 6 us over them (H200, session 12).
+/// after the product's last wave. Measured on an H200 with
+/// `bench/run.sh --choices`: the product at its full rate and the traffic at
+/// DRAM speed account for 49.7 of the 60.4 us that DGEMM 1024^3 split in two
+/// took, and 2048^3 ran 6 us over them.
 constexpr double kSplitSeconds = 5e-6;
 
 /// GEMM_OPT_CHOICE="v,s" where the plan has variant v and K splits s ways

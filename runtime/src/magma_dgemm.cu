@@ -1,9 +1,10 @@
 //===- magma_dgemm.cu - MAGMA's Fermi DGEMM -------------------------------===//
 //
-// seeds/000 section 3: a 64 x 64 tile of C per block of 16 x 16 threads, K in
-// steps of 16, each thread a 4 x 4 register block strided by 16. The paper
-// reaches 58% of the C2050's DP peak with it. The algorithm is in
-// magma_gemm.h; this file fixes its parameters for double precision.
+// [Nath et al. 2010] section 3 (docs/references.md): a 64 x 64 tile of C per
+// block of 16 x 16 threads, K in steps of 16, each thread a 4 x 4 register
+// block strided by 16. The paper reaches 58% of the C2050's DP peak with it.
+// The algorithm is in magma_gemm.h; this file fixes its parameters for double
+// precision.
 //
 //===----------------------------------------------------------------------===//
 #include "magma_gemm.h"

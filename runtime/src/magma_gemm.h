@@ -1,18 +1,18 @@
 //===- magma_gemm.h - MAGMA's Fermi GEMM as a template ----------*- C++ -*-===//
 //
-// Nath, Tomov and Dongarra's GEMM for Fermi (seeds/000, Figure 2), with the
-// parameters of seeds/003 Table 2. A block of 16 x 16 threads computes a
-// BlkM x BlkN tile of C. Each K step (BlkK deep) the block copies a BlkM x BlkK
-// slice of A and a BlkK x BlkN slice of B into shared memory, then every
-// thread multiplies them out of shared memory into a ThrM x ThrN register
+// The GEMM for Fermi of [Nath et al. 2010] (Figure 2; docs/references.md), with
+// the parameters of [Kurzak et al. 2011] Table 2. A block of 16 x 16 threads
+// computes a BlkM x BlkN tile of C. Each K step (BlkK deep) the block copies a
+// BlkM x BlkK slice of A and a BlkK x BlkN slice of B into shared memory, then
+// every thread multiplies them out of shared memory into a ThrM x ThrN register
 // block. Thread (tx, ty) owns the elements (tx + 16 i, ty + 16 j) of the tile:
 // the register block is strided by 16, so that 16 neighbouring threads read
 // neighbouring shared words and write neighbouring elements of C.
 //
 // The next slice is prefetched into registers while the current one is being
-// multiplied (the software pipelining that MAGMA and CUBLAS 3.2 use, seeds/001
-// Algorithm 2 and seeds/003 Algorithm 1), so its global-memory latency hides
-// behind the math.
+// multiplied (the software pipelining that MAGMA and CUBLAS 3.2 use, [Tan et
+// al. 2011] Algorithm 2 and [Kurzak et al. 2011] Algorithm 1), so its
+// global-memory latency hides behind the math.
 //
 // magma_dgemm.cu and magma_sgemm.cu instantiate it for the two tiles.
 //
@@ -36,8 +36,9 @@ constexpr int threads = dimX * dimY;
 /// multiplies as if padded with zeros.
 ///
 /// The 256 threads sweep the slice in the direction in which the operand is
-/// contiguous (seeds/000: "16 x 16 or 64 x 4, depending upon Op(A)"), so that
-/// a warp's loads coalesce: along K when KFast, along the rows otherwise.
+/// contiguous ([Nath et al. 2010]: "16 x 16 or 64 x 4, depending upon Op(A)"),
+/// so that a warp's loads coalesce: along K when KFast, along the rows
+/// otherwise.
 template <class T, int Rows, int BlkK, bool KFast> class SliceLoader {
   /// Elements adjacent threads take along the fast direction.
   static constexpr int fastRun = KFast ? BlkK : (Rows % 64 == 0 ? 64 : 32);

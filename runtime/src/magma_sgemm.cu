@@ -1,10 +1,10 @@
 //===- magma_sgemm.cu - MAGMA's Fermi SGEMM -------------------------------===//
 //
-// seeds/000 section 3 and seeds/003 Table 2: a 96 x 96 tile of C per block of
-// 16 x 16 threads, K in steps of 16, each thread a 6 x 6 register block
-// strided by 16. The paper reaches 63% of the C2050's SP peak with it. The
-// algorithm is in magma_gemm.h; this file fixes its parameters for single
-// precision.
+// [Nath et al. 2010] section 3 and [Kurzak et al. 2011] Table 2
+// (docs/references.md): a 96 x 96 tile of C per block of 16 x 16 threads, K in
+// steps of 16, each thread a 6 x 6 register block strided by 16. The paper
+// reaches 63% of the C2050's SP peak with it. The algorithm is in magma_gemm.h;
+// this file fixes its parameters for single precision.
 //
 //===----------------------------------------------------------------------===//
 #include "magma_gemm.h"

@@ -1,7 +1,6 @@
 //===- tan_dgemm.cu - Tan et al.'s double-buffered 128-bit DGEMM ----------===//
 //
-// Algorithm 3 of Tan, Li, Wu, Sun, Lin and Yang, "Fast implementation of
-// DGEMM on Fermi GPU" (SC11, seeds/001 section 4), in CUDA C:
+// Algorithm 3 of [Tan et al. 2011] (section 4; docs/references.md), in CUDA C:
 //
 //  - blocking (section 3.1): a 64 x 64 tile of C per block of 256 threads,
 //    bk = 16, and a 4 x 4 register block per thread;

@@ -1,14 +1,14 @@
 //===- volkov_sgemm.cu - Volkov and Demmel's 64 x 16 SGEMM ----------------===//
 //
-// The matrix-multiply routine of Volkov and Demmel, "Benchmarking GPUs to tune
-// dense linear algebra" (SC08, seeds/002 section 4.1 and Figure 4). The GPU
-// is programmed as a vector machine of vector length 64: a block of 64 threads
-// computes a 64 x 16 tile of C, thread t holding row t of the tile, 16 values,
-// in registers (c[1:16] in Figure 4). Each K step the block stores the next
-// 16 x 16 block of B in shared memory; every thread then streams its row of A
-// from global memory through registers and does 16 rank-1 updates, each a
-// scalar of A times a row of the B block. A is fetched four values ahead of
-// its use (the paper's a[4] prefetch), so its latency overlaps the math.
+// The matrix-multiply routine of [Volkov & Demmel 2008] (section 4.1 and Figure
+// 4; docs/references.md). The GPU is programmed as a vector machine of vector
+// length 64: a block of 64 threads computes a 64 x 16 tile of C, thread t
+// holding row t of the tile, 16 values, in registers (c[1:16] in Figure 4).
+// Each K step the block stores the next 16 x 16 block of B in shared memory;
+// every thread then streams its row of A from global memory through registers
+// and does 16 rank-1 updates, each a scalar of A times a row of the B block. A
+// is fetched four values ahead of its use (the paper's a[4] prefetch), so its
+// latency overlaps the math.
 //
 // Reads of A coalesce when A is unit-stride along M (column-major, the
 // paper's case); other layouts are correct but slower.

@@ -100,7 +100,7 @@
 // ASYNC2-NEXT:   arrive(empty[buf]);
 // ASYNC2-NEXT: }
 
-// Two buffers (seeds/001 section 4.2): the next tile is loaded before the
+// Two buffers ([Tan et al. 2011] section 4.2): the next tile is loaded before the
 // math on the current one and stored into the other buffer after it, with
 // one barrier per step.
 // SMEM:      constexpr int STAGES = 2, PAD = 4;
@@ -153,8 +153,8 @@
 // SMEM-NEXT: }
 // SMEM-NEXT: storeC<Vec>(
 
-// One buffer and a register prefetch (seeds/003 Algorithm 1): two barriers
-// per step, around the store of the prefetched tile.
+// One buffer and a register prefetch ([Kurzak et al. 2011] Algorithm 1): two
+// barriers per step, around the store of the prefetched tile.
 // REGS:      constexpr int STAGES = 1, PAD = 4;
 // REGS:      for (int t = 0; t < kTiles; ++t) {
 // REGS-NEXT:   const bool more = t + 1 < kTiles;

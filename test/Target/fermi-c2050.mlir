@@ -1,12 +1,12 @@
 // On the Tesla C2050 the cost model picks the Fermi kernels of the papers:
 // MAGMA's 64x64x16 DGEMM tile and 96x96x16 SGEMM tile, both with 16 x 16
-// threads and 4 x 4 / 6 x 6 register blocks (seeds/000 section 3, seeds/003
-// Table 2), and predicts them inside the bands measured on Fermi: 55-75% of
-// 515 GFLOP/s for DGEMM (MAGMA 58%, Tan et al. 70%; the model: Tan's 75%
-// instruction-mix limit with 128-bit loads, less the moments when both
-// resident blocks wait on their unprefetched global loads) and 60-75% of 1030 GFLOP/s for
-// SGEMM (MAGMA 63%; the model: 512 threads per SM of the 704 that eq. 1 of
-// seeds/004 asks for).
+// threads and 4 x 4 / 6 x 6 register blocks ([Nath et al. 2010] section 3,
+// [Kurzak et al. 2011] Table 2), and predicts them inside the bands measured on
+// Fermi: 55-75% of 515 GFLOP/s for DGEMM (MAGMA 58%, Tan et al. 70%; the model:
+// Tan's 75% instruction-mix limit with 128-bit loads, less the moments when
+// both resident blocks wait on their unprefetched global loads) and 60-75% of
+// 1030 GFLOP/s for SGEMM (MAGMA 63%; the model: 512 threads per SM of the 704
+// that eq. 1 of [Lai & Seznec 2012] asks for).
 // RUN: gemm-opt %s -gemm-select-schedule=target=fermi-c2050 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: gemm-opt %s -gemm-select-schedule=target=fermi-c2050 2>/dev/null | FileCheck %s
 

@@ -2,8 +2,8 @@
 // the most warps sets the pace (docs/cost-model.md, "The bounds"). One block
 // of 192 threads (6 warps) per SM issues at 6/8 of its instruction-mix
 // bound: 0.75 x 67.4% = 50.6% for this NT tile, which measured 32.1 TFLOP/s
-// at 4096^3 against 46.7 for the 8-warp 256x128x8 tile that the model now
-// picks (H200, docs/performance.md, "Session 8").
+// at 4096^3 against 46.7 for the 8-warp 256x128x8 tile that the model picks
+// (H200, utils/calibrate/correlate --layout nt).
 // RUN: gemm-opt %s -gemm-select-schedule="block=192,96,16 thread=8,12 vector=4 prefetch=smem pad=4" 2>&1 >/dev/null | FileCheck %s --check-prefix=SIX
 // RUN: gemm-opt %s -gemm-select-schedule=alternatives=0 2>/dev/null | FileCheck %s --check-prefix=PICK
 

@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 #===- test/gpu/lib.sh - What the device-side scripts share -----------------===#
 #
-# Sourced, from the repository root, by test/gpu/{run,seeds,sweep}.sh and
-# bench/run.sh, which run on a GPU machine with nvcc, cmake and cuBLAS but no
-# LLVM. It sets
+# Sourced, from the repository root, by the scripts that run on a GPU
+# machine with nvcc, cmake and cuBLAS but no LLVM: test/gpu/*.sh, bench/*.sh
+# and utils/calibrate/*.sh. It sets
 #   NVCC        the CUDA compiler (NVCC in the environment wins);
 #   ARCH        the target, sm_$ARCH;
 #   LIB         libgemm_runtime.a, built standalone by buildRuntime;
@@ -19,7 +19,7 @@ export GEMM_OPT_PROFITABILITY=${GEMM_OPT_PROFITABILITY:-always-gpu}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=90
 # Outside the checkout, so the copy that travels to the device stays small
-# and a second script in the same session reuses the build (RUNTIME_BUILD in
+# and a second script on the same machine reuses the build (RUNTIME_BUILD in
 # the environment wins: another checkout on the same machine builds apart).
 RUNTIME_BUILD=${RUNTIME_BUILD:-/tmp/build-rt}
 # LIB and NVCC_FLAGS are read by the scripts that source this file.

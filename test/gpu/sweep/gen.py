@@ -83,12 +83,12 @@ SCHEDULES = {
         Schedule("a4", (128, 128, 16), (8, 8), 4, "async", 4, async_stages=4),
         Schedule("a256", (256, 128, 8), (8, 16), 4, "async", 4, async_stages=3),
         Schedule("a1", (128, 64, 8), (4, 8), 1, "async", 1, async_stages=3),
-        # Two blocks per SM: registers capped at 128 (session 4).
+        # Two blocks per SM: registers capped at 128.
         Schedule("o2r", (128, 128, 8), (8, 8), 4, "regs", 4, occupancy=2),
         Schedule("o2n", (128, 128, 8), (8, 8), 4, "none", 4, occupancy=2),
         Schedule("o2a", (128, 128, 16), (8, 8), 4, "async", 4, async_stages=3,
                  occupancy=2),
-        # The model's session 3 choice, and its 4x12 tile with a prefetch.
+        # 4x12 tiles, without and with a prefetch.
         Schedule("m4", (192, 96, 48), (4, 12), 4, "none", 4),
         Schedule("m4r", (192, 96, 16), (4, 12), 4, "regs", 4),
     ],
@@ -123,7 +123,8 @@ SCHEDULES = {
                  async_stages=2),
         Schedule("da64", (64, 128, 16), (4, 8), 2, "async", 4, compute="dmma",
                  async_stages=4),
-        # The model's session 3 choice, and 128-thread blocks two to an SM.
+        # A 4x16 register tile without a prefetch, and 128-thread blocks
+        # two to an SM.
         Schedule("dmn", (128, 128, 12), (4, 16), 2, "none", 4, compute="dmma"),
         Schedule("dw2", (128, 64, 8), (8, 8), 2, "smem", 4, compute="dmma",
                  occupancy=2),
@@ -133,7 +134,7 @@ SCHEDULES = {
                  occupancy=4),
         Schedule("dwn", (64, 128, 8), (8, 8), 2, "smem", 4, compute="dmma",
                  occupancy=2),
-        # Session 12's picks for streamed and small problems: two-slice and
+        # The model's picks for streamed and small problems: two-slice and
         # four-slice steps in four cp.async buffers.
         Schedule("ds16", (256, 64, 16), (8, 8), 2, "async", 4, compute="dmma",
                  async_stages=4),

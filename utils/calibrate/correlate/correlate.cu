@@ -1,15 +1,15 @@
 //===- correlate.cu - The cost model's ranking against the device's ------===//
 //
-// Times every variant that test/gpu/correlate/gen.py generated (one schedule
-// each, row-major A and C, B row-major or, with --layout nt, transposed) on
-// its problem (4096^3 unless --shape), alpha = 1, beta = 0, on random data:
-// the median of 25 event-timed launches after 3 warm-ups (gpu_check's
-// medianMs). Each variant's C is checked once against cuBLAS (pedantic IEEE
-// math) under the element-wise bound (K + 2) eps |A||B|. Prints, per element
-// type, the model's prediction next to the measured rate with both ranks,
-// Spearman's rank correlation (average ranks for ties) and the error of the
-// model's rank-1 schedule's prediction; writes the rows to $OUT/correlate.csv
-// when OUT is set. Exits 1 if a check fails.
+// Times every variant that utils/calibrate/correlate/gen.py generated (one
+// schedule each, row-major A and C, B row-major or, with --layout nt,
+// transposed) on its problem (4096^3 unless --shape), alpha = 1, beta = 0,
+// on random data: the median of 25 event-timed launches after 3 warm-ups
+// (gpu_check's medianMs). Each variant's C is checked once against cuBLAS
+// (pedantic IEEE math) under the element-wise bound (K + 2) eps |A||B|.
+// Prints, per element type, the model's prediction next to the measured
+// rate with both ranks, Spearman's rank correlation (average ranks for ties)
+// and the error of the model's rank-1 schedule's prediction; writes the rows
+// to $OUT/correlate.csv when OUT is set. Exits 1 if a check fails.
 //
 //===----------------------------------------------------------------------===//
 #include "gpu_check.h"

@@ -1,11 +1,18 @@
+//===- latency.cu - The Hopper microbenchmarks behind lib/Target ---------===//
+//
 // Dependent-chain latencies behind the Hopper rows of lib/Target/Targets.cpp:
 // FFMA, DFMA, 32/64/128-bit shared-memory loads, a global load that misses
 // the caches and the FP64 mma.sync shapes, in SM clocks, measured by one
 // thread (one warp for mma.sync) with clock64(); then the mma.sync shapes'
 // throughput with every SM busy, the rate of CodeGen's dmma inner loop
-// (operands in registers, then read from shared memory), and the L2 bandwidth of 128-bit loads from
-// a buffer that the L2 holds.
-// Not a lit test (it needs a GPU): nvcc -arch=sm_90 -O3 latency.cu && ./a.out
+// (operands in registers, then read from shared memory), and the L2
+// bandwidth of 128-bit loads from a buffer that the L2 holds.
+//
+// On the GPU machine (utils/calibrate/README.md):
+//   nvcc -arch=sm_90 -O3 utils/calibrate/latency.cu -o /tmp/latency
+//   /tmp/latency
+//
+//===----------------------------------------------------------------------===//
 #include <cstdio>
 #include <cuda_runtime.h>
 

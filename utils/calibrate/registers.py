@@ -2,7 +2,7 @@
 """Refits the Hopper register law (RegisterLaw in lib/Target/Targets.cpp).
 
 Runs here, with the gemm-opt built here and nvcc/ptxas (no GPU needed):
-  python3 test/gpu/correlate/registers.py [--jobs N] [--kind fma|dmma]
+  python3 utils/calibrate/registers.py [--jobs N] [--kind fma|dmma]
 
 For the schedules of the correlation check (gen.py's model picks and hand
 schedules) it prints each kernel with `gemm-opt --emit=cuda` at occupancy 1,
@@ -27,7 +27,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "correlate"))
 import gen  # noqa: E402  (the correlation check's picks)
 
 NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")

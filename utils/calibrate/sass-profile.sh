@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-#===- test/gpu/sass-profile.sh - Where a correlate kernel's warps stall -----===#
+#===- utils/calibrate/sass-profile.sh - Where a kernel's warps stall -------===#
 #
-#   there: bash test/gpu/correlate.sh && \
-#          bash test/gpu/sass-profile.sh NAME...     (same call, carry .gpu)
+#   there: bash utils/calibrate/correlate.sh && \
+#          bash utils/calibrate/sass-profile.sh NAME...  (one call, carry .gpu)
 #
 # After correlate.sh has built its harness (CORRELATE_GEN as there), profiles
 # one timed 4096^3 launch of each NAME with ncu: a correlate variant
@@ -11,8 +11,7 @@
 #   ncu-NAME.txt  the launch's pipe, issue and stall sections;
 #   sass-NAME.csv its SASS, one row per instruction with the warp-stall
 #                 samples by reason (ncu's source page), for
-#                 test/gpu/sass-stalls.py to read here (copy them back as one
-#                 tarball: the device tool returns a few files a call).
+#                 utils/calibrate/sass-stalls.py to read here.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -24,8 +23,8 @@ WORK=/tmp/gemm-opt-$(basename "$GEN")
 LOGS=${OUT:-$WORK/logs}
 NCU=$(command -v ncu || echo "$(dirname "$NVCC")/ncu")
 if [[ ! -x $WORK/correlate ]]; then
-  echo "sass-profile.sh: $WORK/correlate is missing: run test/gpu/correlate.sh" \
-    "first" >&2
+  echo "sass-profile.sh: $WORK/correlate is missing: run" \
+    "utils/calibrate/correlate.sh first" >&2
   exit 2
 fi
 mkdir -p "$LOGS"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-#===- test/gpu/profile.sh - What limits a sweep kernel: SASS mix and ncu ----===#
+#===- utils/calibrate/profile.sh - What limits a sweep kernel -------------===#
 #
 #   there: bash test/gpu/sweep.sh --filter _rrr && \
-#          bash test/gpu/profile.sh VARIANT...       (carry .gpu)
+#          bash utils/calibrate/profile.sh VARIANT...   (one call, carry .gpu)
 #
-# After sweep.sh has built /tmp/gemm-opt-sweep (same machine, same session),
+# After sweep.sh has built /tmp/gemm-opt-sweep on the same machine,
 # prints for each sweep variant (e.g. sw_f64_dmp4_rrr):
 #   1. the SASS opcode mix of its packed kernel (cuobjdump), so that the
 #      instructions besides products and tile moves show;

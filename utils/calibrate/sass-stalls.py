@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Where a kernel's warps stall, per SASS instruction of its main loop.
 
-Reads the sass-NAME.csv that test/gpu/sass-profile.sh writes (ncu's source
-page: one row per SASS instruction with its warp-stall samples by reason)
-and prints, for the hot loop (instructions executed at least half as often
+Reads the sass-NAME.csv that utils/calibrate/sass-profile.sh writes (ncu's
+source page: one row per SASS instruction with its warp-stall samples by
+reason) and prints, for the hot loop (instructions executed at least half as often
 as the most executed one):
   - its opcode mix;
   - each stall reason's share of the loop's samples;

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-#===- test/gpu/correlate.sh - The cost model against the device ------------===#
+#===- utils/calibrate/correlate.sh - The cost model against the device -----===#
 #
-#   here:  python3 test/gpu/correlate/gen.py     (with build/bin/gemm-opt built)
-#   there: bash test/gpu/correlate.sh            (carry .gpu)
+#   here:  python3 utils/calibrate/correlate/gen.py  (with build/bin/gemm-opt)
+#   there: bash utils/calibrate/correlate.sh         (carry .gpu)
 #
 # Builds libgemm_runtime standalone, compiles .gpu/correlate/part*.cu (the
 # generated launchers, in parallel, -Xptxas -v into $OUT/ptxas.log) and
-# test/gpu/correlate/correlate.cu, and runs it: predicted vs measured
-# GFLOP/s at 4096^3 per schedule, Spearman's rho per element type and the
-# model's rank-1 schedule's error (docs/cost-model-hopper.md).
+# utils/calibrate/correlate/correlate.cu, and runs it: predicted against
+# measured GFLOP/s per schedule (4096^3 unless gen.py --shape), Spearman's
+# rho per element type and the model's rank-1 schedule's error
+# (utils/calibrate/README.md).
 # CORRELATE_GEN=DIR runs another generated set (gen.py --out DIR), so that
 # one device call can time, say, an NN and an NT set.
 #
@@ -21,8 +22,8 @@ GEN=${CORRELATE_GEN:-.gpu/correlate}
 WORK=/tmp/gemm-opt-$(basename "$GEN")
 LOGS=${OUT:-$WORK/logs}/$(basename "$GEN")
 if [[ ! -f $GEN/variants.inc ]]; then
-  echo "correlate.sh: run 'python3 test/gpu/correlate/gen.py' here first" \
-    "and carry .gpu" >&2
+  echo "correlate.sh: run 'python3 utils/calibrate/correlate/gen.py' here" \
+    "first and carry .gpu" >&2
   exit 2
 fi
 mkdir -p "$WORK" "$LOGS"
@@ -31,14 +32,14 @@ buildRuntime
 
 mapfile -t parts <"$GEN/parts.txt"
 echo "== compiling ${#parts[@]} parts and the harness"
-flags=("${NVCC_FLAGS[@]}" -I test/gpu/correlate -I "$GEN")
+flags=("${NVCC_FLAGS[@]}" -I utils/calibrate/correlate -I "$GEN")
 pids=() objects=()
 for part in "${parts[@]}"; do
   "$NVCC" "${flags[@]}" -Xptxas -v -c "$GEN/$part.cu" -o "$WORK/$part.o" \
     >"$WORK/$part.log" 2>&1 &
   pids+=($!) objects+=("$WORK/$part.o")
 done
-"$NVCC" "${flags[@]}" -c test/gpu/correlate/correlate.cu \
+"$NVCC" "${flags[@]}" -c utils/calibrate/correlate/correlate.cu \
   -o "$WORK/correlate.o" >"$WORK/harness.log" 2>&1 &
 pids+=($!)
 status=0
