@@ -1,6 +1,6 @@
 //===- Candidates.cpp - Enumerate, prune and rank schedules ---------------===//
 //
-// seeds/003 Algorithm 2 walks the thread grid (Mdim x Ndim), the block tile
+// [Kurzak et al. 2011] Algorithm 2 walks the thread grid (Mdim x Ndim), the block tile
 // (Mblk, Nblk in steps of the grid, Kblk) and, for CodeGen's kernel family,
 // the vector width and the prefetch kind. Algorithm 3 rejects what cannot
 // run or load its tiles without idle threads, and what misses the target's
@@ -25,7 +25,7 @@ using namespace mlir::gemm;
 namespace {
 
 /// Loop bounds of Algorithm 2: thread-grid and block sides up to 256 and K
-/// steps up to 64 (seeds/003 section 5.3.3).
+/// steps up to 64 ([Kurzak et al. 2011] section 5.3.3).
 constexpr int64_t kMaxSide = 256;
 constexpr int64_t kMaxBlockK = 64;
 /// The widest access CodeGen packs: 128 bits.
@@ -124,7 +124,7 @@ bool meetsGuidelines(const GpuTarget &target, Precision precision,
 /// The bounds on the problem (times the fill) ascending, rounded to
 /// kResolution. They keep their headroom above the peak, so that among
 /// schedules that all reach it the one with the most slack in its tightest
-/// resource wins (seeds/001 section 3.1 minimises RB for the same reason).
+/// resource wins ([Tan et al. 2011] section 3.1 minimises RB for the same reason).
 std::array<double, 3> sortedBounds(const Prediction &p) {
   std::array<double, 3> bounds = {p.memory, p.issue, p.latency};
   for (double &b : bounds)
@@ -151,7 +151,7 @@ RankKey rankKey(const Prediction &p) {
 }
 
 /// Better first: the least bound (the prediction), then the next ones, then
-/// the larger share of FMAs among the instructions (seeds/001 section 3.2:
+/// the larger share of FMAs among the instructions ([Tan et al. 2011] section 3.2:
 /// the same bounds with fewer loads), then the smaller footprint.
 bool ranksBefore(const RankKey &a, const RankKey &b) {
   // Across pipes (FMA and tensor cores) the predicted rate decides; within

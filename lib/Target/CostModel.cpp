@@ -22,17 +22,18 @@ using namespace mlir::gemm;
 namespace {
 
 /// Registers for addresses, indices and the loop bound besides the tiles
-/// (seeds/004 section 4.1, items 4 to 7: 2 + 1 + 2 + 2).
+/// ([Lai & Seznec 2012] section 4.1, items 4 to 7: 2 + 1 + 2 + 2).
 constexpr int64_t kIndexRegisters = 7;
 /// Standard deviations of a RegisterLaw's fit added to its estimate, both
 /// for residency (a kernel that the launch bounds squeeze below its need
 /// spills: at 1.2 and 1.6 the none-prefetch default of
-/// test/CodeGen/compile.test did) and against the per-thread cap (session
-/// 5: at 1 and 1.5, 8x16 f32 tiles estimated at 239 and 233 spilled at 255).
+/// test/CodeGen/compile.test did) and against the per-thread cap (ptxas
+/// 13.0, sm_90: at 1 and 1.5, 8x16 f32 tiles estimated at 239 and 233
+/// registers spilled at 255).
 constexpr double kMarginSigmas = 2.0;
 /// Registers are allocated to a thread in units of 8.
 constexpr int64_t kRegisterUnit = 8;
-/// Integer and branch instructions per K step (seeds/001 Table 3).
+/// Integer and branch instructions per K step ([Tan et al. 2011] Table 3).
 constexpr int64_t kLoopOverhead = 13;
 
 /// Elements of A and B that one thread moves from global to shared memory
@@ -223,7 +224,7 @@ InstructionCounts countInstructions(const GpuTarget &target,
   return c;
 }
 
-/// Registers per thread: the target's measured law, else seeds/004 eq. 7;
+/// Registers per thread: the target's measured law, else [Lai & Seznec 2012] eq. 7;
 /// `margin` adds the law's margin.
 int64_t estimateRegisters(const GpuTarget &target, Precision precision,
                           const KernelPlan &k, const Problem &problem,
@@ -257,7 +258,7 @@ int64_t estimateRegisters(const GpuTarget &target, Precision precision,
     int64_t registers = int64_t(std::ceil(estimate));
     return margin ? int64_t(llvm::alignTo(registers, kRegisterUnit)) : registers;
   }
-  // seeds/004 eq. 7: the C tile, one fragment held and the other streamed a
+  // [Lai & Seznec 2012] eq. 7: the C tile, one fragment held and the other streamed a
   // pack at a time, the prefetched tiles while they wait, and the indices.
   // Without prefetch the staged tiles die before the multiply starts.
   int64_t fragments =
@@ -324,7 +325,7 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
   f.stagedWords = stagedWords(precision, s);
   int64_t threads = s.threads();
   int64_t warps = llvm::divideCeil(threads, 32);
-  // seeds/004 eq. 3 and the residency limits; with partitioned register
+  // [Lai & Seznec 2012] eq. 3 and the residency limits; with partitioned register
   // files the fullest partition's warps must fit its file.
   // Registers are counted a block at a time, up to what the other limits
   // allow.
@@ -361,7 +362,7 @@ bool mlir::gemm::withinRegisterLaw(const GpuTarget &target, Compute compute,
 
 bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
                             const Schedule &s) {
-  // seeds/004 eq. 2, and a block that fits the SM: the law's estimate with
+  // [Lai & Seznec 2012] eq. 2, and a block that fits the SM: the law's estimate with
   // its margin must fit the cap, on the tiles it was fitted to.
   if (!withinRegisterLaw(target, s.compute, f.stagedWords))
     return false;
@@ -413,8 +414,8 @@ std::pair<double, double> mlir::gemm::streamShares(const GpuTarget &target,
 static double memoryBound(const GpuTarget &target, Precision precision,
                           const Schedule &s, const Problem &problem,
                           double peakGFlops) {
-  // seeds/001 section 3.1, RB = DF * WB * (1/bm + 1/bn) / 2 <= BW, solved
-  // for DF (seeds/004 eq. 10); BW is the L2's where the target gives it,
+  // [Tan et al. 2011] section 3.1, RB = DF * WB * (1/bm + 1/bn) / 2 <= BW, solved
+  // for DF ([Lai & Seznec 2012] eq. 10); BW is the L2's where the target gives it,
   // since a large L2 serves most tile loads of a big GEMM.
   int64_t bytes = elementBytes(precision);
   double tileGBs = target.l2GBs > 0 ? target.l2GBs : target.dramGBs;
@@ -456,12 +457,12 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   KernelPlan k = planKernel(precision, s, problem);
   InstructionCounts c = countInstructions(target, precision, k);
 
-  // seeds/001 section 3.2: the FMA share of the inner loop.
+  // [Tan et al. 2011] section 3.2: the FMA share of the inner loop.
   p.fmaMix = c.products / (c.products + c.memoryInstructions());
 
-  // seeds/004 eq. 11 with the pipes of Figure 2: per K step a thread needs
+  // [Lai & Seznec 2012] eq. 11 with the pipes of Figure 2: per K step a thread needs
   // issue slots for every instruction, the FMA pipe for its FMAs and the
-  // LSU for its accesses at their width (seeds/001's register-level
+  // LSU for its accesses at their width ([Tan et al. 2011]'s register-level
   // bandwidth condition RB <= BW_sm). A warp's threads share
   // 32 / (BN / TN) rows of A and BN / TN columns of B (KernelEmitter's
   // thread map), so its fragment loads hit that many addresses and the rest
@@ -526,7 +527,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
              llvm::divideCeil(warps, target.schedulersPerSM));
   p.issue = balance * peakClocks / stepClocks;
 
-  // seeds/004 eq. 1: T_SM >= 32 * latency / issue interval, the interval
+  // [Lai & Seznec 2012] eq. 1: T_SM >= 32 * latency / issue interval, the interval
   // being one warp of FMAs (32 / rate), i.e. latency * rate threads. Where
   // the target issues a thread's TM * TN independent FMAs of a rank-1
   // update back to back, each thread covers that many (Volkov, "Better
@@ -534,7 +535,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // many FMAs.
   // The same law holds for the loads that each step's FMAs wait on, which a
   // thread covers with its own step's instructions. Fewer threads fill that
-  // share of the pipe (seeds/002 section 4.2: rate grows with occupancy,
+  // share of the pipe ([Volkov & Demmel 2008] section 4.2: rate grows with occupancy,
   // then saturates); no fewer than a warp per scheduler can issue.
   double loadLatency =
       target.sharedLoadLatency(std::max(c.packA, c.packB) * bytes);

@@ -173,16 +173,16 @@ cudaError_t launchReference(const Problem &device, cudaStream_t stream);
 // launching nothing, for the other and for a problem with an epilogue (run()
 // never picks them).
 
-/// MAGMA's Fermi DGEMM (seeds/000): a 64x64 tile of C per block of 16x16
+/// MAGMA's Fermi DGEMM ([Nath et al. 2010]): a 64x64 tile of C per block of 16x16
 /// threads, K steps of 16 through shared memory, each thread a 4x4 register
 /// block strided by 16, the next K slice prefetched into registers. f64 only.
 cudaError_t launchMagmaDgemm(const Problem &device, cudaStream_t stream);
 
-/// MAGMA's Fermi SGEMM (seeds/000, seeds/003 Table 2): the DGEMM's scheme
+/// MAGMA's Fermi SGEMM ([Nath et al. 2010], [Kurzak et al. 2011] Table 2): the DGEMM's scheme
 /// with a 96x96x16 tile and a 6x6 register block strided by 16. f32 only.
 cudaError_t launchMagmaSgemm(const Problem &device, cudaStream_t stream);
 
-/// Tan et al.'s DGEMM (seeds/001 Algorithm 3): a 64x64 tile per block of 256
+/// Tan et al.'s DGEMM ([Tan et al. 2011] Algorithm 3): a 64x64 tile per block of 256
 /// threads, a 4x4 register block per thread, 128-bit shared-memory reads, and
 /// the K slice (bk = 16) split into two 64x8 shared buffers: the next half is
 /// loaded into one while the other is multiplied, one barrier per half-step.
@@ -191,7 +191,7 @@ cudaError_t launchMagmaSgemm(const Problem &device, cudaStream_t stream);
 /// only.
 cudaError_t launchTanDgemm(const Problem &device, cudaStream_t stream);
 
-/// Volkov and Demmel's SGEMM (seeds/002 Figure 4): a 64x16 tile of C per
+/// Volkov and Demmel's SGEMM ([Volkov & Demmel 2008] Figure 4): a 64x16 tile of C per
 /// block of 64 threads, each thread one row of it in 16 registers; B goes
 /// through shared memory in 16x16 blocks, A streams from global memory
 /// through registers (coalesced when A is column-major). f32 only.

@@ -1,6 +1,6 @@
 //===- Candidates.h - Enumerate, prune and rank schedules -------*- C++ -*-===//
 //
-// The search space generator of seeds/003 (Algorithm 2) over the parameters
+// The search space generator of [Kurzak et al. 2011] (Algorithm 2) over the parameters
 // CodeGen implements, pruned by its constraints (Algorithm 3) and the
 // target's guidelines (Table 1), and ranked by the cost model.
 //

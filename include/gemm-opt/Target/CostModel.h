@@ -2,10 +2,10 @@
 //-*-===//
 //
 // The three bounds of docs/cost-model.md for one schedule of CodeGen's kernel
-// family on one target: the memory-bandwidth bound (seeds/001 section 3.1,
-// seeds/004 eq. 10), the instruction-issue bound of the inner loop's
-// instruction mix (seeds/001 section 3.2, seeds/004 eq. 11) and the
-// latency/occupancy bound (seeds/002 section 4.2, seeds/004 eq. 1). The
+// family on one target: the memory-bandwidth bound ([Tan et al. 2011] section 3.1,
+// [Lai & Seznec 2012] eq. 10), the instruction-issue bound of the inner loop's
+// instruction mix ([Tan et al. 2011] section 3.2, [Lai & Seznec 2012] eq. 11) and the
+// latency/occupancy bound ([Volkov & Demmel 2008] section 4.2, [Lai & Seznec 2012] eq. 1). The
 // prediction is the least of them.
 //
 //===----------------------------------------------------------------------===//
@@ -75,7 +75,7 @@ Problem orient(const Problem &problem, const Schedule &schedule);
 
 /// What a schedule costs on the SM.
 struct Footprint {
-  /// Registers per thread that residency reserves (seeds/004 eq. 7, or the
+  /// Registers per thread that residency reserves ([Lai & Seznec 2012] eq. 7, or the
   /// target's law plus a margin for its scatter).
   int64_t registers;
   /// The fewest registers the kernel is expected to fit without spilling:
@@ -102,16 +102,16 @@ StringRef stringifyBound(Bound bound);
 struct Prediction {
   Footprint footprint;
   /// FMAs among the FMA, load and store instructions of one K step
-  /// (seeds/001 section 3.2: 64% with 64-bit, 78% with 128-bit loads).
+  /// ([Tan et al. 2011] section 3.2: 64% with 64-bit, 78% with 128-bit loads).
   double fmaMix;
-  /// DRAM (or L2) bandwidth over the traffic of the block tile (seeds/001
+  /// DRAM (or L2) bandwidth over the traffic of the block tile ([Tan et al. 2011]
   /// RB), or over a streamed operand's (gemm_fill.h), whichever is less.
   double memory;
   /// Issue slots and shared-memory accesses over the FMA pipe's needs
-  /// (seeds/004 eq. 11).
+  /// ([Lai & Seznec 2012] eq. 11).
   double issue;
-  /// Occupancy (seeds/004 eq. 1) times the global latency that resident
-  /// blocks hide from each other (seeds/002 section 4.2).
+  /// Occupancy ([Lai & Seznec 2012] eq. 1) times the global latency that resident
+  /// blocks hide from each other ([Volkov & Demmel 2008] section 4.2).
   double latency;
 
   /// The share of the GPU's block slots that do useful work over the

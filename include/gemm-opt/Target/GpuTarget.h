@@ -29,7 +29,7 @@ StringRef stringifyPrecision(Precision precision);
 /// Bytes per element of `precision`.
 int64_t elementBytes(Precision precision);
 
-/// The search-space guidelines of seeds/003 (Algorithm 3, Table 1) for one
+/// The search-space guidelines of [Kurzak et al. 2011] (Algorithm 3, Table 1) for one
 /// precision: kernels that cannot meet them are not enumerated.
 struct SearchGuidelines {
   /// Minimum resident threads per SM ("minimum occupancy").
@@ -91,7 +91,7 @@ struct GpuTarget {
   /// partition; a warp takes its registers from one (0 or 1: a single file).
   int64_t registerPartitions = 1;
   /// Registers per thread by a measured law of the target's compiler;
-  /// without one, seeds/004 eq. 7 (the papers' compilers).
+  /// without one, [Lai & Seznec 2012] eq. 7 (the papers' compilers).
   std::optional<RegisterLaw> registerLaw;
   /// The law of tensor-core (dmma) kernels where the target fits them
   /// apart: ptxas allocates their fragments and cp.async addresses
@@ -144,11 +144,11 @@ struct GpuTarget {
   double deepDriftShare = 1;
   /// Whether a warp issues a thread's independent FMAs back to back, so that
   /// the TM * TN FMAs of a rank-1 update cover the FMA latency; otherwise
-  /// seeds/004 eq. 1 counts threads alone.
+  /// [Lai & Seznec 2012] eq. 1 counts threads alone.
   bool tileCoversLatency = false;
   /// Integer, predicate and branch instructions per global load (or cp.async)
   /// of a tile, beyond the loop overhead: 0 for the papers' kernels, whose
-  /// instruction mix seeds/001 Table 3 counts whole.
+  /// instruction mix [Tan et al. 2011] Table 3 counts whole.
   int64_t loadAddressing = 0;
   /// Whether global loads can go straight to shared memory (cp.async), which
   /// CodeGen's `async` pipeline needs.

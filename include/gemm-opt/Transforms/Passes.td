@@ -10,7 +10,7 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
     Chooses the tiling of each gemm.matmul that has none with the cost model
     of lib/Target (docs/cost-model.md): it enumerates the schedules CodeGen
     can print for the target, prunes them with the target's guidelines
-    (seeds/003 Algorithm 3, Table 1), predicts each one's GFLOP/s as the
+    ([Kurzak et al. 2011] Algorithm 3, Table 1), predicts each one's GFLOP/s as the
     least of its memory, issue and latency bounds, and takes the best. A
     remark at the op gives the choice, its prediction and its bound.
 

@@ -10,7 +10,7 @@
 // columns) and strides the groups by the thread count along that dimension,
 // so that the register fragments are vector loads from shared memory and
 // consecutive threads store consecutive columns of C. With groups of 1 it is
-// the strided map of the MAGMA Fermi kernels (seeds/000).
+// the strided map of the MAGMA Fermi kernels ([Nath et al. 2010]).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_KERNELS_KERNEL_CUH
