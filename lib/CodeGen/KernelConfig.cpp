@@ -23,7 +23,7 @@ std::string prefetchText(ScheduleAttr s) {
   switch (s.getPrefetch()) {
   case Prefetch::Smem:
     return "two shared-memory buffers (the next K tile loads while the "
-           "current one\n/// is multiplied)";
+           "current\n/// one is multiplied)";
   case Prefetch::Regs:
     return "one shared-memory buffer and a register prefetch of the next K "
            "tile";
@@ -64,7 +64,7 @@ void mlir::gemm::printKernelConfig(llvm::raw_ostream &os, StringRef name,
   ScheduleAttr s = k.getSchedule();
   os << llvm::formatv(
       "/// {0}x{1}x{2} block tile, {3}x{4} register tile per thread ({5} "
-      "threads),\n/// {6}, {7},\n/// {8}-element vector accesses, shared "
+      "threads),\n/// {6},\n/// {7},\n/// {8}-element vector accesses, shared "
       "rows padded by {9}.{10}\n",
       s.getBlockM(), s.getBlockN(), s.getBlockK(), s.getThreadM(),
       s.getThreadN(), k.getThreads(), computeText(k), prefetchText(s),

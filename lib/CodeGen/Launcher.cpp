@@ -241,12 +241,14 @@ LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
       return op->emitError("CodeGen prints planned kernels: run "
                            "gemm-specialize after gemm-select-schedule");
     SmallVector<std::string> configs;
-    for (KernelAttr kernel : op->getKernelPlans()) {
-      // T and a fused epilogue are part of the configuration too.
+    for (auto [i, kernel] : llvm::enumerate(op->getKernelPlans())) {
+      // T and a fused epilogue are part of the configuration too. Named
+      // after the first launcher that runs it, so that files of other
+      // modules may be included into one translation unit.
       auto [it, added] = names.try_emplace(
           {kernel.getAsOpaquePointer(), op->getElementType().getAsOpaquePointer(),
            op->hasEpilogue()},
-          "config" + std::to_string(names.size()));
+          (func.getSymName() + "_k" + Twine(i)).str());
       if (added)
         printKernelConfig(configOs, it->second, *op, kernel);
       configs.push_back(it->second);
@@ -257,8 +259,9 @@ LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
      << "// nest must run as written (no GPU, overlapping operands).\n"
      << "#include \"gemm_kernels/kernel.cuh\"\n\n";
   if (!configText.empty())
-    os << "// The kernels' configurations (runtime/include/gemm_kernels). "
-          "Internal\n// linkage: every rewritten file numbers them from 0.\n"
+    os << "// The kernels' configurations (runtime/include/gemm_kernels), "
+          "named after the\n// first launcher that runs each. Internal "
+          "linkage: every rewritten file\n// numbers its nests from 0.\n"
           "namespace {\n"
        << configText << "} // namespace\n\n";
   for (auto &[func, op, configs] : launchers)

@@ -193,7 +193,10 @@ cudaError_t launch(const Problem &p, cudaStream_t stream) {
                        : gemmKernel<T, BlkM, BlkN, BlkK, true, false>)
              : (bKFast ? gemmKernel<T, BlkM, BlkN, BlkK, false, true>
                        : gemmKernel<T, BlkM, BlkN, BlkK, false, false>);
-  kernel<<<tileGrid(p, BlkM, BlkN), dim3(dimX, dimY), 0, stream>>>(p);
+  dim3 grid;
+  if (const cudaError_t err = tileGrid(p, BlkM, BlkN, grid); err != cudaSuccess)
+    return err;
+  kernel<<<grid, dim3(dimX, dimY), 0, stream>>>(p);
   return cudaGetLastError();
 }
 

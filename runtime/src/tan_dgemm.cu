@@ -285,8 +285,11 @@ cudaError_t launchTanDgemm(const Problem &device, cudaStream_t stream) {
                               device.a.sb, device.batch);
   const Load bLoad = pickLoad(device.b.ptr, device.b.sc, device.b.sr,
                               device.b.sb, device.batch);
-  pickKernel(aLoad, bLoad)<<<detail::tileGrid(device, blkM, blkN),
-                             dim3(dimX, dimY), 0, stream>>>(device);
+  dim3 grid;
+  if (const cudaError_t err = detail::tileGrid(device, blkM, blkN, grid);
+      err != cudaSuccess)
+    return err;
+  pickKernel(aLoad, bLoad)<<<grid, dim3(dimX, dimY), 0, stream>>>(device);
   return cudaGetLastError();
 }
 

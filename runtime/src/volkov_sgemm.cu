@@ -124,7 +124,11 @@ cudaError_t launchVolkovSgemm(const Problem &device, cudaStream_t stream) {
   const bool bKFast = std::abs(device.b.sr) < std::abs(device.b.sc);
   void (*kernel)(Problem) =
       bKFast ? volkovSgemmKernel<true> : volkovSgemmKernel<false>;
-  kernel<<<detail::tileGrid(device, blkM, blkN), threads, 0, stream>>>(device);
+  dim3 grid;
+  if (const cudaError_t err = detail::tileGrid(device, blkM, blkN, grid);
+      err != cudaSuccess)
+    return err;
+  kernel<<<grid, threads, 0, stream>>>(device);
   return cudaGetLastError();
 }
 

@@ -1,22 +1,26 @@
-// An op with alternatives gets one kernel per schedule, each in its own
-// namespace, and its launcher hands them all to gemm_rt::run with each
+// An op with alternatives gets one kernel configuration per schedule, and
+// its launcher hands them all to gemm_rt::run with each
 // kernel's tile, blocks per SM, the model's GFLOP/s on a full GPU of the
 // module's target and the shares of DRAM bandwidth that its rows of A and B
 // stream at (row-major A: BK floats of 128-byte lines; B: BN of them, whole
 // lines); run() picks one per call (runtime/src/choose.cu).
 // RUN: gemm-opt --emit=cuda %s -o - | FileCheck %s
 
-// CHECK:      // Kernel: 128x128x8 block tile, 8x8 register tile per thread (256 threads),
-// CHECK:      namespace two_impl {
-// CHECK:      } // namespace two_impl
-// CHECK:      // Kernel: 64x64x16 block tile, 4x4 register tile per thread (256 threads),
-// CHECK:      namespace two_alt1_impl {
-// CHECK:      } // namespace two_alt1_impl
+// CHECK:      /// 128x128x8 block tile, 8x8 register tile per thread (256 threads),
+// CHECK:      struct two_k0 {
+// CHECK:      /// 64x64x16 block tile, 4x4 register tile per thread (256 threads),
+// CHECK:      struct two_k1 {
+// CHECK:      /// 128x64x8 block tile, 8x8 register tile per thread (128 threads),
+// CHECK:      /// Transposed: it computes C^T = B^T A^T, so BM runs along N.
+// CHECK:      struct flipped_k0 {
+// CHECK:        using A = gemm_kernels::TileMove<128, true, false, 4, false, true,
+// CHECK:        static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
+// CHECK:        static constexpr bool TRANSPOSED = true, FUSED = false;
 // CHECK:      static bool two(
 // CHECK:        // GFLOP/s the cost model predicts on a full hopper-h200 and the shares
 // CHECK:        static const gemm_rt::Variant variants[] = {
-// CHECK-NEXT:       {two_impl::launch, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
-// CHECK-NEXT:       {two_alt1_impl::launch, 64, 64, 2, {{[0-9]+\.[0-9]}}, 0.500, 1.000},
+// CHECK-NEXT:       {gemm_kernels::launch<two_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
+// CHECK-NEXT:       {gemm_kernels::launch<two_k1>, 64, 64, 2, {{[0-9]+\.[0-9]}}, 0.500, 1.000},
 // CHECK-NEXT:   };
 // CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0});
 module attributes {gemm.target = #gemm.target<name = "hopper-h200">} {
@@ -27,20 +31,12 @@ func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 }
 
 // A transposed schedule (C^T = B^T A^T): the kernel's A is B^T and its C is
-// C^T, so with row-major operands it moves B's rows as packs along its M,
-// stores C a column at a time, and launch() transposes the problem; the
-// runtime sees the tile along C's rows and columns (64 x 128), and the
-// shares of A's and B's rows (BK and BM long).
-// CHECK:      // Kernel: 128x64x8 block tile, 8x8 register tile per thread (128 threads),
-// CHECK:      // Transposed: it computes C^T = B^T A^T, so BM runs along N.
-// CHECK:      namespace flipped_impl {
-// CHECK:      // The A tile moves 4-element packs along M
-// CHECK:      // C's rows are contiguous: a column needs one pointer
-// CHECK:      const long long cm = 1, cn = p.c.sc;
-// CHECK:      cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
-// CHECK-NEXT:   // The kernel computes C^T = B^T A^T.
-// CHECK-NEXT:   const gemm_rt::Problem p = gemm_rt::transposed(given);
-// CHECK:        {flipped_impl::launch, 64, 128, 2, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
+// C^T, so with row-major operands it moves B's rows as packs along its M
+// and stores C a column at a time (flipped_k0 above), and launch() transposes
+// the problem; the runtime sees the tile along C's rows and columns
+// (64 x 128), and the shares of A's and B's rows (BK and BM long).
+// CHECK-LABEL: static bool flipped(
+// CHECK:        {gemm_kernels::launch<flipped_k0>, 64, 128, 2, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
 func.func @flipped(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                    %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 64, 8], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2, transpose = true>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32

@@ -28,7 +28,7 @@ for cu in .gpu/regress/*.cu; do
     status=1
     continue
   fi
-  variants=$(grep -c '_impl::launch, ' "$cu" || true)
+  variants=$(grep -c '{gemm_kernels::launch<' "$cu" || true)
   choices=("")
   for ((v = 0; v < variants; ++v)); do
     choices+=("$v,1" "$v,2")

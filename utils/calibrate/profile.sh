@@ -42,7 +42,7 @@ for variant in "$@"; do
   echo "== $variant: SASS opcode mix of kernel<true> (instructions in the binary)"
   for object in "$WORK"/part*.o; do
     "$CUOBJDUMP" -sass "$object" 2>/dev/null |
-      awk -v v="${variant}_impl6kernelILb1" '
+      awk -v v="${variant}_k0ELb1" '
         /Function :/ { on = index($0, v) > 0 }
         on && /\/\*[0-9a-f]+\*\// {
           sub(/.*\*\/ +/, ""); sub(/^@!?U?P[0-9T] +/, "")
@@ -52,7 +52,7 @@ for variant in "$@"; do
       sort -rn | head -n 24
   done | tee "$LOGS/sass-$variant.txt"
   echo "== $variant: ncu (launch $SKIP)"
-  "$NCU" --kernel-name-base demangled -k "regex:${variant}_impl" \
+  "$NCU" --kernel-name-base demangled -k "regex:${variant}_k0" \
     --launch-skip "$SKIP" --launch-count 1 --metrics "$METRICS" \
     "$WORK/sweep" --filter "$variant" >"$LOGS/ncu-$variant.txt" 2>&1 || true
   grep -E "^\s+(sm|smsp)__" "$LOGS/ncu-$variant.txt" |

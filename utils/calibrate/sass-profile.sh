@@ -33,7 +33,7 @@ for name in "$@"; do
   case $name in
   cublas-f64) filter=(--kernel-name-base function -k "regex:xmma.*f64|dgemm") ;;
   cublas-f32) filter=(--kernel-name-base function -k "regex:xmma.*f32|sgemm") ;;
-  *) filter=(--kernel-name-base demangled -k "regex:${name}_impl") ;;
+  *) filter=(--kernel-name-base demangled -k "regex:${name}_k0") ;;
   esac
   echo "== $name"
   report=$WORK/prof-$name

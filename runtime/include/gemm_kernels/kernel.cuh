@@ -260,10 +260,17 @@ template <class Cfg> struct Gemm {
       // A block inside M and N runs a K loop without bounds on its packs:
       // the bounds of every pack cost a K step more instructions than its
       // loads (SASS: 314 against 206 per step of a 128x64x16 dmma kernel).
-      if (m0 + BM <= p.m && n0 + BN <= p.n)
-        pipe.template loop<Vec, true>(step);
-      else
+      // The scalar kernel, for operands that packs do not fit, keeps them:
+      // a second K loop would double its compile time for a rare case.
+      if constexpr (Vec) {
+        if (m0 + BM <= p.m && n0 + BN <= p.n) {
+          pipe.template loop<Vec, true>(step);
+        } else {
+          pipe.template loop<Vec, false>(step);
+        }
+      } else {
         pipe.template loop<Vec, false>(step);
+      }
       if (kRest > 0)
         pipe.template remainder<Vec>(step);
       storeC<Cfg, Vec>(acc, CStore<T>{c, cm, cn, p.m, p.n, m0 + rowIn,
@@ -345,8 +352,11 @@ cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
     if (err != cudaSuccess)
       return err;
   }
-  start<<<tileGrid(p, Cfg::BM, Cfg::BN), Cfg::THREADS, Cfg::SMEM_BYTES,
-          stream>>>(p);
+  dim3 grid;
+  if (const cudaError_t err = tileGrid(p, Cfg::BM, Cfg::BN, grid);
+      err != cudaSuccess)
+    return err;
+  start<<<grid, Cfg::THREADS, Cfg::SMEM_BYTES, stream>>>(p);
   return cudaGetLastError();
 }
 

@@ -230,7 +230,7 @@ def wrapper(v):
         "// The kernel launch alone, for timing; the kernels have internal\n"
         "// linkage, so the table reaches them through this.\n"
         "cudaError_t %s_launch(const gemm_rt::Problem &p, cudaStream_t stream) {\n"
-        "  return %s_impl::launch(p, stream);\n"
+        "  return gemm_kernels::launch<%s_k0>(p, stream);\n"
         "}\n" % (v.name, v.name, t, dims["a"], t, dims["b"], t, dims["c"], t, t,
                  v.name, v.name))
 

@@ -1,6 +1,7 @@
-// Runs the emitted packAligned of row_major_f32 (vector-access.mlir's
-// schedule, 4-element packs) on operands whose strides the fast path must
-// not take. Included after the generated launchers.
+// Runs the kernels' alignment check for 4-element packs of floats on
+// operands whose strides the fast path must not take.
+#include "gemm_kernels/kernel.cuh"
+
 #include <cstdio>
 
 int main() {
@@ -21,6 +22,6 @@ int main() {
   };
   for (const Case &c : cases)
     std::printf("%s: %s\n", c.what,
-                row_major_f32_impl::packAligned(c.x, 4) ? "packed" : "scalar");
+                gemm_kernels::packAligned<float>(c.x, 4) ? "packed" : "scalar");
   return 0;
 }

@@ -1,0 +1,75 @@
+// CodeGen prints each planned kernel as a configuration of the templates in
+// runtime/include/gemm_kernels: gemm-specialize's facts as named constants
+// (test/Transforms/specialize.mlir checks the facts), each configuration
+// once per file, and a launcher whose variants run them.
+// RUN: gemm-opt --emit=cuda %s -o - | FileCheck %s
+
+// CHECK:      #include "gemm_kernels/kernel.cuh"
+// CHECK:      namespace {
+// CHECK-NEXT: /// 128x128x8 block tile, 8x8 register tile per thread (256 threads),
+// CHECK-NEXT: /// scalar FMA,
+// CHECK-NEXT: /// two shared-memory buffers (the next K tile loads while the current
+// CHECK-NEXT: /// one is multiplied),
+// CHECK-NEXT: /// 4-element vector accesses, shared rows padded by 4.
+// CHECK-NEXT: struct row_major_f32_k0 {
+// CHECK-NEXT:   using T = float;
+// CHECK-NEXT:   static constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8, THREADS = 256;
+// CHECK-NEXT:   static constexpr int STAGES = 2, PAD = 4, OCCUPANCY = 1;
+// CHECK-NEXT:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Smem;
+// CHECK-NEXT:   static constexpr int ROW_GROUP = 4, ROW_STEP = 64, COL_GROUP = 4, COL_STEP = 64;
+// CHECK-NEXT:   static constexpr int DMMA_K = 0;
+// CHECK-NEXT:   // TileMove<x, x unit, k unit, pack, along k, whole stores, packs, per thread,
+// CHECK-NEXT:   // regular>.
+// CHECK-NEXT:   using A = gemm_kernels::TileMove<128, false, true, 4, true, false, 256, 1, true>;
+// CHECK-NEXT:   using B = gemm_kernels::TileMove<128, true, false, 4, false, true, 256, 1, true>;
+// CHECK-NEXT:   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true, C_BY_COLUMNS = false;
+// CHECK-NEXT:   static constexpr int C_PACK = 4, A_TILE_BYTES = 8448, SMEM_BYTES = 16896;
+// CHECK-NEXT:   static constexpr bool TRANSPOSED = false, FUSED = false;
+// CHECK-NEXT: };
+
+// CHECK:      struct col_major_f64_k0 {
+// CHECK-NEXT:   using T = double;
+// CHECK:        using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true>;
+// CHECK-NEXT:   using B = gemm_kernels::TileMove<64, false, true, 2, true, false, 512, 2, true>;
+// CHECK-NEXT:   static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
+// CHECK-NEXT:   static constexpr int C_PACK = 2,
+
+// The same kernel on the same layout is printed once.
+// CHECK:      struct generic_k0 {
+// CHECK-NOT:  struct same_as_row_major_k0
+// CHECK:      } // namespace
+
+// CHECK-LABEL: static bool row_major_f32(
+// CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
+// CHECK-NEXT:   };
+// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 1, 3350.0});
+func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                         %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  // Pinned, so that the checks do not follow the cost model's choice.
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// CHECK-LABEL: static bool col_major_f64(
+// CHECK:        {gemm_kernels::launch<col_major_f64_k0>, 64, 64, 1,
+func.func @col_major_f64(%a: memref<?x?xf64, strided<[1, ?], offset: ?>>, %b: memref<?x?xf64, strided<[1, ?], offset: ?>>,
+                         %c: memref<?x?xf64, strided<[1, ?], offset: ?>>, %alpha: f64, %beta: f64) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>} : memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[1, ?], offset: ?>>, f64
+  return
+}
+
+// CHECK-LABEL: static bool generic(
+// CHECK:        {gemm_kernels::launch<generic_k0>,
+func.func @generic(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                   %c: memref<?x?xf32, strided<[?, ?], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32
+  return
+}
+
+// CHECK-LABEL: static bool same_as_row_major(
+// CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1,
+func.func @same_as_row_major(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                             %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
