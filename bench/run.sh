@@ -13,7 +13,7 @@
 #      tool) or /tmp/gemm-opt-bench.
 # Arguments go to bench (a seed; --choices [seed] times every variant and K
 # split of the plans instead, GEMM_OPT_CHOICE). Exits non-zero if anything
-# failed.
+# failed. BENCH_RUN=0 only builds; a later call reuses the build.
 # BENCH_GEN=DIR times another set of rewritten inputs (say, a baseline
 # written by an older gemm-opt) in the same way; its table goes to
 # $(basename DIR).md.
@@ -35,27 +35,39 @@ mkdir -p "$WORK"
 printDevice
 buildRuntime
 
-echo "== compiling"
+# A bench already built from these sources is reused, so that one device
+# call can build the kernels of two gemm-opt versions (BENCH_RUN=0) and the
+# next time them back to back.
 sources=("$GEN"/*.cu bench/bench.cu)
-pids=() objects=()
-for src in "${sources[@]}"; do
-  object=$WORK/$(basename "$src" .cu).o
-  "$NVCC" "${NVCC_FLAGS[@]}" -Xcompiler -Wall,-Wextra -c "$src" \
-    -o "$object" >"$object.log" 2>&1 &
-  pids+=($!) objects+=("$object")
+stale=0
+for src in "${sources[@]}" "$LIB"; do
+  [[ $WORK/bench -nt $src ]] || stale=1
 done
-for i in "${!pids[@]}"; do
-  if ! wait "${pids[$i]}"; then
-    echo "FAIL: compiling ${sources[$i]}:"
-    head -n 40 "${objects[$i]}.log"
-    exit 1
-  fi
-  if [[ -s ${objects[$i]}.log ]]; then
-    echo "WARNING: compiling ${sources[$i]}:"
-    head -n 40 "${objects[$i]}.log"
-  fi
-done
-"$NVCC" "-arch=sm_$ARCH" "${objects[@]}" "$LIB" -lcublas -o "$WORK/bench"
+if ((stale)); then
+  echo "== compiling"
+  pids=() objects=()
+  for src in "${sources[@]}"; do
+    object=$WORK/$(basename "$src" .cu).o
+    "$NVCC" "${NVCC_FLAGS[@]}" -Xcompiler -Wall,-Wextra -c "$src" \
+      -o "$object" >"$object.log" 2>&1 &
+    pids+=($!) objects+=("$object")
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      echo "FAIL: compiling ${sources[$i]}:"
+      head -n 40 "${objects[$i]}.log"
+      exit 1
+    fi
+    if [[ -s ${objects[$i]}.log ]]; then
+      echo "WARNING: compiling ${sources[$i]}:"
+      head -n 40 "${objects[$i]}.log"
+    fi
+  done
+  "$NVCC" "-arch=sm_$ARCH" "${objects[@]}" "$LIB" -lcublas -o "$WORK/bench"
+fi
+if [[ ${BENCH_RUN:-1} == 0 ]]; then
+  exit 0
+fi
 
 echo "== bench"
 {
@@ -65,7 +77,8 @@ echo "== bench"
   echo
   # The schedules that gemm-opt chose, as its kernels' comments say.
   for cu in "$GEN"/*.cu; do
-    grep -h '^// Kernel:' "$cu" | sort -u | sed -e "s|^// Kernel:|- $(basename "$cu"):|" -e "s|,$||"
+    grep -hE '^/// [0-9]+x[0-9]+x[0-9]+ block tile' "$cu" | sort -u |
+      sed -e "s|^///|- $(basename "$cu"):|" -e "s|,$||"
   done
   echo
   "$WORK/bench" "$@"
