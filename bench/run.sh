@@ -77,8 +77,8 @@ echo "== bench"
   echo
   # The schedules that gemm-opt chose, as its kernels' comments say.
   for cu in "$GEN"/*.cu; do
-    grep -hE '^/// [0-9]+x[0-9]+x[0-9]+ block tile' "$cu" | sort -u |
-      sed -e "s|^///|- $(basename "$cu"):|" -e "s|,$||"
+    { grep -hE '^(///|// Kernel:) [0-9]+x[0-9]+x[0-9]+ block tile' "$cu" || true; } |
+      sort -u | sed -E -e "s#^(///|// Kernel:)#- $(basename "$cu"):#" -e "s|,$||"
   done
   echo
   "$WORK/bench" "$@"
