@@ -51,6 +51,19 @@ template <class Cfg> struct Gemm {
     MB::template copy<Vec, KFull, Inside>(tb, cb, b, kLeft);
   }
 
+  /// The shared-memory buffers: dynamic shared memory, which may pass the
+  /// 48 KB of a static declaration, both tiles aligned for the widest pack
+  /// (4 x f64). Each use names the shared array itself, so that the compiler
+  /// keeps the buffers' pointers 32-bit shared addresses.
+  static __device__ __forceinline__ BuffersA &tilesA() {
+    extern __shared__ __align__(32) unsigned char smem[];
+    return *reinterpret_cast<BuffersA *>(smem);
+  }
+  static __device__ __forceinline__ BuffersB &tilesB() {
+    extern __shared__ __align__(32) unsigned char smem[];
+    return *reinterpret_cast<BuffersB *>(smem + Cfg::A_TILE_BYTES);
+  }
+
   /// What one row tile's K loop works on.
   struct Step {
     Acc &acc;
@@ -63,8 +76,6 @@ template <class Cfg> struct Gemm {
   /// The pipelines that stage through registers (no prefetch, a second
   /// shared buffer, or a register prefetch), with block barriers.
   struct SyncPipe {
-    BuffersA &tileA;
-    BuffersB &tileB;
     int ty, tx;
 
     template <bool Vec, bool Inside>
@@ -75,10 +86,10 @@ template <class Cfg> struct Gemm {
         // Load, wait, multiply, wait.
         for (int t = 0; t < s.kTiles; ++t) {
           loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
-          MA::store(tileA[0], ra);
-          MB::store(tileB[0], rb);
+          MA::store(tilesA()[0], ra);
+          MB::store(tilesB()[0], rb);
           __syncthreads();
-          multiplyTile<Cfg>(s.acc, tileA[0], tileB[0], ty, tx);
+          multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
           __syncthreads();
         }
       } else {
@@ -94,8 +105,8 @@ template <class Cfg> struct Gemm {
                                                  typename MB::Regs &rb) {
       if (s.kTiles > 0) {
         loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
-        MA::store(tileA[0], ra);
-        MB::store(tileB[0], rb);
+        MA::store(tilesA()[0], ra);
+        MB::store(tilesB()[0], rb);
       }
       __syncthreads();
       if constexpr (Cfg::PREFETCH == Prefetch::Smem) {
@@ -103,8 +114,8 @@ template <class Cfg> struct Gemm {
         // is multiplied. Pointers to them, swapped per step, spare the step
         // the index arithmetic of tileA[t % 2] (256x128x8/8x16 f32, H200:
         // 49.3 against 48.6 TFLOP/s).
-        T(*readA)[BK][BM + PAD] = &tileA[0], (*writeA)[BK][BM + PAD] = &tileA[1];
-        T(*readB)[BK][BN + PAD] = &tileB[0], (*writeB)[BK][BN + PAD] = &tileB[1];
+        T(*readA)[BK][BM + PAD] = &tilesA()[0], (*writeA)[BK][BM + PAD] = &tilesA()[1];
+        T(*readB)[BK][BN + PAD] = &tilesB()[0], (*writeB)[BK][BN + PAD] = &tilesB()[1];
         for (int t = 0; t < s.kTiles; ++t) {
           const bool more = t + 1 < s.kTiles;
           if (more)
@@ -127,11 +138,11 @@ template <class Cfg> struct Gemm {
           const bool more = t + 1 < s.kTiles;
           if (more)
             loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
-          fencedMultiply(s.acc, tileA[0], tileB[0]);
+          fencedMultiply(s.acc, tilesA()[0], tilesB()[0]);
           __syncthreads(); // everyone is done reading the buffer
           if (more) {
-            MA::store(tileA[0], ra);
-            MB::store(tileB[0], rb);
+            MA::store(tilesA()[0], ra);
+            MB::store(tilesB()[0], rb);
           }
           __syncthreads(); // the next tile is in place
         }
@@ -157,10 +168,10 @@ template <class Cfg> struct Gemm {
       typename MA::Regs ra;
       typename MB::Regs rb;
       loadTiles<Vec, false, false>(ra, rb, s.ca, s.cb, s.kRest);
-      MA::store(tileA[0], ra);
-      MB::store(tileB[0], rb);
+      MA::store(tilesA()[0], ra);
+      MB::store(tilesB()[0], rb);
       __syncthreads();
-      multiplyTile<Cfg>(s.acc, tileA[0], tileB[0], ty, tx);
+      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
       __syncthreads();
     }
   };
@@ -171,8 +182,6 @@ template <class Cfg> struct Gemm {
   /// empty barrier's phase of the tile before. Warps wait for data and free
   /// buffers only.
   struct AsyncPipe {
-    BuffersA &tileA;
-    BuffersB &tileB;
     int ty, tx;
     unsigned long long *full, *empty;
     /// Tiles through the buffers so far, which sets their phases across
@@ -186,7 +195,7 @@ template <class Cfg> struct Gemm {
           const int u = used + next, buf = u % STAGES;
           if (u >= STAGES)
             waitPhase(empty[buf], u / STAGES - 1);
-          copyTiles<Vec, true, Inside>(tileA[buf], tileB[buf], s.ca, s.cb,
+          copyTiles<Vec, true, Inside>(tilesA()[buf], tilesB()[buf], s.ca, s.cb,
                                        s.a, s.b, BK);
           arriveOnCopies(full[buf]);
         }
@@ -206,7 +215,7 @@ template <class Cfg> struct Gemm {
         waitPhase(full[buf], u / STAGES);
         if (early)
           refill(t + STAGES - 1);
-        multiplyTile<Cfg>(s.acc, tileA[buf], tileB[buf], ty, tx);
+        multiplyTile<Cfg>(s.acc, tilesA()[buf], tilesB()[buf], ty, tx);
         arrive(empty[buf]);
         if (!early)
           refill(t + STAGES - 1);
@@ -219,11 +228,11 @@ template <class Cfg> struct Gemm {
 
     template <bool Vec>
     __device__ __forceinline__ void remainder(const Step &s) {
-      copyTiles<Vec, false, false>(tileA[0], tileB[0], s.ca, s.cb, s.a, s.b,
+      copyTiles<Vec, false, false>(tilesA()[0], tilesB()[0], s.ca, s.cb, s.a, s.b,
                                    s.kRest);
       waitCopies();
       __syncthreads();
-      multiplyTile<Cfg>(s.acc, tileA[0], tileB[0], ty, tx);
+      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
       __syncthreads();
     }
   };
@@ -281,11 +290,6 @@ template <class Cfg> struct Gemm {
 
   template <bool Vec>
   static __device__ __forceinline__ void run(const gemm_rt::Problem &p) {
-    // Dynamic shared memory, which may pass the 48 KB of a static
-    // declaration; both tiles aligned for the widest pack (4 x f64).
-    extern __shared__ __align__(32) unsigned char smem[];
-    auto &tileA = *reinterpret_cast<BuffersA *>(smem);
-    auto &tileB = *reinterpret_cast<BuffersB *>(smem + Cfg::A_TILE_BYTES);
     int ty, tx, rowIn, colIn;
     if constexpr (Cfg::DMMA_K > 0) {
       // The warp and the lane; warps tile the block row by row.
@@ -306,10 +310,10 @@ template <class Cfg> struct Gemm {
           initBarrier(empty[s], Cfg::THREADS);
         }
       __syncthreads();
-      AsyncPipe pipe{tileA, tileB, ty, tx, full, empty, 0};
+      AsyncPipe pipe{ty, tx, full, empty, 0};
       walk<Vec>(p, pipe, rowIn, colIn);
     } else {
-      SyncPipe pipe{tileA, tileB, ty, tx};
+      SyncPipe pipe{ty, tx};
       walk<Vec>(p, pipe, rowIn, colIn);
     }
   }
