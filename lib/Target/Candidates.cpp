@@ -54,7 +54,7 @@ uint64_t evenSteps(int64_t blockM, int64_t blockN, int64_t threads,
   return steps;
 }
 
-/// The warp tiles of KernelEmitter's dmma multiply: 8 * TM x 4 * TN, in
+/// The warp tiles of the dmma multiply (gemm_kernels/multiply.cuh): 8 * TM x 4 * TN, in
 /// steps of 4 k (the schedule verifier's rule).
 bool fitsDmma(const Schedule &s) {
   return s.blockM % (8 * s.threadM) == 0 && s.blockN % (4 * s.threadN) == 0 &&

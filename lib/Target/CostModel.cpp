@@ -42,7 +42,7 @@ int64_t stagedElements(const Schedule &s) {
   return llvm::divideCeil((s.blockM + s.blockN) * s.blockK, s.threads());
 }
 
-/// Block-wide barriers per K step (the pipelines of KernelEmitter): one
+/// Block-wide barriers per K step (the pipelines of gemm_kernels/kernel.cuh): one
 /// with two shared buffers, two with one. The warps of a cp.async pipeline
 /// meet at none: they wait on mbarriers for their data only.
 int64_t barriersPerStep(const Schedule &s) {
@@ -78,8 +78,8 @@ int64_t lookahead(const Schedule &s) {
 
 /// Shared-memory wavefronts of one warp's dmma fragment read from a tile
 /// whose k rows are `stride` doubles apart: lane l reads `group` doubles
-/// of row l % 4 from column group * (l / 4) on (KernelEmitter's dmma
-/// multiply). 64-bit accesses are served a half warp at a time, 128-bit
+/// of row l % 4 from column group * (l / 4) on (the dmma multiply of
+/// gemm_kernels/multiply.cuh). 64-bit accesses are served a half warp at a time, 128-bit
 /// ones a quarter warp, 16 doubles per wavefront; lanes of a phase that
 /// hit the same bank pair at different addresses take a wavefront each.
 /// Without conflicts a read takes 2 * group.
@@ -464,8 +464,8 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // issue slots for every instruction, the FMA pipe for its FMAs and the
   // LSU for its accesses at their width ([Tan et al. 2011]'s register-level
   // bandwidth condition RB <= BW_sm). A warp's threads share
-  // 32 / (BN / TN) rows of A and BN / TN columns of B (KernelEmitter's
-  // thread map), so its fragment loads hit that many addresses and the rest
+  // 32 / (BN / TN) rows of A and BN / TN columns of B (the thread map of
+  // gemm_kernels/kernel.cuh), so its fragment loads hit that many addresses and the rest
   // are broadcasts. The slowest of the three sets the pace.
   int64_t threadsN = s.blockN / s.threadN;
   int64_t addressesA = llvm::divideCeil(32, threadsN);
@@ -504,7 +504,7 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
       target.issuePerClock(precision);
   // Warps that meet at a block barrier every step load together, and so
   // take those turns. A cp.async pipeline of three buffers or more lets
-  // them drift apart (MainLoop.cpp), so that the loads and other
+  // them drift apart (gemm_kernels/kernel.cuh), so that the loads and other
   // instructions of some warps issue while others' mma.sync hold the tensor
   // pipe, and the longer of the two sets the pace (H200, DGEMM 4096^3 NT
   // in four buffers: 128x128x8/8x8 51.2 TFLOP/s, 96x96x12/6x4 40.8, which

@@ -111,7 +111,7 @@ __global__ void dmmaChain(double *out, long long *clocks, int steps) {
 // loads: each of 8 warps multiplies a 64 x 32 tile as a 4 x 4 grid of
 // m16n8kK products whose A and B operands are distinct registers (rows r
 // share A, columns j share B), read each step from shared memory the way
-// KernelEmitter does (FromShared) or kept in registers.
+// the kernels do (FromShared) or kept in registers.
 template <int K, bool FromShared>
 __global__ void dmmaTile(double *out, int steps) {
   constexpr int S = K / 4, BM = 128, PAD = 4, BK = 32;

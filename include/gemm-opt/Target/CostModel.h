@@ -41,7 +41,7 @@ struct Schedule {
   /// One thread per register tile.
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
   /// Whether a dmma kernel's warps drift apart, meeting at no barrier: a
-  /// cp.async pipeline of three buffers or more (MainLoop.cpp).
+  /// cp.async pipeline of three buffers or more (gemm_kernels/kernel.cuh).
   bool drifts() const {
     return compute == Compute::Dmma && prefetch == Prefetch::Async &&
            stages >= 3;
