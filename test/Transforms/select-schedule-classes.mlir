@@ -1,20 +1,22 @@
 // Ops of one problem class share one search (lib/Target/SearchCache.h): the
 // schedules that fit are enumerated once for all layouts, predicted once per
-// class and ranked once per problem. Sharing changes no choice: each op gets
-// in one module what it gets alone (with -split-input-file each function is
-// a module of its own), and ops with the same problem get the same schedule
-// and alternatives.
+// class and ranked once per problem, and gemm-add-alternatives ranks the
+// searches that gemm-select-schedule made. Sharing changes no choice: each
+// op gets in one module what it gets alone (with -split-input-file each
+// function is a module of its own), and ops with the same problem get the
+// same schedule and alternatives.
 //
-// RUN: gemm-opt %s -gemm-select-schedule=target=hopper-h200 2>/dev/null | grep gemm.matmul > %t.together
-// RUN: gemm-opt %s -gemm-select-schedule=target=hopper-h200 -split-input-file 2>/dev/null | grep gemm.matmul > %t.alone
+// RUN: gemm-opt %s -gemm-attach-target=target=hopper-h200 -gemm-select-schedule -gemm-add-alternatives 2>/dev/null | grep gemm.matmul > %t.together
+// RUN: gemm-opt %s -gemm-attach-target=target=hopper-h200 -gemm-select-schedule -gemm-add-alternatives -split-input-file 2>/dev/null | grep gemm.matmul > %t.alone
 // RUN: diff %t.alone %t.together
 // RUN: FileCheck %s --input-file=%t.together
 //
 // Options that fix every parameter are the schedule, and no search runs:
-// @sized's own choice, given as options, comes out as the model made it
-// (its residency included), on every op and with no alternatives.
+// @sized's own choice, given as options to the whole pipeline, comes out
+// as the model made it (its residency included), on every op and with no
+// alternatives.
 // RUN: gemm-opt --emit=schedules --candidates=1 --target=hopper-h200 %s > %t.list
-// RUN: sh -c 'gemm-opt %s -gemm-select-schedule="target=hopper-h200 $(grep -A1 @sized %t.list | tail -n1)"' 2>/dev/null | grep gemm.matmul > %t.fixed
+// RUN: sh -c 'gemm-opt %s -gemm-pipeline="target=hopper-h200 $(grep -A1 @sized %t.list | tail -n1)"' 2>/dev/null | grep gemm.matmul > %t.fixed
 // RUN: sed -n 3p %t.together | grep -o '{.*}' > %t.sized
 // RUN: grep -o '{.*}' %t.fixed | sort -u | diff %t.sized -
 
