@@ -9,14 +9,15 @@
 // (here gemm-select-schedule's for the default target, hopper-h100,
 // written into the input) also gets `alternatives`: the candidates that
 // rank first for smaller problems (a 1024^2 square, 64 rows or columns,
-// batches of small squares, a 256^2 square), each kernel once, at most
-// `alternatives` of them (4 by default), none the op's own. The remark
-// names each kernel's problem (0: a large extent). Each kernel keeps the
+// batches of small squares, a 256^2 square), each kernel once (the 256^2
+// square's is the 1024^2 one's here), at most `alternatives` of them (4 by
+// default), none the op's own. The remark names each kernel's problem (0:
+// a large extent). Each kernel keeps the
 // model's residency as its launch bounds' occupancy.
 // ALONE-LABEL: func.func @f32
-// ALONE: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>, #gemm.schedule<block = [128, 64, 24], thread = [8, 8], warps = 4, stages = 1, vector = 4, prefetch = regs, pad = 4, occupancy = 2>, #gemm.schedule<block = [256, 64, 16], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>, #gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 2>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
+// ALONE: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>, #gemm.schedule<block = [128, 64, 24], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>, #gemm.schedule<block = [256, 64, 16], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
 // CHAIN-LABEL: func.func @f32
-// CHAIN: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>, #gemm.schedule<block = [128, 64, 24], thread = [8, 8], warps = 4, stages = 1, vector = 4, prefetch = regs, pad = 4, occupancy = 2>, #gemm.schedule<block = [256, 64, 16], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>, #gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 2>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
+// CHAIN: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>, #gemm.schedule<block = [128, 64, 24], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>, #gemm.schedule<block = [256, 64, 16], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>], schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>}
 // ONE-LABEL: func.func @f32
 // ONE: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [96, 96, 32], thread = [6, 6], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>], schedule =
 // NONE-LABEL: func.func @f32
@@ -30,7 +31,7 @@
 // OTHER: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [256, 128, 8]
 func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
-  // expected-remark@+1 {{gemm-add-alternatives: for smaller problems: block=96,96,32 thread=6,6 vector=2 prefetch=smem stages=2 pad=2 compute=fma transpose=0 for 1024x1024; block=128,64,24 thread=8,8 vector=4 prefetch=regs stages=1 pad=4 compute=fma transpose=0 for 0x64; block=256,64,16 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=1 for 64x0; block=96,96,32 thread=6,6 vector=2 prefetch=regs stages=1 pad=2 compute=fma transpose=0 for 256x256}}
+  // expected-remark@+1 {{gemm-add-alternatives: for smaller problems: block=96,96,32 thread=6,6 vector=2 prefetch=smem stages=2 pad=2 compute=fma transpose=0 for 1024x1024; block=128,64,24 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0 for 0x64; block=256,64,16 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=1 for 64x0}}
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   return
 }
