@@ -59,26 +59,15 @@ SmallVector<Problem> probesFor(MatmulOp op) {
 struct GemmAddAlternatives
     : public mlir::gemm::impl::GemmAddAlternativesBase<GemmAddAlternatives> {
   using GemmAddAlternativesBase::GemmAddAlternativesBase;
+  /// ScheduleOverrides::read reads the schedule options it declares.
   friend class mlir::gemm::ScheduleOverrides;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    FailureOr<ScheduleOverrides> options =
-        ScheduleOverrides::read(*this, module);
-    if (failed(options))
-      return signalPassFailure();
-    // With every parameter fixed each probe's kernel is the op's own.
-    if (alternatives == 0 || options->constraints().only())
-      return;
-    const GpuTarget *gpu = resolveTarget(module, "", getArgument());
-    if (!gpu)
-      return signalPassFailure();
-    WalkResult result = module.walk([&](MatmulOp op) {
-      return failed(addAlternatives(op, *gpu, *options))
-                 ? WalkResult::interrupt()
-                 : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    auto add = [&](MatmulOp op, const GpuTarget &gpu,
+                   const ScheduleOverrides &options) {
+      return addAlternatives(op, gpu, options);
+    };
+    if (failed(forEachMatmul(*this, getOperation(), add)))
       signalPassFailure();
   }
 
@@ -99,6 +88,9 @@ struct GemmAddAlternatives
   /// once, none its own schedule.
   LogicalResult addAlternatives(MatmulOp op, const GpuTarget &gpu,
                                 const ScheduleOverrides &options) {
+    // With every parameter fixed each probe's kernel is the op's own.
+    if (alternatives == 0 || options.constraints().only())
+      return success();
     SmallVector<Problem> probes = probesFor(op);
     if (probes.empty() || !op.getScheduleAttr() || op.getAlternativesAttr() ||
         !hasModelSchedule(op, gpu, options))

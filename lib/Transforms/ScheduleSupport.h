@@ -88,6 +88,29 @@ private:
   int64_t occupancy = 0;
 };
 
+/// Reads `pass`'s schedule options and `module`'s target, then runs `fn`
+/// on each gemm.matmul of `module` until one fails.
+template <typename PassT>
+LogicalResult
+forEachMatmul(PassT &pass, ModuleOp module,
+              llvm::function_ref<LogicalResult(MatmulOp, const GpuTarget &,
+                                               const ScheduleOverrides &)>
+                  fn) {
+  FailureOr<ScheduleOverrides> options = ScheduleOverrides::read(pass, module);
+  if (failed(options))
+    return failure();
+  const GpuTarget *gpu = resolveTarget(module, "", pass.getArgument());
+  if (!gpu)
+    return failure();
+  return failure(module
+                     .walk([&](MatmulOp op) {
+                       return failed(fn(op, *gpu, *options))
+                                  ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+                     })
+                     .wasInterrupted());
+}
+
 /// `p` as `op`'s schedule attribute on `gpu`, held to the residency that
 /// the model's prediction assumes unless `p` gives one, so that ptxas
 /// cannot trade it for registers; errors at `op` name `pass`.

@@ -28,22 +28,15 @@ namespace {
 struct GemmSelectSchedule
     : public mlir::gemm::impl::GemmSelectScheduleBase<GemmSelectSchedule> {
   using GemmSelectScheduleBase::GemmSelectScheduleBase;
+  /// ScheduleOverrides::read reads the schedule options it declares.
   friend class mlir::gemm::ScheduleOverrides;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    FailureOr<ScheduleOverrides> options =
-        ScheduleOverrides::read(*this, module);
-    if (failed(options))
-      return signalPassFailure();
-    const GpuTarget *gpu = resolveTarget(module, "", getArgument());
-    if (!gpu)
-      return signalPassFailure();
-    WalkResult result = module.walk([&](MatmulOp op) {
-      return failed(select(op, *gpu, *options)) ? WalkResult::interrupt()
-                                                : WalkResult::advance();
-    });
-    if (result.wasInterrupted())
+    auto select = [&](MatmulOp op, const GpuTarget &gpu,
+                      const ScheduleOverrides &options) {
+      return selectSchedule(op, gpu, options);
+    };
+    if (failed(forEachMatmul(*this, getOperation(), select)))
       signalPassFailure();
   }
 
@@ -62,8 +55,8 @@ struct GemmSelectSchedule
 
   /// Gives `op` the model's schedule, or keeps its own with the options
   /// applied, and remarks on it.
-  LogicalResult select(MatmulOp op, const GpuTarget &gpu,
-                       const ScheduleOverrides &options) {
+  LogicalResult selectSchedule(MatmulOp op, const GpuTarget &gpu,
+                               const ScheduleOverrides &options) {
     std::optional<ScheduleParams> p;
     if (ScheduleAttr kept = op.getScheduleAttr()) {
       p = options.apply(ScheduleParams::fromAttr(kept));
