@@ -12,7 +12,6 @@
 
 #include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Target/OpModel.h"
-#include "gemm-opt/Target/SearchCache.h"
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -63,9 +62,10 @@ struct GemmAddAlternatives
   friend class mlir::gemm::ScheduleOverrides;
 
   void runOnOperation() override {
+    SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
     auto add = [&](MatmulOp op, const GpuTarget &gpu,
                    const ScheduleOverrides &options) {
-      return addAlternatives(op, gpu, options);
+      return addAlternatives(op, gpu, options, searches);
     };
     if (failed(forEachMatmul(*this, getOperation(), add)))
       signalPassFailure();
@@ -74,8 +74,10 @@ struct GemmAddAlternatives
   /// Whether `op`'s schedule is the one gemm-select-schedule would choose
   /// under the options. Any other was given, and is the op's one kernel.
   bool hasModelSchedule(MatmulOp op, const GpuTarget &gpu,
-                        const ScheduleOverrides &options) {
-    std::optional<ScheduleParams> model = modelSchedule(op, gpu, options);
+                        const ScheduleOverrides &options,
+                        SearchCache &searches) {
+    std::optional<ScheduleParams> model =
+        modelSchedule(op, gpu, options, searches);
     if (!model)
       return false;
     FailureOr<ScheduleAttr> schedule =
@@ -87,15 +89,15 @@ struct GemmAddAlternatives
   /// smaller problems that its types allow, options applied, each kernel
   /// once, none its own schedule.
   LogicalResult addAlternatives(MatmulOp op, const GpuTarget &gpu,
-                                const ScheduleOverrides &options) {
+                                const ScheduleOverrides &options,
+                                SearchCache &searches) {
     // With every parameter fixed each probe's kernel is the op's own.
     if (alternatives == 0 || options.constraints().only())
       return success();
     SmallVector<Problem> probes = probesFor(op);
     if (probes.empty() || !op.getScheduleAttr() || op.getAlternativesAttr() ||
-        !hasModelSchedule(op, gpu, options))
+        !hasModelSchedule(op, gpu, options, searches))
       return success();
-    SearchCache &searches = processSearches();
     Precision precision = precisionOf(op);
     Problem problem = problemOf(op);
     const ScheduleConstraints &fixed = options.constraints();

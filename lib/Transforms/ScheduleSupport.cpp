@@ -9,7 +9,6 @@
 #include "ScheduleSupport.h"
 
 #include "gemm-opt/Target/OpModel.h"
-#include "gemm-opt/Target/SearchCache.h"
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -26,12 +25,6 @@ const GpuTarget *mlir::gemm::resolveTarget(ModuleOp module, StringRef name,
   for (const GpuTarget &t : getTargets())
     diag << " " << t.name;
   return nullptr;
-}
-
-SearchCache &mlir::gemm::processSearches() {
-  // One per thread, so that contexts on other threads never race on it.
-  thread_local SearchCache searches;
-  return searches;
 }
 
 ScheduleParams ScheduleParams::fromAttr(ScheduleAttr s) {
@@ -136,9 +129,9 @@ FailureOr<ScheduleAttr> mlir::gemm::buildSchedule(MatmulOp op,
 std::optional<ScheduleParams>
 mlir::gemm::modelSchedule(MatmulOp op, const GpuTarget &gpu,
                           const ScheduleOverrides &options,
+                          SearchCache &searches,
                           llvm::function_ref<void(const CandidateSet &)>
                               explain) {
-  SearchCache &searches = processSearches();
   Precision precision = precisionOf(op);
   Problem problem = problemOf(op);
   const ScheduleConstraints &fixed = options.constraints();

@@ -11,15 +11,15 @@
 
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/Candidates.h"
+#include "gemm-opt/Target/SearchCache.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 
 namespace mlir::gemm {
-
-class SearchCache;
 
 /// The GPU named `name`, else `module`'s #gemm.target, else the default;
 /// null after an error at the module that lists the known targets, which
@@ -27,13 +27,20 @@ class SearchCache;
 const GpuTarget *resolveTarget(ModuleOp module, StringRef name,
                                StringRef pass);
 
-/// The searches of every pass in the process. A search reads only its key
-/// (the target, precision, options and problem), so an entry never goes
-/// stale: gemm-add-alternatives finds gemm-select-schedule's searches, and
-/// split inputs and a driver's files share theirs, whichever pass manager
-/// runs them. The cache is not thread-safe; the passes run on modules, one
-/// at a time.
-SearchCache &processSearches();
+/// The searches of one pass-manager run, as an analysis of the module:
+/// gemm-select-schedule makes them and gemm-add-alternatives ranks them
+/// again for smaller problems. A search reads nothing but its key (the
+/// target, precision, options and problem), so no change to the IR
+/// invalidates it; it ends with the run, so that split inputs and a
+/// driver's files do not pile up searches.
+struct ScheduleSearches {
+  explicit ScheduleSearches(Operation *) {}
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &) {
+    return false;
+  }
+
+  SearchCache cache;
+};
 
 /// The parameters of #gemm.schedule before warps are derived; unlike the
 /// model's Schedule they can hold any stage count an option asks for.
@@ -120,12 +127,12 @@ FailureOr<ScheduleAttr> buildSchedule(MatmulOp op, const GpuTarget &gpu,
 
 /// The model's best schedule for `op` on `gpu` among those that match the
 /// options, else its best overall, with the options applied; nullopt when
-/// no schedule fits the target at all. Options that fix every searched
+/// no schedule fits the target at all. `searches` keeps the search. Options that fix every searched
 /// parameter are the schedule, and no search runs, unless `explain` asks
 /// to see the search: it is given the candidates that match the options.
 std::optional<ScheduleParams>
 modelSchedule(MatmulOp op, const GpuTarget &gpu,
-              const ScheduleOverrides &options,
+              const ScheduleOverrides &options, SearchCache &searches,
               llvm::function_ref<void(const CandidateSet &)> explain = {});
 
 } // namespace mlir::gemm

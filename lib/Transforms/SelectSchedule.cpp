@@ -32,9 +32,10 @@ struct GemmSelectSchedule
   friend class mlir::gemm::ScheduleOverrides;
 
   void runOnOperation() override {
+    SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
     auto select = [&](MatmulOp op, const GpuTarget &gpu,
                       const ScheduleOverrides &options) {
-      return selectSchedule(op, gpu, options);
+      return selectSchedule(op, gpu, options, searches);
     };
     if (failed(forEachMatmul(*this, getOperation(), select)))
       signalPassFailure();
@@ -56,13 +57,14 @@ struct GemmSelectSchedule
   /// Gives `op` the model's schedule, or keeps its own with the options
   /// applied, and remarks on it.
   LogicalResult selectSchedule(MatmulOp op, const GpuTarget &gpu,
-                               const ScheduleOverrides &options) {
+                               const ScheduleOverrides &options,
+                               SearchCache &searches) {
     std::optional<ScheduleParams> p;
     if (ScheduleAttr kept = op.getScheduleAttr()) {
       p = options.apply(ScheduleParams::fromAttr(kept));
     } else {
       auto print = [&](const CandidateSet &set) { printSearch(op, gpu, set); };
-      p = modelSchedule(op, gpu, options,
+      p = modelSchedule(op, gpu, options, searches,
                         explain > 0 ? llvm::function_ref<void(
                                           const CandidateSet &)>(print)
                                     : nullptr);
