@@ -73,16 +73,18 @@ struct GemmAddAlternatives
 
   /// Whether `op`'s schedule is the one gemm-select-schedule would choose
   /// under the options. Any other was given, and is the op's one kernel.
-  bool hasModelSchedule(MatmulOp op, const GpuTarget &gpu,
-                        const ScheduleOverrides &options,
-                        SearchCache &searches) {
+  FailureOr<bool> hasModelSchedule(MatmulOp op, const GpuTarget &gpu,
+                                   const ScheduleOverrides &options,
+                                   SearchCache &searches) {
     std::optional<ScheduleParams> model =
         modelSchedule(op, gpu, options, searches);
     if (!model)
       return false;
     FailureOr<ScheduleAttr> schedule =
         buildSchedule(op, gpu, *model, getArgument());
-    return succeeded(schedule) && *schedule == op.getScheduleAttr();
+    if (failed(schedule))
+      return failure();
+    return *schedule == op.getScheduleAttr();
   }
 
   /// Sets the op's alternatives: its candidates ranked first for the
@@ -95,9 +97,11 @@ struct GemmAddAlternatives
     if (alternatives == 0 || options.constraints().only())
       return success();
     SmallVector<Problem> probes = probesFor(op);
-    if (probes.empty() || !op.getScheduleAttr() || op.getAlternativesAttr() ||
-        !hasModelSchedule(op, gpu, options, searches))
+    if (probes.empty() || !op.getScheduleAttr() || op.getAlternativesAttr())
       return success();
+    FailureOr<bool> chosen = hasModelSchedule(op, gpu, options, searches);
+    if (failed(chosen) || !*chosen)
+      return failure(failed(chosen));
     Precision precision = precisionOf(op);
     Problem problem = problemOf(op);
     const ScheduleConstraints &fixed = options.constraints();

@@ -4,6 +4,13 @@
 // RUN: gemm-opt %s -gemm-select-schedule -gemm-add-alternatives=alternatives=0 -split-input-file 2>/dev/null | FileCheck %s --check-prefix=NONE --implicit-check-not=alternatives
 // RUN: gemm-opt %s -gemm-select-schedule=prefetch=regs -gemm-add-alternatives=prefetch=regs -split-input-file 2>/dev/null | FileCheck %s --check-prefix=REGS
 // RUN: gemm-opt %s -gemm-select-schedule -gemm-add-alternatives=prefetch=regs -split-input-file 2>/dev/null | FileCheck %s --check-prefix=OTHER --implicit-check-not=alternatives
+// RUN: not gemm-opt %s -gemm-add-alternatives=prefetch=global 2>&1 | FileCheck %s --check-prefix=KIND
+// RUN: not gemm-opt %s -gemm-attach-target=target=fermi-c2050 -gemm-add-alternatives=compute=dmma -split-input-file 2>&1 | FileCheck %s --check-prefix=DMMA
+
+// KIND: error: gemm-add-alternatives: prefetch must be none, smem, regs or async, got 'global'
+// The model's choice under options that the target cannot build is an
+// error, as in gemm-select-schedule.
+// DMMA: error: gemm-add-alternatives: fermi-c2050 has no dmma for f32
 
 // Where C's extents are dynamic, an op whose schedule is the model's choice
 // (here gemm-select-schedule's for the default target, hopper-h100,
