@@ -33,9 +33,11 @@ constexpr int64_t kMaxAccessBytes = 16;
 /// The deepest cp.async pipeline searched: more stages only add shared
 /// memory once the copies cover the global latency.
 constexpr int64_t kMaxAsyncStages = 4;
-/// Bounds compare at the precision --explain prints them (0.1% of peak), so
-/// that a difference nobody can see does not outrank a visible one.
-constexpr double kResolution = 1e-3;
+/// Significant bits that ranking compares of a rate: one part in a
+/// billion, far below any difference a prediction can show, and far above
+/// the rounding of doubles, so that one quantity counted through different
+/// sums is one value.
+constexpr int kRankBits = 30;
 
 /// Algorithm 3, first section, for CodeGen's packs of `v` elements: the K
 /// steps (bit BK - 1) whose tiles of A and B split into packs evenly over
@@ -121,42 +123,49 @@ bool meetsGuidelines(const GpuTarget &target, Precision precision,
   return reuse >= g.minRegisterReuse;
 }
 
-/// The bounds on the problem (times the fill) ascending, rounded to
-/// kResolution. They keep their headroom above the peak, so that among
-/// schedules that all reach it the one with the most slack in its tightest
-/// resource wins ([Tan et al. 2011] section 3.1 minimises RB for the same reason).
+/// `x` to kRankBits significant bits. A relative precision, unlike a
+/// fixed one, keeps the differences of small rates: on a problem that
+/// fills 2% of the GPU, 0.1% of the peak is a twentieth of the rate.
+double significant(double x) {
+  int exponent;
+  double mantissa = std::frexp(x, &exponent);
+  return std::ldexp(std::round(std::ldexp(mantissa, kRankBits)),
+                    exponent - kRankBits);
+}
+
+/// The rates that each bound allows on the problem (times the fill, in
+/// GFLOP/s, so that the pipes compare), ascending. They keep their
+/// headroom above the peak, so that among schedules that all reach it the
+/// one with the most slack in its tightest resource wins ([Tan et al. 2011]
+/// section 3.1 minimises RB for the same reason).
 std::array<double, 3> sortedBounds(const Prediction &p) {
   std::array<double, 3> bounds = {p.memory, p.issue, p.latency};
   for (double &b : bounds)
-    b = std::round(b * p.fill / kResolution);
+    b = significant(b * p.fill * p.peakGFlops);
   std::sort(bounds.begin(), bounds.end());
   return bounds;
 }
 
 /// What ranksBefore compares of a prediction, rounded once.
 struct RankKey {
-  double gflops, peakGFlops;
+  double gflops;
   std::array<double, 3> bounds;
   double fmaMix;
   int64_t registers, sharedBytes;
 };
 
 RankKey rankKey(const Prediction &p) {
-  return {std::round(p.gflops() / (kResolution * 1000.0)),
-          p.peakGFlops,
-          sortedBounds(p),
-          std::round(p.fmaMix / kResolution),
-          p.footprint.registers,
-          p.footprint.sharedBytes};
+  return {significant(p.gflops()), sortedBounds(p), significant(p.fmaMix),
+          p.footprint.registers, p.footprint.sharedBytes};
 }
 
-/// Better first: the least bound (the prediction), then the next ones, then
-/// the larger share of FMAs among the instructions ([Tan et al. 2011] section 3.2:
-/// the same bounds with fewer loads), then the smaller footprint.
+/// Better first: the predicted rate (across pipes too, FMA and tensor
+/// cores), then the bounds from the least (the headroom of schedules that
+/// reach the same rate), then the larger share of FMAs among the
+/// instructions ([Tan et al. 2011] section 3.2: the same bounds with fewer loads),
+/// and only for candidates equal in all of these the smaller footprint.
 bool ranksBefore(const RankKey &a, const RankKey &b) {
-  // Across pipes (FMA and tensor cores) the predicted rate decides; within
-  // one pipe this is the least bound, compared as below.
-  if (a.peakGFlops != b.peakGFlops && a.gflops != b.gflops)
+  if (a.gflops != b.gflops)
     return a.gflops > b.gflops;
   if (a.bounds != b.bounds)
     return std::lexicographical_compare(b.bounds.begin(), b.bounds.end(),

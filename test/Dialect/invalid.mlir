@@ -357,3 +357,13 @@ func.func private @prefetch_kind() attributes {s = #gemm.schedule<block = [128, 
 // expected-error @+2 {{expected '['}}
 // expected-error @+1 {{failed to parse Gemm_ScheduleAttr parameter 'block' which is to be a `::llvm::ArrayRef<int64_t>`}}
 func.func private @unbracketed() attributes {s = #gemm.schedule<block = 128, thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>}
+
+// -----
+
+// The kernels plan the schedule and the alternatives, one each, in order:
+// here one kernel for two schedules.
+func.func @kernels_count(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
+  // expected-error @+1 {{kernels must plan the schedule and the alternatives, one each and in that order}}
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 8], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [32, 32, 8], thread = [4, 4], warps = 2, stages = 2, vector = 4, prefetch = smem, pad = 4>], kernels = [#gemm.kernel<schedule = <block = [64, 64, 8], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, threads = 256, a = <x = 64, x_unit = false, k_unit = false, pack = 1, along_k = false, whole_store = false, packs = 512, loads = 2, regular = true>, b = <x = 64, x_unit = false, k_unit = false, pack = 1, along_k = false, whole_store = false, packs = 512, loads = 2, regular = true>, row_group = 1, row_step = 16, col_group = 1, col_step = 16, dmma_depth = 0, dmma_wide = false, dmma_group_a = 1, dmma_group_b = 1, c_row_unit = false, c_col_unit = false, c_by_columns = false, c_pack = 1, a_tile_bytes = 4608, shared_bytes = 9216>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}

@@ -7,8 +7,8 @@
 // both resident blocks wait on their unprefetched global loads) and 60-75% of
 // 1030 GFLOP/s for SGEMM (MAGMA 63%; the model: 512 threads per SM of the 704
 // that eq. 1 of [Lai & Seznec 2012] asks for).
-// RUN: gemm-opt %s -gemm-select-schedule=target=fermi-c2050 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: gemm-opt %s -gemm-select-schedule=target=fermi-c2050 2>/dev/null | FileCheck %s
+// RUN: gemm-opt %s -gemm-attach-target=target=fermi-c2050 -gemm-select-schedule 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: gemm-opt %s -gemm-attach-target=target=fermi-c2050 -gemm-select-schedule 2>/dev/null | FileCheck %s
 
 // CHECK: module attributes {gemm.target = #gemm.target<name = "fermi-c2050">}
 

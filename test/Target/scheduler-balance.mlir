@@ -5,7 +5,7 @@
 // at 4096^3 against 46.7 for the 8-warp 256x128x8 tile that the model picks
 // (H200, utils/calibrate/correlate --layout nt).
 // RUN: gemm-opt %s -gemm-select-schedule="block=192,96,16 thread=8,12 vector=4 prefetch=smem pad=4" 2>&1 >/dev/null | FileCheck %s --check-prefix=SIX
-// RUN: gemm-opt %s -gemm-select-schedule=alternatives=0 2>/dev/null | FileCheck %s --check-prefix=PICK
+// RUN: gemm-opt %s -gemm-select-schedule 2>/dev/null | FileCheck %s --check-prefix=PICK
 
 // SIX: remark: gemm-select-schedule: hopper-h100 f32: block 192x96x16, thread 8x12 (192 threads), {{.*}} (memory {{[0-9.]+}}%, issue 50.6%,
 // PICK: schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8,

@@ -1,29 +1,35 @@
 // Ops of one problem class share one search (lib/Target/SearchCache.h): the
 // schedules that fit are enumerated once for all layouts, predicted once per
-// class and ranked once per problem. Sharing changes no choice: each op gets
-// in one module what it gets alone (with -split-input-file each function is
-// a module of its own), and ops with the same problem get the same schedule
-// and alternatives.
+// class and ranked once per problem, and gemm-add-alternatives ranks the
+// searches that gemm-select-schedule made. Sharing changes no choice: each
+// op gets in one module what it gets alone (with -split-input-file each
+// function is a module of its own), and ops with the same problem get the
+// same schedule and alternatives.
 //
-// RUN: gemm-opt %s -gemm-select-schedule=target=hopper-h200 2>/dev/null | grep gemm.matmul > %t.together
-// RUN: gemm-opt %s -gemm-select-schedule=target=hopper-h200 -split-input-file 2>/dev/null | grep gemm.matmul > %t.alone
+// RUN: gemm-opt %s -gemm-attach-target=target=hopper-h200 -gemm-select-schedule -gemm-add-alternatives 2>/dev/null | grep gemm.matmul > %t.together
+// RUN: gemm-opt %s -gemm-attach-target=target=hopper-h200 -gemm-select-schedule -gemm-add-alternatives -split-input-file 2>/dev/null | grep gemm.matmul > %t.alone
 // RUN: diff %t.alone %t.together
 // RUN: FileCheck %s --input-file=%t.together
+// RUN: gemm-opt %s -gemm-attach-target=target=hopper-h200 -gemm-select-schedule 2>&1 >/dev/null | FileCheck %s --check-prefix=RATE
 //
 // Options that fix every parameter are the schedule, and no search runs:
-// @sized's own choice, given as options, comes out as the model made it
-// (its residency included), on every op and with no alternatives.
+// @sized's own choice, given as options to the whole pipeline, comes out
+// as the model made it (its residency included), on every op and with no
+// alternatives.
 // RUN: gemm-opt --emit=schedules --candidates=1 --target=hopper-h200 %s > %t.list
-// RUN: sh -c 'gemm-opt %s -gemm-select-schedule="target=hopper-h200 $(grep -A1 @sized %t.list | tail -n1)"' 2>/dev/null | grep gemm.matmul > %t.fixed
+// RUN: sh -c 'gemm-opt %s -gemm-attach-target=target=hopper-h200 -gemm-select-schedule="$(grep -A1 @sized %t.list | tail -n1)" -gemm-add-alternatives="$(grep -A1 @sized %t.list | tail -n1)"' 2>/dev/null | grep gemm.matmul > %t.fixed
 // RUN: sed -n 3p %t.together | grep -o '{.*}' > %t.sized
 // RUN: grep -o '{.*}' %t.fixed | sort -u | diff %t.sized -
 
 // @sized and @other_layout share the schedules that fit but not their
-// predictions, and choose differently.
+// predictions: they choose the same tiles, rated differently (B's tiles
+// lie along k in one and along n in the other).
 // CHECK: gemm.matmul {{.*}} {[[DYNAMIC:alternatives = .*]]} : memref<?x?xf32
 // CHECK-NEXT: gemm.matmul {{.*}} {[[DYNAMIC]]} : memref<?x?xf32
-// CHECK-NEXT: gemm.matmul {{.*}} {schedule = {{.*}}prefetch = regs
-// CHECK-NEXT: gemm.matmul {{.*}} {schedule = {{.*}}prefetch = smem
+// CHECK-NEXT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [96, 96, 32], {{.*}}prefetch = smem
+// CHECK-NEXT: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [96, 96, 32], {{.*}}prefetch = smem
+// RATE: select-schedule-classes.mlir:[[@LINE+23]]:3: remark: gemm-select-schedule: hopper-h200 f32: block 96x96x32, {{.*}}: predicted 7048 GFLOP/s
+// RATE: select-schedule-classes.mlir:[[@LINE+31]]:3: remark: gemm-select-schedule: hopper-h200 f32: block 96x96x32, {{.*}}: predicted 7066 GFLOP/s
 
 func.func @dynamic_a(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>,
                      %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {

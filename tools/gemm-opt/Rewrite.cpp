@@ -9,6 +9,7 @@
 #include "gemm-opt/Frontend/Action.h"
 #include "gemm-opt/Frontend/MLIRGen.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
+#include "gemm-opt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,7 +20,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -156,16 +156,17 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   if (listOnly)
     passOptions += " explain=" + std::to_string(options.candidates) +
                    (options.explain ? "" : " explain-schedules=1");
-  mlir::PassManager pm(&context);
-  if (mlir::failed(mlir::parsePassPipeline(
-          "gemm-select-schedule{" + passOptions + "},gemm-specialize", pm))) {
+  auto pipelineOptions =
+      mlir::gemm::GemmPipelineOptions::createFromString(passOptions);
+  if (!pipelineOptions)
     return driverError("bad --schedule options '" + options.schedule + "'");
-  }
+  mlir::PassManager pm(&context);
+  mlir::gemm::buildGemmPipeline(pm, *pipelineOptions);
   if (!options.referenceKernel && mlir::failed(pm.run(*module)))
     return 1;
   if (int failed = saveRecord())
     return failed;
-  // The pass has printed the candidates.
+  // gemm-select-schedule has printed the candidates.
   if (listOnly)
     return 0;
   if (emit == Emit::Cuda) {

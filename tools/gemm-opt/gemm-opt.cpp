@@ -431,6 +431,7 @@ int runSourceMode(int argc, const char **argv) {
 int main(int argc, char **argv) {
   cl::SetVersionPrinter(printVersion);
   mlir::gemm::registerGemmOptPasses();
+  mlir::gemm::registerGemmPipeline();
   switch (selectMode(argc, argv)) {
   case Mode::Source:
     return runSourceMode(argc, const_cast<const char **>(argv));

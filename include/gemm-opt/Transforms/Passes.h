@@ -1,4 +1,9 @@
 //===- Passes.h - gemm-opt passes -------------------------------*- C++ -*-===//
+//
+// The passes of Passes.td and the pipeline that runs them: each makes one
+// decision and writes it into the IR, so that CodeGen only prints.
+//
+//===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_TRANSFORMS_PASSES_H
 #define GEMM_OPT_TRANSFORMS_PASSES_H
 
@@ -7,6 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir::gemm {
 
@@ -16,8 +22,50 @@ namespace mlir::gemm {
 #define GEN_PASS_REGISTRATION
 #include "gemm-opt/Transforms/Passes.h.inc"
 
+/// The options of the whole pipeline, as the driver's --target and
+/// --schedule give them: each goes to the passes that declare it, and each
+/// defaults to the passes' own default.
+struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("See gemm-attach-target")};
+  ListOption<int64_t> block{*this, "block",
+                            llvm::cl::desc("Block tile BM,BN,BK")};
+  ListOption<int64_t> thread{*this, "thread",
+                             llvm::cl::desc("Register tile TM,TN")};
+  Option<int64_t> stages{*this, "stages",
+                         llvm::cl::desc("See gemm-select-schedule"),
+                         llvm::cl::init(GemmSelectScheduleOptions().stages)};
+  Option<int64_t> vector{*this, "vector",
+                         llvm::cl::desc("See gemm-select-schedule"),
+                         llvm::cl::init(GemmSelectScheduleOptions().vector)};
+  Option<std::string> prefetch{*this, "prefetch",
+                               llvm::cl::desc("See gemm-select-schedule")};
+  Option<std::string> compute{*this, "compute",
+                              llvm::cl::desc("See gemm-select-schedule")};
+  Option<int64_t> pad{*this, "pad", llvm::cl::desc("See gemm-select-schedule"),
+                      llvm::cl::init(GemmSelectScheduleOptions().pad)};
+  Option<int> transpose{*this, "transpose",
+                        llvm::cl::desc("See gemm-select-schedule"),
+                        llvm::cl::init(GemmSelectScheduleOptions().transpose)};
+  Option<int64_t> occupancy{
+      *this, "occupancy", llvm::cl::desc("See gemm-select-schedule"),
+      llvm::cl::init(GemmSelectScheduleOptions().occupancy)};
+  Option<unsigned> alternatives{
+      *this, "alternatives", llvm::cl::desc("See gemm-add-alternatives"),
+      llvm::cl::init(GemmAddAlternativesOptions().alternatives)};
+  Option<unsigned> explain{*this, "explain",
+                           llvm::cl::desc("See gemm-select-schedule"),
+                           llvm::cl::init(GemmSelectScheduleOptions().explain)};
+  Option<bool> explainSchedules{
+      *this, "explain-schedules", llvm::cl::desc("See gemm-select-schedule"),
+      llvm::cl::init(GemmSelectScheduleOptions().explainSchedules)};
+};
+
 /// The passes that take a lifted module to one CodeGen can print.
-void buildGemmPipeline(OpPassManager &pm);
+void buildGemmPipeline(OpPassManager &pm, const GemmPipelineOptions &options);
+
+/// Registers buildGemmPipeline as `gemm-pipeline`, for .mlir inputs.
+void registerGemmPipeline();
 
 } // namespace mlir::gemm
 

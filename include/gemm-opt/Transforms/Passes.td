@@ -1,21 +1,77 @@
 //===- Passes.td - gemm-opt passes -------------------------*- tablegen -*-===//
+//
+// One pass a decision, run in this order by buildGemmPipeline (Passes.h):
+// attach-target, select-schedule, add-alternatives, specialize,
+// verify-budget.
+//
+//===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_TRANSFORMS_PASSES_TD
 #define GEMM_OPT_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
 
+// The options that fix schedule parameters. gemm-select-schedule and
+// gemm-add-alternatives both take them, so that an op's alternatives are
+// chosen under the options that chose its schedule.
+defvar scheduleOptions = [
+  ListOption<"block", "block", "int64_t", "Block tile BM,BN,BK">,
+  ListOption<"thread", "thread", "int64_t", "Register tile TM,TN">,
+  Option<"stages", "stages", "int64_t", "0",
+         "Shared-memory stages (0: the model's)">,
+  Option<"vector", "vector", "int64_t", "0",
+         "Elements per vector access (0: the model's)">,
+  Option<"prefetch", "prefetch", "std::string", "\"\"",
+         "none, smem, regs or async (empty: the model's)">,
+  Option<"compute", "compute", "std::string", "\"\"",
+         "fma or dmma (empty: the model's choice)">,
+  Option<"pad", "pad", "int64_t", "-1",
+         "Shared-memory row padding in elements (-1: the model's)">,
+  Option<"transpose", "transpose", "int", "-1",
+         "1: compute C^T = B^T A^T, 0: C = A B (-1: the model's)">,
+  Option<"occupancy", "occupancy", "int64_t", "0",
+         "Blocks per SM of the launch bounds (0: the model's residency)">,
+];
+
+def GemmAttachTarget : Pass<"gemm-attach-target", "ModuleOp"> {
+  let summary = "Put the target GPU's #gemm.target on the module";
+  let description = [{
+    Resolves the GPU that later passes and CodeGen tune for: the `target`
+    option, else the module's `gemm.target`, else the default
+    (hopper-h100). An unknown name is an error that lists the known
+    targets (lib/Target/Targets.cpp).
+
+    Before:
+    ```mlir
+    module {
+      func.func @sgemm(...) { gemm.matmul ... }
+    }
+    ```
+    After (`--gemm-attach-target=target=fermi-c2050`):
+    ```mlir
+    module attributes {gemm.target = #gemm.target<name = "fermi-c2050">} {
+      func.func @sgemm(...) { gemm.matmul ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::gemm::GemmDialect"];
+  let options = [
+    Option<"target", "target", "std::string", "\"\"",
+           "Target GPU, e.g. fermi-c2050 or hopper-h200 (empty: the "
+           "module's #gemm.target, else the default)">,
+  ];
+}
+
 def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
   let summary = "Attach a #gemm.schedule to every gemm.matmul";
   let description = [{
     Chooses the tiling of each gemm.matmul that has none with the cost model
-    of lib/Target (docs/cost-model.md): it enumerates the schedules CodeGen
-    can print for the target, prunes them with the target's guidelines
-    ([Kurzak et al. 2011] Algorithm 3, Table 1), predicts each one's GFLOP/s as the
-    least of its memory, issue and latency bounds, and takes the best. A
-    remark at the op gives the choice, its prediction and its bound.
+    of lib/Target (docs/cost-model.md) for the module's target: it
+    enumerates the schedules CodeGen can print, prunes them with the
+    target's guidelines ([Kurzak et al. 2011] Algorithm 3, Table 1), predicts each
+    one's GFLOP/s as the least of its memory, issue and latency bounds, and
+    takes the best. A remark at the op gives the choice, its prediction and
+    its bound. The launch bounds' `occupancy` is the model's residency.
 
-    The target is the `target` option, else the module's `gemm.target`,
-    else the default (hopper-h100); the module is left carrying it.
     Parameters given as options restrict the search to schedules that have
     them; when none does, they are applied to the best schedule instead.
     An op that already carries a schedule keeps it, unless an option
@@ -25,50 +81,83 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
     ```mlir
     gemm.matmul %a, %b, %c, %alpha, %beta : ..., f64
     ```
-    After (`--gemm-select-schedule="target=fermi-c2050"`):
+    After (on a module whose target is fermi-c2050):
     ```mlir
     gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<
         block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1,
         vector = 2, prefetch = none, pad = 2>} : ..., f64
     ```
-    Where C's extents are dynamic, the op also gets `alternatives`: the
-    model's first schedules for a few smaller problems (squares of 1024 and
-    256, 64 rows or columns against a large other side, batches of small
-    squares), each kernel once; the launcher picks one per call by the
-    model's fill at the call's extents. Warps follow from the tiles.
-    `explain=N` prints the top N candidates of
-    each search with every bound on stdout (`explain-schedules` prints only
-    their options, one schedule per line, for scripts).
+    Warps follow from the tiles. `explain=N` prints the top N candidates
+    of each search with every bound on stdout (`explain-schedules` prints
+    only their options, one schedule per line, for scripts).
   }];
   let dependentDialects = ["::mlir::gemm::GemmDialect"];
-  let options = [
-    Option<"target", "target", "std::string", "\"\"",
-           "Target GPU, e.g. fermi-c2050 or hopper-h200 (empty: the "
-           "module's #gemm.target, else the default)">,
-    ListOption<"block", "block", "int64_t", "Block tile BM,BN,BK">,
-    ListOption<"thread", "thread", "int64_t", "Register tile TM,TN">,
-    Option<"stages", "stages", "int64_t", "0",
-           "Shared-memory stages (0: the model's)">,
-    Option<"vector", "vector", "int64_t", "0",
-           "Elements per vector access (0: the model's)">,
-    Option<"prefetch", "prefetch", "std::string", "\"\"",
-           "none, smem, regs or async (empty: the model's)">,
-    Option<"compute", "compute", "std::string", "\"\"",
-           "fma or dmma (empty: the model's choice)">,
-    Option<"pad", "pad", "int64_t", "-1",
-           "Shared-memory row padding in elements (-1: the model's)">,
-    Option<"transpose", "transpose", "int", "-1",
-           "1: compute C^T = B^T A^T, 0: C = A B (-1: the model's)">,
-    Option<"occupancy", "occupancy", "int64_t", "0",
-           "Blocks per SM of the launch bounds (0: the model's residency)">,
-    Option<"alternatives", "alternatives", "unsigned", "4",
-           "Most extra kernels for smaller problems than C's dynamic "
-           "extents allow (0: one kernel per op)">,
+  let options = !listconcat(scheduleOptions, [
     Option<"explain", "explain", "unsigned", "0",
            "Print the top N candidates of each search on stdout">,
     Option<"explainSchedules", "explain-schedules", "bool", "false",
            "With explain, print only the candidates' options">,
-  ];
+  ]);
+}
+
+def GemmAddAlternatives : Pass<"gemm-add-alternatives", "ModuleOp"> {
+  let summary = "Add kernels for smaller problems than C's types allow";
+  let description = [{
+    Where C's extents (or the batch count) are dynamic, a call may be much
+    smaller than the problem the schedule was chosen for. Each op whose
+    schedule is the model's choice under the options gets `alternatives`:
+    the model's first schedules for a few smaller problems (squares of 1024
+    and 256, 64 rows or columns against a large other side, batches of
+    small squares), under the same options, each kernel once and none
+    equal to the schedule. The launcher picks one per call by the model's
+    fill at the call's extents. An op whose schedule was given (in the
+    input, or by options that fix every parameter) keeps its one kernel.
+
+    Before:
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<
+        block = [128, 128, 8], ...>} : memref<?x?xf64>, ..., f64
+    ```
+    After:
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta {alternatives = [
+        #gemm.schedule<block = [128, 64, 8], ...>, ...],
+        schedule = #gemm.schedule<block = [128, 128, 8], ...>}
+        : memref<?x?xf64>, ..., f64
+    ```
+  }];
+  let dependentDialects = ["::mlir::gemm::GemmDialect"];
+  let options = !listconcat(scheduleOptions, [
+    Option<"alternatives", "alternatives", "unsigned", "4",
+           "Most extra kernels for smaller problems than C's dynamic "
+           "extents allow (0: one kernel per op)">,
+  ]);
+}
+
+def GemmVerifyBudget : Pass<"gemm-verify-budget", "ModuleOp"> {
+  let summary = "Check every schedule against the target's per-block limits";
+  let description = [{
+    A schedule written into the input or fixed by options may ask for more
+    than the module's target has. For each gemm.matmul's schedule and
+    alternatives, the cost model's footprint (lib/Target) must fit one block
+    of the target: its threads, its registers per thread (the estimate
+    without the search's safety margin) and its shared memory. Anything
+    over is an error at the op that names the schedule, the target and
+    both numbers. The IR is not changed.
+
+    Before and after:
+    ```mlir
+    module attributes {gemm.target = #gemm.target<name = "fermi-c2050">} {
+      gemm.matmul ... {schedule = #gemm.schedule<block = [128, 128, 16],
+          thread = [4, 4], warps = 32, stages = 2, vector = 2,
+          prefetch = smem, pad = 0>} : ..., f64
+    }
+    ```
+    ```
+    error: gemm-verify-budget: schedule block=128,128,16 thread=4,4 ...
+    needs 65536 bytes of shared memory per block; fermi-c2050 has 49152
+    ```
+  }];
 }
 
 def GemmSpecialize : Pass<"gemm-specialize", "ModuleOp"> {

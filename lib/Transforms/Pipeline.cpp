@@ -1,0 +1,59 @@
+//===- Pipeline.cpp - The passes from a lifted module to CodeGen ----------===//
+//
+// buildGemmPipeline, which the driver runs on every module and a .mlir
+// input names as `gemm-pipeline`, with each of its options handed to the
+// passes that declare it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gemm-opt/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// The options of Passes.td's `scheduleOptions` out of `o`, for a pass
+/// whose options struct is `PassOptions`. Its lists refer to `o`'s.
+template <typename PassOptions>
+PassOptions scheduleOptions(const GemmPipelineOptions &o) {
+  PassOptions p;
+  p.block = ArrayRef<int64_t>(o.block);
+  p.thread = ArrayRef<int64_t>(o.thread);
+  p.stages = o.stages;
+  p.vector = o.vector;
+  p.prefetch = o.prefetch;
+  p.compute = o.compute;
+  p.pad = o.pad;
+  p.transpose = o.transpose;
+  p.occupancy = o.occupancy;
+  return p;
+}
+
+} // namespace
+
+void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
+                                   const GemmPipelineOptions &options) {
+  pm.addPass(createGemmAttachTarget({options.target}));
+  // gemm-normalize-layout goes here: the schedules are chosen for the
+  // layout it leaves.
+  auto select = scheduleOptions<GemmSelectScheduleOptions>(options);
+  select.explain = options.explain;
+  select.explainSchedules = options.explainSchedules;
+  pm.addPass(createGemmSelectSchedule(select));
+  auto alternatives = scheduleOptions<GemmAddAlternativesOptions>(options);
+  alternatives.alternatives = options.alternatives;
+  pm.addPass(createGemmAddAlternatives(alternatives));
+  pm.addPass(createGemmSpecialize());
+  pm.addPass(createGemmVerifyBudget());
+}
+
+void mlir::gemm::registerGemmPipeline() {
+  PassPipelineRegistration<GemmPipelineOptions>(
+      "gemm-pipeline",
+      "The passes of gemm-opt's driver: attach-target, select-schedule, "
+      "add-alternatives, specialize, verify-budget",
+      buildGemmPipeline);
+}
