@@ -119,8 +119,6 @@ SCHEDULES = {
                  async_stages=3),
         Schedule("da1", (128, 128, 16), (8, 8), 1, "async", 4, compute="dmma",
                  async_stages=3),
-        Schedule("dab", (128, 160, 24), (8, 10), 1, "async", 4, compute="dmma",
-                 async_stages=2),
         Schedule("da64", (64, 128, 16), (4, 8), 2, "async", 4, compute="dmma",
                  async_stages=4),
         # A 4x16 register tile without a prefetch, and 128-thread blocks
