@@ -116,7 +116,7 @@ struct Variant {
   /// The model's GFLOP/s on a problem that fills every block slot.
   double gflops;
   /// The shares of DRAM bandwidth at which its tiles' rows of A and B
-  /// stream (gemm_fill.h's streamShare), for problems that read an operand
+  /// stream (RunTimeTerms.h's streamShare), for problems that read an operand
   /// from DRAM at the pace of the product: one side of C short.
   double streamA = 1, streamB = 1;
 };
@@ -130,7 +130,7 @@ struct Plan {
 };
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's
-/// run-time terms (gemm_fill.h) and the split's extra traffic make fastest
+/// run-time terms (RunTimeTerms.h) and the split's extra traffic make fastest
 /// on this GPU. Device and managed pointers are used in place. Where A, B or
 /// C is host memory, the call runs in panels of C whose operands stream
 /// through pinned memory, overlapped with the kernels, and only C's elements

@@ -3,7 +3,7 @@
 
 #include "check.h"
 #include "device.h"
-#include "gemm_fill.h"
+#include "gemm-opt/Target/RunTimeTerms.h"
 #include "layout.h"
 #include "split.h"
 

@@ -23,7 +23,7 @@ struct Choice {
 
 /// The variant and split of `plan` with the least predicted time for `p` on
 /// a GPU of `sms` SMs: the variant's rate, at most what DRAM can stream to
-/// it, times its fill over the problem's tiles (gemm_fill.h), plus the
+/// it, times its fill over the problem's tiles (RunTimeTerms.h), plus the
 /// split's workspace and C traffic at DRAM speed and its second kernel.
 /// A plan of one variant without a rate runs as given. GEMM_OPT_CHOICE="v,s"
 /// overrides the model where the plan has variant v and K splits s ways,

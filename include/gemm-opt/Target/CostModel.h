@@ -105,7 +105,7 @@ struct Prediction {
   /// ([Tan et al. 2011] section 3.2: 64% with 64-bit, 78% with 128-bit loads).
   double fmaMix;
   /// DRAM (or L2) bandwidth over the traffic of the block tile ([Tan et al. 2011]
-  /// RB), or over a streamed operand's (gemm_fill.h), whichever is less.
+  /// RB), or over a streamed operand's (RunTimeTerms.h), whichever is less.
   double memory;
   /// Issue slots and shared-memory accesses over the FMA pipe's needs
   /// ([Lai & Seznec 2012] eq. 11).
@@ -155,7 +155,7 @@ bool isFeasible(const GpuTarget &target, const Footprint &footprint,
                 const Schedule &schedule);
 
 /// The shares of DRAM bandwidth at which `schedule`'s tiles of `problem`'s
-/// A and B stream (gemm_fill.h's streamShare), by the contiguous bytes of a
+/// A and B stream (RunTimeTerms.h's streamShare), by the contiguous bytes of a
 /// tile row.
 std::pair<double, double> streamShares(const GpuTarget &target,
                                        Precision precision,

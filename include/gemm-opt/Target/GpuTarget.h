@@ -109,7 +109,7 @@ struct GpuTarget {
   /// DRAM bandwidth in GB/s.
   double dramGBs;
   /// Bytes that DRAM moves at a time for one row of a streamed tile, where
-  /// measured: shorter rows get that share of the bandwidth (gemm_fill.h's
+  /// measured: shorter rows get that share of the bandwidth (RunTimeTerms.h's
   /// streamShare). 0: rows of any length stream at the full rate.
   int64_t dramLineBytes = 0;
   /// L2 bandwidth in GB/s where measured, else 0: the block tiles' loads

@@ -1,14 +1,15 @@
-//===- gemm_fill.h - The cost model's run-time terms ------------*- C++ -*-===//
+//===- RunTimeTerms.h - The cost model's run-time terms --------*- C++ -*-===//
 //
 // The parts of gemm-opt's cost model (docs/cost-model.md, "Partial tiles
 // and waves" and "Streamed operands") that depend on a problem's run-time
 // extents. The compiler ranks schedules of static problems with them; the
 // runtime ranks a nest's kernel variants and split-K factors with them.
-// Plain C++, no CUDA.
+// Plain C++, no CUDA and no LLVM: the model owns these terms, and the
+// runtime's build includes them from here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEMM_FILL_H
-#define GEMM_FILL_H
+#ifndef GEMM_OPT_TARGET_RUNTIMETERMS_H
+#define GEMM_OPT_TARGET_RUNTIMETERMS_H
 
 #include <cstdint>
 #include <limits>
@@ -56,4 +57,4 @@ inline double streamGFlops(int64_t m, int64_t n, int64_t elementBytes,
 
 } // namespace gemm_rt
 
-#endif // GEMM_FILL_H
+#endif // GEMM_OPT_TARGET_RUNTIMETERMS_H
