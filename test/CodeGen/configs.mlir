@@ -2,7 +2,15 @@
 // runtime/include/gemm_kernels: gemm-specialize's facts as named constants
 // (test/Transforms/specialize.mlir checks the facts), each configuration
 // once per file, and a launcher whose variants run them.
-// RUN: gemm-opt --emit=cuda %s -o - | FileCheck %s
+// RUN: gemm-opt --emit=cuda %s -o %t.cu
+// RUN: FileCheck %s < %t.cu
+// RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS
+
+// Each packed configuration compiles a vector kernel and its scalar twin;
+// generic_k0 has no packs, so only its one kernel.
+// PTXAS-COUNT-5: Compiling entry function
+// PTXAS-NOT:     Compiling entry function
+// PTXAS:         0 bytes stack frame
 
 // CHECK:      #include "gemm_kernels/kernel.cuh"
 // CHECK:      namespace {

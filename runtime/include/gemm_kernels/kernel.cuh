@@ -337,18 +337,25 @@ inline bool packAligned(const gemm_rt::Operand &x, int n) {
          x.sb % n == 0 && ((rows && (cols || x.sc == 1)) || (cols && x.sr == 1));
 }
 
-/// Launches `Cfg`'s vector kernel when every packed access is aligned, the
-/// scalar one otherwise; a transposed configuration computes C^T = B^T A^T.
+/// Launches `Cfg`'s vector kernel when every packed access is aligned (or
+/// there are no packs), the scalar one otherwise; a transposed configuration
+/// computes C^T = B^T A^T.
 template <class Cfg>
 cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
-  using T = typename Cfg::T;
   const gemm_rt::Problem p =
       Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
-  const bool aligned =
-      (Cfg::A::PACK == 1 || packAligned<T>(p.a, Cfg::A::PACK)) &&
-      (Cfg::B::PACK == 1 || packAligned<T>(p.b, Cfg::B::PACK)) &&
-      (Cfg::C_PACK == 1 || packAligned<T>(p.c, Cfg::C_PACK));
-  const auto start = aligned ? gemmKernel<Cfg, true> : gemmKernel<Cfg, false>;
+  auto start = gemmKernel<Cfg, true>;
+  // A configuration without packs moves single elements whatever the
+  // alignment: it has no scalar twin to compile.
+  if constexpr (Cfg::A::PACK > 1 || Cfg::B::PACK > 1 || Cfg::C_PACK > 1) {
+    using T = typename Cfg::T;
+    const bool aligned =
+        (Cfg::A::PACK == 1 || packAligned<T>(p.a, Cfg::A::PACK)) &&
+        (Cfg::B::PACK == 1 || packAligned<T>(p.b, Cfg::B::PACK)) &&
+        (Cfg::C_PACK == 1 || packAligned<T>(p.c, Cfg::C_PACK));
+    if (!aligned)
+      start = gemmKernel<Cfg, false>;
+  }
   // Past 48 KB a kernel must opt in to its dynamic shared memory.
   if (Cfg::SMEM_BYTES > 48 * 1024) {
     const cudaError_t err = cudaFuncSetAttribute(
