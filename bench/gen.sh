@@ -9,16 +9,16 @@
 # function of every input was recognised (one [-Rpass=gemm] remark each, no
 # [-Rpass-missed=gemm]). The remarks go to .gpu/bench/<name>.remarks, the
 # checkout's `git describe` to .gpu/bench/VERSION.
-# The kernels are chosen for the GPU that the device tool lends, an H200
-# (its DRAM bandwidth sets the runtime's split and streaming terms);
-# BENCH_TARGET=hopper-h100 (any --target name) writes them for another.
+# The kernels are chosen for the GPU that the device tool lends first, an
+# H100 (its DRAM bandwidth sets the runtime's split and streaming terms);
+# BENCH_TARGET=hopper-h200 (any --target name) writes them for another.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 gemm_opt=${BUILD_DIR:-$root/build}/bin/gemm-opt
 out=$root/.gpu/bench
-target=${BENCH_TARGET:-hopper-h200}
+target=${BENCH_TARGET:-hopper-h100}
 rm -rf "$out"
 mkdir -p "$out"
 for src in "$root"/bench/inputs/*.cpp; do
