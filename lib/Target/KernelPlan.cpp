@@ -12,7 +12,6 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
-#include <tuple>
 
 using namespace mlir::gemm;
 
@@ -63,28 +62,6 @@ int64_t dmmaDepthOf(const Schedule &s) {
 
 } // namespace
 
-bool TileMovePlan::operator==(const TileMovePlan &o) const {
-  auto tie = [](const TileMovePlan &t) {
-    return std::tie(t.x, t.xUnit, t.kUnit, t.pack, t.alongK, t.wholeStore,
-                    t.packs, t.loads, t.regular);
-  };
-  return tie(*this) == tie(o);
-}
-
-bool KernelPlan::operator==(const KernelPlan &o) const {
-  auto tie = [](const KernelPlan &k) {
-    const Schedule &s = k.schedule;
-    return std::tie(s.blockM, s.blockN, s.blockK, s.threadM, s.threadN,
-                    s.vector, s.prefetch, s.pad, s.compute, s.stages,
-                    s.transpose, k.f64, k.threads, k.occupancy, k.a, k.b,
-                    k.rowGroup, k.rowStep, k.colGroup, k.colStep, k.dmmaDepth,
-                    k.dmmaWide, k.dmmaGroupA, k.dmmaGroupB, k.cRowUnit,
-                    k.cColUnit, k.cByColumns, k.cPack, k.aTileBytes,
-                    k.sharedBytes);
-  };
-  return tie(*this) == tie(o);
-}
-
 /// The A tiles' bytes, rounded up to 32 so that the B tiles after them stay
 /// aligned for the widest pack (4 x f64).
 static int64_t aTileBytesOf(Precision precision, const Schedule &s) {
@@ -103,7 +80,6 @@ KernelPlan mlir::gemm::planKernel(Precision precision, const Schedule &s,
   const Problem problem = orient(given, s);
   KernelPlan k;
   k.schedule = s;
-  k.f64 = precision == Precision::F64;
   k.threads = s.threads();
   k.a = planMove(problem.a, s.blockM, s, k.threads);
   k.b = planMove(problem.b, s.blockN, s, k.threads);

@@ -33,8 +33,6 @@ struct TileMovePlan {
   /// of the packed dimension, so a thread's pack i lies a fixed address
   /// step from its pack 0.
   bool regular = false;
-
-  bool operator==(const TileMovePlan &o) const;
 };
 
 /// Everything one kernel variant does, for one schedule, precision and
@@ -42,10 +40,7 @@ struct TileMovePlan {
 /// runtime/include/gemm_kernels/config.cuh.
 struct KernelPlan {
   Schedule schedule;
-  bool f64 = false;
   int64_t threads = 0;
-  /// Blocks per SM whose registers the kernel must fit (its launch bounds).
-  int64_t occupancy = 1;
   /// The input tiles as the kernel sees them (B^T and A^T when the schedule
   /// computes C^T = B^T A^T).
   TileMovePlan a, b;
@@ -66,8 +61,6 @@ struct KernelPlan {
   /// Dynamic shared memory: the A tiles rounded up to 32 bytes, then the B
   /// tiles.
   int64_t aTileBytes = 0, sharedBytes = 0;
-
-  bool operator==(const KernelPlan &o) const;
 };
 
 /// Static shared memory that `schedule`'s tiles take, in bytes.

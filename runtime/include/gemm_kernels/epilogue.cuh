@@ -84,8 +84,9 @@ __device__ __forceinline__ void storeByRows(const T (&acc)[Cfg::TM][Cfg::TN],
   };
 #pragma unroll
   for (int j = 0; j < TN; ++j) {
-    colOffset[j] = colOf(j) * s.cn;
-    colIn[j] = colOf(j) < s.n;
+    const long long col = colOf(j);
+    colOffset[j] = col * s.cn;
+    colIn[j] = col < s.n;
   }
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
