@@ -10,6 +10,7 @@
 #include "gemm-opt/Dialect/Gemm/LauncherSignature.h"
 #include "gemm-opt/Dialect/Gemm/GemmDialect.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
+#include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Target/OpModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -76,8 +77,10 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
         "  // GFLOP/s the cost model predicts on a full "
      << target->name
      << " and the shares\n"
-        "  // of DRAM bandwidth its rows of A and B stream at: run() picks one,\n"
-        "  // and a split of K, from the extents of each call.\n"
+        "  // of DRAM bandwidth its rows of A and B stream at, and its\n"
+        "  // schedule: run() picks one, and a split of K, from the extents of\n"
+        "  // each call. The plan names the gemm-opt and kernel templates that\n"
+        "  // printed it, for tuning records (docs/tuning.md).\n"
         "  static const gemm_rt::Variant variants[] = {\n";
   // The tile as the runtime sees it, along C's rows and columns.
   for (auto [config, s] : llvm::zip(configs, op.getSchedules())) {
@@ -85,15 +88,17 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
                                          toSchedule(s), problemOf(op));
     os << llvm::formatv(
         "      {{gemm_kernels::launch<{0}>, {1}, {2}, {3}, {4:F1}, {5:F3}, "
-        "{6:F3}},\n",
+        "{6:F3},\n       \"{7}\"},\n",
         config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
         s.getTranspose() ? s.getBlockM() : s.getBlockN(), s.getOccupancy(),
-        fullRate(*target, op, s), shareA, shareB);
+        fullRate(*target, op, s), shareA, shareB,
+        formatScheduleOptions(toSchedule(s)));
   }
   os << "  };\n"
      << llvm::formatv("  return gemm_rt::run(problem, gemm_rt::Plan{{variants, "
-                      "{0}, {1:F1}});\n",
-                      configs.size(), target->dramGBs);
+                      "{0}, {1:F1}, \"{2}\", \"{3}\"});\n",
+                      configs.size(), target->dramGBs, toolVersion(),
+                      templatesHash());
 }
 
 /// The launcher's name and parameters (LauncherSignature.h). Overloads of a

@@ -9,6 +9,7 @@
 #include "gemm-opt/Target/TuningDb.h"
 
 #include "gemm-opt/Target/Explain.h"
+#include "gemm-opt/Target/TuningFormat.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -20,10 +21,7 @@ using namespace mlir::gemm;
 
 namespace {
 
-/// The columns, in order; bench/bench.cu writes the same header.
-constexpr const char *kHeader =
-    "device,cc,sms,driver,cuda,gemm_opt,templates,dtype,layout,batch,m,n,k,"
-    "beta_zero,splits,schedule,us,gflops,cublas_gflops,check";
+using gemm_tuning::kHeader;
 
 /// The fields of one line: commas separate them, and a field in double
 /// quotes may hold commas ("" is a quote).

@@ -119,6 +119,9 @@ struct Variant {
   /// stream (RunTimeTerms.h's streamShare), for problems that read an operand
   /// from DRAM at the pace of the product: one side of C short.
   double streamA = 1, streamB = 1;
+  /// The kernel's schedule as gemm-opt's --schedule options, for tuning
+  /// records (docs/tuning.md); null for the runtime's own kernels.
+  const char *schedule = nullptr;
 };
 
 /// The kernel variants of one nest and the target's DRAM bandwidth, from
@@ -127,6 +130,9 @@ struct Plan {
   const Variant *variants;
   int count;
   double dramGBs;
+  /// The gemm-opt version and kernel-template hash that printed the
+  /// variants (`gemm-opt --version`), for tuning records.
+  const char *version = nullptr, *templates = nullptr;
 };
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's
@@ -159,6 +165,8 @@ bool run(const Problem &p, LaunchFn launch);
 struct LastRun {
   int variant, count;
   int64_t blockM, blockN, splits;
+  /// The variant's schedule and the plan's build (Variant, Plan).
+  const char *schedule, *version, *templates;
 };
 LastRun lastRun();
 

@@ -188,8 +188,8 @@ bool run(const Problem &p, const Plan &plan) {
     launchCheck.report();
   }
   const Variant &variant = plan.variants[choice.variant];
-  last = {choice.variant, plan.count, variant.blockM, variant.blockN,
-          choice.splits};
+  last = {choice.variant,    plan.count,   variant.blockM, variant.blockN,
+          choice.splits,     variant.schedule, plan.version, plan.templates};
 
   if (tracing())
     std::fprintf(stderr,
