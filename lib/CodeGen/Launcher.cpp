@@ -75,9 +75,7 @@ void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
 /// kernel.
 void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
                ArrayRef<std::string> configs) {
-  StringRef rows = rowTablesOf(op).a || rowTablesOf(op).b || rowTablesOf(op).c
-                       ? "rows, "
-                       : "";
+  StringRef rows = rowTablesOf(op).any() ? "rows, " : "";
   if (configs.empty()) {
     os << "  return gemm_rt::run(problem, " << rows
        << "gemm_rt::launchReference);\n";
@@ -190,8 +188,7 @@ bool hasCLinkage(func::FuncOp func, MatmulOp op) {
 /// The tables of rows as the runtime takes them: the start of each row the
 /// nest reads, one per index of the dimension the table runs along.
 void printRowTables(llvm::raw_ostream &os, MatmulOp op) {
-  RowTables tables = rowTablesOf(op);
-  if (!tables.a && !tables.b && !tables.c)
+  if (!rowTablesOf(op).any())
     return;
   // The table runs along the dimension without the unit stride.
   static const char *const extents[3][2] = {

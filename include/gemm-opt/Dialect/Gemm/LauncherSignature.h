@@ -26,6 +26,8 @@ struct LauncherParam {
 /// Which of A, B and C are tables of rows (gemm.matmul's `rows`).
 struct RowTables {
   bool a = false, b = false, c = false;
+
+  bool any() const { return a || b || c; }
 };
 
 /// The parameters of a launcher whose matrices have `rank` dimensions, with
