@@ -394,7 +394,7 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
       basePtr = print(root) + ".data()";
   } else {
     // Peel the subscripts: X[e0][e1] is (X[e0])[e1]. Every base but the
-    // innermost must be an array, or the rows are separate allocations.
+    // innermost must be an array; a row of a table is the innermost.
     const Expr *cur = e;
     int depth = 0;
     // (subscripts peeled before, elements per step) of the array-typed rows.

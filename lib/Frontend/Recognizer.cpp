@@ -287,30 +287,26 @@ OperandBinding Recognizer::bind(const Access &access,
       offset = offset + form.ivCoeffs[l] * lowers[l];
     return offset;
   };
+  for (int l : dims) {
+    binding.sizes.push_back(extents[l].str());
+    binding.staticSizes.push_back(extents[l].getConstant());
+  }
   if (access.rowIndex) {
     // checkRows: rank 2, the table along one dimension, the row along the
-    // other. The gathered copy is contiguous along the row.
+    // other. The gathered copy has a unit stride along the row.
     RowTableBinding rows;
     rows.vectors = access.vectorRows;
     rows.columns = !access.rowIndex->ivCoeffs[dims[1]].isZero();
     rows.table = offsetBy(access.basePtr, start(*access.rowIndex));
     rows.offset = start(access.index).str();
-    for (int l : dims) {
-      binding.sizes.push_back(extents[l].str());
-      binding.staticSizes.push_back(extents[l].getConstant());
-    }
-    binding.strides = {rows.columns ? "1" : "", rows.columns ? "" : "1"};
-    binding.staticStrides = {rows.columns ? std::optional<int64_t>(1)
-                                          : std::nullopt,
-                             rows.columns ? std::nullopt
-                                          : std::optional<int64_t>(1)};
+    const std::optional<int64_t> unit = 1, table;
+    binding.staticStrides = {rows.columns ? unit : table,
+                             rows.columns ? table : unit};
     binding.rows = std::move(rows);
     return binding;
   }
   binding.ptr = offsetBy(access.basePtr, start(access.index));
   for (int l : dims) {
-    binding.sizes.push_back(extents[l].str());
-    binding.staticSizes.push_back(extents[l].getConstant());
     binding.strides.push_back(access.index.ivCoeffs[l].str());
     binding.staticStrides.push_back(access.index.ivCoeffs[l].getConstant());
   }

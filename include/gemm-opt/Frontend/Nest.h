@@ -32,8 +32,8 @@ struct RowTableBinding {
 };
 
 /// One operand as a strided view: dimensions are [batch,] rows, cols. A
-/// table of rows has no strides of its own: its static strides describe the
-/// contiguous copy the runtime gathers it into.
+/// table of rows has no strides of its own (`strides` is empty): its static
+/// strides describe the contiguous copy the runtime gathers it into.
 struct OperandBinding {
   std::string ptr; ///< Address of element (0, 0[, 0]); empty for a table.
   std::optional<RowTableBinding> rows;
