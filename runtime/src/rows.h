@@ -22,7 +22,8 @@ namespace gemm_rt::detail {
 const char *rowOverlap(const Problem &p, const RowOperands &rows);
 
 /// The contiguous host copy of a table of rows: row r of the table at
-/// r * (its length) elements.
+/// r * (its length) elements. Its copies run on the copy threads (pack.h),
+/// which serve one caller at a time: the caller serialises them.
 class RowCopy {
 public:
   RowCopy(const Rows &rows, const Extents &extents, size_t elementSize);

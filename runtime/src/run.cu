@@ -125,7 +125,7 @@ std::string stagedTrace(const Route &route) {
          route.why + ")";
 }
 
-/// The staging buffers are shared by every caller.
+/// The staging buffers and the copy threads are shared by every caller.
 std::mutex poolMutex;
 } // namespace
 
@@ -239,13 +239,18 @@ bool run(const Problem &p, const RowOperands &rows, const Plan &plan) {
       slot->gather();
     operand = slot->dense();
   };
-  copy(rows.a, copies.a, {p.batch, p.m, p.k}, a, true);
-  copy(rows.b, copies.b, {p.batch, p.k, p.n}, b, true);
-  copy(rows.c, copies.c, {p.batch, p.m, p.n}, c, p.beta != 0);
+  {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    copy(rows.a, copies.a, {p.batch, p.m, p.k}, a, true);
+    copy(rows.b, copies.b, {p.batch, p.k, p.n}, b, true);
+    copy(rows.c, copies.c, {p.batch, p.m, p.n}, c, p.beta != 0);
+  }
   if (!run(copies, plan))
     return false;
-  if (c)
+  if (c) {
+    std::lock_guard<std::mutex> lock(poolMutex);
     c->scatter();
+  }
   return true;
 }
 
