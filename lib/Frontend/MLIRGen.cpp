@@ -60,10 +60,19 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
       clamps.push_back(ClampAttr::get(
           &context, clamp.upper ? ClampSide::Upper : ClampSide::Lower,
           clamp.nanToBound ? ClampNaN::Bound : ClampNaN::Keep));
+    // One #gemm.rows per operand where any is a table of rows.
+    SmallVector<Attribute> rows;
+    if (nest.a.rows || nest.b.rows || nest.c.rows)
+      for (const OperandBinding *operand : {&nest.a, &nest.b, &nest.c})
+        rows.push_back(RowsAttr::get(
+            &context, !operand->rows           ? RowTable::None
+                      : operand->rows->vectors ? RowTable::Vectors
+                                               : RowTable::Pointers));
     builder.create<MatmulOp>(
         loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
         arg.drop_front(nest.bias ? 6 : 5),
         clamps.empty() ? ArrayAttr() : builder.getArrayAttr(clamps),
+        rows.empty() ? ArrayAttr() : builder.getArrayAttr(rows),
         ScheduleAttr(), ArrayAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);
   }

@@ -3,7 +3,8 @@
 // `#gemm.target` names the GPU that the module is compiled for;
 // `#gemm.schedule` is the tiling that the cost model chose for one
 // `gemm.matmul` and that later passes and CodeGen read; `#gemm.clamp` is one
-// step of a matmul's activation.
+// step of a matmul's activation; `#gemm.rows` says how an operand holds its
+// rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +52,17 @@ def Gemm_ClampNaN : I32EnumAttr<"ClampNaN",
     "what a clamp of the activation makes of a NaN", [
       I32EnumAttrCase<"Bound", 0, "bound">,
       I32EnumAttrCase<"Keep", 1, "keep">
+    ]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
+def Gemm_RowTable : I32EnumAttr<"RowTable",
+    "how an operand's rows are held: as one strided buffer or as a table of "
+    "separately allocated rows", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Pointers", 1, "pointers">,
+      I32EnumAttrCase<"Vectors", 2, "vectors">
     ]> {
   let cppNamespace = "::mlir::gemm";
   let genSpecializedAttr = 0;
@@ -140,6 +152,33 @@ def Gemm_ClampAttr : Gemm_Attr<"Clamp", "clamp"> {
   );
 
   let assemblyFormat = "`<` $side `,` `nan` `=` $nan `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// RowsAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_RowsAttr : Gemm_Attr<"Rows", "rows"> {
+  let summary = "how one operand of a gemm.matmul holds its rows";
+  let description = [{
+    `none`: the operand is the strided memref it is typed as. `pointers`: a
+    table of row pointers (`T **`, `T *rows[]`, `std::vector<T *>`);
+    `vectors`: a `std::vector<std::vector<T>>`. A table's rows are separate
+    allocations that the runtime gathers into one contiguous copy before the
+    kernel (and scatters back, for C); the memref type describes that copy:
+    the dimension with the static unit stride runs along a row, the other
+    one along the table.
+
+    Example:
+
+    ```mlir
+    #gemm.rows<pointers>
+    ```
+  }];
+
+  let parameters = (ins EnumParameter<Gemm_RowTable>:$table);
+
+  let assemblyFormat = "`<` $table `>`";
 }
 
 //===----------------------------------------------------------------------===//

@@ -38,6 +38,13 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     `activation` clamps are applied in order, each with its bound from the
     `clamp(...)` operands (scalars of the element type).
 
+    The optional `rows` attribute, one `#gemm.rows` each for A, B and C,
+    marks the operands whose rows are separate allocations (a table of row
+    pointers or a vector of vectors): their types describe the contiguous
+    copy that the runtime gathers them into, row-major where the table runs
+    along the operand's rows and column-major where it runs along its
+    columns (`B[j][k]`). Such operands are rank 2.
+
     The optional `schedule` attribute is the tiling that the cost model chose.
     The optional `alternatives` are the model's picks for smaller problems
     than the op's types allow: the launcher holds a kernel for each and picks
@@ -83,6 +90,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     Variadic<AnyFloat>:$bounds,
     OptionalAttr<TypedArrayAttrBase<Gemm_ClampAttr,
         "array of #gemm.clamp">>:$activation,
+    OptionalAttr<TypedArrayAttrBase<Gemm_RowsAttr,
+        "array of #gemm.rows">>:$rows,
     OptionalAttr<Gemm_ScheduleAttr>:$schedule,
     OptionalAttr<TypedArrayAttrBase<Gemm_ScheduleAttr,
         "array of #gemm.schedule">>:$alternatives,
@@ -104,7 +113,7 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
                    "::mlir::Value":$alpha, "::mlir::Value":$beta), [{
       build($_builder, $_state, a, b, c, alpha, beta, /*bias=*/nullptr,
             /*bounds=*/::mlir::ValueRange(), /*activation=*/nullptr,
-            /*schedule=*/::mlir::gemm::ScheduleAttr(),
+            /*rows=*/nullptr, /*schedule=*/::mlir::gemm::ScheduleAttr(),
             /*alternatives=*/::mlir::ArrayAttr(), /*kernels=*/::mlir::ArrayAttr());
     }]>
   ];
@@ -127,6 +136,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     bool hasEpilogue() { return getBias() || !getBounds().empty(); }
     /// The activation's clamps, in order (none without an activation).
     ::llvm::SmallVector<::mlir::gemm::ClampAttr> getClamps();
+    /// How operand `operand` (0 A, 1 B, 2 C) holds its rows: `None` without
+    /// the `rows` attribute.
+    ::mlir::gemm::RowTable getRowTable(unsigned operand);
     /// The schedule, then the alternatives: one kernel each.
     ::llvm::SmallVector<::mlir::gemm::ScheduleAttr> getSchedules();
     /// The kernels, in the order of getSchedules() (none before

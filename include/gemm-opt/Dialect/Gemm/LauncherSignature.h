@@ -15,7 +15,7 @@ namespace mlir::gemm {
 
 /// One parameter of a launcher.
 struct LauncherParam {
-  enum class Kind { Pointer, Size, Stride, Alpha, Beta, Bound };
+  enum class Kind { Pointer, Table, Size, Stride, RowOffset, Alpha, Beta, Bound };
   Kind kind;
   /// "a", "b", "c" or "bias" for an operand's pointer, sizes and strides.
   llvm::StringRef operand;
@@ -23,28 +23,40 @@ struct LauncherParam {
   unsigned index = 0;
 };
 
+/// Which of A, B and C are tables of rows (gemm.matmul's `rows`).
+struct RowTables {
+  bool a = false, b = false, c = false;
+
+  bool any() const { return a || b || c; }
+};
+
 /// The parameters of a launcher whose matrices have `rank` dimensions, with
 /// or without a bias and with `clamps` activation bounds, in order: A, B
-/// and C each as (pointer, sizes..., strides...) in elements, alpha, beta,
-/// the bias as an operand, then the bounds.
+/// and C each as (pointer, sizes..., strides...) in elements, or for a table
+/// of rows as (its first row, sizes..., the offset of the first element in
+/// each row); alpha, beta, the bias as an operand, then the bounds.
 template <class Fn>
-void forEachLauncherParam(unsigned rank, bool bias, unsigned clamps, Fn fn) {
-  auto operand = [&](llvm::StringRef name) {
-    fn(LauncherParam{LauncherParam::Kind::Pointer, name});
+void forEachLauncherParam(unsigned rank, bool bias, unsigned clamps,
+                          RowTables tables, Fn fn) {
+  using Kind = LauncherParam::Kind;
+  auto operand = [&](llvm::StringRef name, bool table) {
+    fn(LauncherParam{table ? Kind::Table : Kind::Pointer, name});
     for (unsigned i = 0; i < rank; ++i)
-      fn(LauncherParam{LauncherParam::Kind::Size, name, i});
+      fn(LauncherParam{Kind::Size, name, i});
+    if (table)
+      return fn(LauncherParam{Kind::RowOffset, name});
     for (unsigned i = 0; i < rank; ++i)
-      fn(LauncherParam{LauncherParam::Kind::Stride, name, i});
+      fn(LauncherParam{Kind::Stride, name, i});
   };
-  operand("a");
-  operand("b");
-  operand("c");
-  fn(LauncherParam{LauncherParam::Kind::Alpha, ""});
-  fn(LauncherParam{LauncherParam::Kind::Beta, ""});
+  operand("a", tables.a);
+  operand("b", tables.b);
+  operand("c", tables.c);
+  fn(LauncherParam{Kind::Alpha, ""});
+  fn(LauncherParam{Kind::Beta, ""});
   if (bias)
-    operand("bias");
+    operand("bias", false);
   for (unsigned i = 0; i < clamps; ++i)
-    fn(LauncherParam{LauncherParam::Kind::Bound, "", i});
+    fn(LauncherParam{Kind::Bound, "", i});
 }
 
 } // namespace mlir::gemm
