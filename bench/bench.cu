@@ -247,18 +247,14 @@ void writeRecord(DType dtype, const Shape &s, const Row &row) {
   const char layout[] = {transposesA(s) ? 'c' : 'r',
                          transposesB(s) ? 'c' : 'r', 'r', 0};
   const double flops = 2.0 * s.batch * s.m * s.n * s.k;
-  std::fprintf(tuningDb,
-               "\"%s\",%d%d,%d,%d,%d,%s,%s,%s,%s,%lld,%lld,%lld,%lld,1,%lld,"
-               "\"%s\",%.3f,%.1f,%.1f,%s\n",
-               prop.name, prop.major, prop.minor, prop.multiProcessorCount,
-               driver, runtime, r.version, r.templates,
-               dtype == DType::F32 ? "f32" : "f64", layout,
-               static_cast<long long>(s.batch), static_cast<long long>(s.m),
-               static_cast<long long>(s.n), static_cast<long long>(s.k),
-               static_cast<long long>(r.splits), r.schedule,
-               row.oursMs * 1e3, flops / row.oursMs / 1e6,
-               flops / row.blasMs / 1e6,
-               row.check.failures == 0 ? "pass" : "fail");
+  gemm_tuning::writeRecord(
+      tuningDb,
+      {prop.name, prop.major * 10 + prop.minor, prop.multiProcessorCount,
+       driver, runtime, r.version, r.templates,
+       dtype == DType::F32 ? "f32" : "f64", layout, s.batch, s.m, s.n, s.k,
+       /*betaZero=*/true, r.splits, r.schedule, row.oursMs * 1e3,
+       flops / row.oursMs / 1e6, flops / row.blasMs / 1e6,
+       row.check.failures == 0});
   std::fflush(tuningDb);
 }
 

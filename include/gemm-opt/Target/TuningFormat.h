@@ -1,19 +1,46 @@
 //===- TuningFormat.h - The tuning database's columns -----------*- C++ -*-===//
 //
-// The header line of a tuning database (docs/tuning.md): what the programs
-// that time kernels on a GPU write (bench/bench.cu) and what gemm-opt's
-// reader (TuningDb.h) requires. Plain C++, so that device programs can
-// include it.
+// The rows of a tuning database (docs/tuning.md) as the programs that time
+// kernels on a GPU write them (bench/bench.cu), and the header line that
+// gemm-opt's reader (TuningDb.h) requires. Plain C++, so that device
+// programs can include it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_TARGET_TUNINGFORMAT_H
 #define GEMM_OPT_TARGET_TUNINGFORMAT_H
+
+#include <cstdio>
 
 namespace gemm_tuning {
 
 constexpr const char *kHeader =
     "device,cc,sms,driver,cuda,gemm_opt,templates,dtype,layout,batch,m,n,k,"
     "beta_zero,splits,schedule,us,gflops,cublas_gflops,check";
+
+/// One row: the columns of kHeader (docs/tuning.md).
+struct Record {
+  const char *device;
+  int cc, sms, driver, cuda;
+  const char *version, *templates, *dtype, *layout;
+  long long batch, m, n, k;
+  bool betaZero;
+  long long splits;
+  const char *schedule;
+  double microseconds, gflops, cublasGFlops;
+  bool passed;
+};
+
+/// Appends `r` to `file` as one line; the device name and the schedule are
+/// quoted, since they may hold commas.
+inline void writeRecord(std::FILE *file, const Record &r) {
+  std::fprintf(file,
+               "\"%s\",%d,%d,%d,%d,%s,%s,%s,%s,%lld,%lld,%lld,%lld,%d,%lld,"
+               "\"%s\",%.3f,%.1f,%.1f,%s\n",
+               r.device, r.cc, r.sms, r.driver, r.cuda, r.version,
+               r.templates, r.dtype, r.layout, r.batch, r.m, r.n, r.k,
+               r.betaZero ? 1 : 0, r.splits, r.schedule, r.microseconds,
+               r.gflops, r.cublasGFlops, r.passed ? "pass" : "fail");
+}
 
 } // namespace gemm_tuning
 
