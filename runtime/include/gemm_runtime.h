@@ -125,6 +125,14 @@ struct Variant {
   const char *schedule = nullptr;
 };
 
+/// A problem that a tuning database (docs/tuning.md) timed, and the variant
+/// and K split that ran it fastest.
+struct Measured {
+  int64_t batch, m, n, k;
+  int variant;
+  int64_t splits;
+};
+
 /// The kernel variants of one nest and the target's DRAM bandwidth, from
 /// which run() picks a variant and a split of K for each problem.
 struct Plan {
@@ -134,6 +142,10 @@ struct Plan {
   /// The gemm-opt version and kernel-template hash that printed the
   /// variants (`gemm-opt --version`), for tuning records.
   const char *version = nullptr, *templates = nullptr;
+  /// Measured choices: a call within a quarter of one of these problems'
+  /// extents takes its variant and split instead of the model's.
+  const Measured *measured = nullptr;
+  int measuredCount = 0;
 };
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's

@@ -8,6 +8,7 @@
 #include "split.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -41,41 +42,72 @@ bool forced(const Problem &p, const Plan &plan, Choice &choice) {
   choice = {variant, splits};
   return true;
 }
+/// The model's seconds for p with variant v split `splits` ways.
+double predictedSeconds(const Problem &p, const Plan &plan, int v,
+                        int64_t splits, int sms) {
+  const Variant &var = plan.variants[v];
+  const int64_t element = int64_t(elementSize(p.dtype));
+  const double rate =
+      std::min(var.gflops, streamGFlops(p.m, p.n, element, var.streamA,
+                                        var.streamB, plan.dramGBs));
+  const double fill = waveFill(p.batch * splits, p.m, p.n, var.blockM,
+                               var.blockN, sms * var.blocksPerSM);
+  double seconds = 2.0 * p.batch * p.m * p.n * p.k / (rate * 1e9 * fill);
+  if (splits > 1) {
+    // Each chunk is written to the workspace and read back once, and the
+    // sum writes C (reading it too unless beta is 0).
+    const double bytes = (2.0 * splits + (p.beta == 0 ? 1 : 2)) *
+                         double(p.m * p.n * element);
+    seconds += bytes / (plan.dramGBs * 1e9) + kSplitSeconds;
+  }
+  return seconds;
+}
+
+/// The measured problem of `plan` nearest to p, where each of p's extents
+/// is within a quarter of its (the sum of the extents' log ratios is the
+/// distance); null if none is.
+const Measured *nearestMeasured(const Problem &p, const Plan &plan) {
+  const Measured *nearest = nullptr;
+  double best = 0;
+  for (int i = 0; i < plan.measuredCount; ++i) {
+    const Measured &m = plan.measured[i];
+    double distance = 0;
+    bool near = true;
+    for (auto [call, timed] : {std::pair{p.batch, m.batch}, {p.m, m.m},
+                               {p.n, m.n}, {p.k, m.k}}) {
+      const double ratio = std::fabs(std::log(double(call) / double(timed)));
+      near = near && ratio <= std::log(1.25);
+      distance += ratio;
+    }
+    if (near && (!nearest || distance < best)) {
+      nearest = &m;
+      best = distance;
+    }
+  }
+  return nearest;
+}
 } // namespace
 
 Choice choose(const Problem &p, const Plan &plan, int sms) {
   Choice best{0, 1};
   if (forced(p, plan, best))
     return best;
+  if (const Measured *m = nearestMeasured(p, plan)) {
+    // A split the call's K does not allow runs unsplit.
+    const int64_t splits = m->splits > 1 && canSplit(p, m->splits) ? m->splits : 1;
+    return {m->variant, splits,
+            predictedSeconds(p, plan, m->variant, splits, sms)};
+  }
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
-  const double flops = 2.0 * p.batch * p.m * p.n * p.k;
-  const int64_t element = int64_t(elementSize(p.dtype));
-  double bestSeconds = 0;
-  for (int v = 0; v < plan.count; ++v) {
-    const Variant &var = plan.variants[v];
-    const double rate =
-        std::min(var.gflops, streamGFlops(p.m, p.n, element, var.streamA,
-                                          var.streamB, plan.dramGBs));
+  for (int v = 0; v < plan.count; ++v)
     for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
       if (splits > 1 && (p.k / splits < kMinChunk || !canSplit(p, splits)))
         break;
-      const double fill = waveFill(p.batch * splits, p.m, p.n, var.blockM,
-                                   var.blockN, sms * var.blocksPerSM);
-      double seconds = flops / (rate * 1e9 * fill);
-      if (splits > 1) {
-        // Each chunk is written to the workspace and read back once, and
-        // the sum writes C (reading it too unless beta is 0).
-        const double bytes = (2.0 * splits + (p.beta == 0 ? 1 : 2)) *
-                             double(p.m * p.n * element);
-        seconds += bytes / (plan.dramGBs * 1e9) + kSplitSeconds;
-      }
-      if (bestSeconds == 0 || seconds < bestSeconds) {
-        bestSeconds = seconds;
+      const double seconds = predictedSeconds(p, plan, v, splits, sms);
+      if (best.seconds == 0 || seconds < best.seconds)
         best = {v, splits, seconds};
-      }
     }
-  }
   return best;
 }
 

@@ -25,9 +25,11 @@ struct Choice {
 /// a GPU of `sms` SMs: the variant's rate, at most what DRAM can stream to
 /// it, times its fill over the problem's tiles (RunTimeTerms.h), plus the
 /// split's workspace and C traffic at DRAM speed and its second kernel.
-/// A plan of one variant without a rate runs as given. GEMM_OPT_CHOICE="v,s"
-/// overrides the model where the plan has variant v and K splits s ways,
-/// for experiments that time each choice (bench/bench.cu --choices).
+/// A plan of one variant without a rate runs as given. A call near a problem
+/// that the plan's tuning database timed (Plan::measured) takes the measured
+/// choice instead. GEMM_OPT_CHOICE="v,s" overrides both where the plan has
+/// variant v and K splits s ways, for experiments that time each choice
+/// (bench/bench.cu --choices).
 Choice choose(const Problem &p, const Plan &plan, int sms);
 
 /// Launches the device problem `p` on `stream` with choose()'s variant and

@@ -26,7 +26,14 @@ const gemm_rt::Variant variants[] = {
 };
 const gemm_rt::Plan plan{variants, 4, 4800.0};
 
-void pick(const char *what, int64_t m, int64_t n, int64_t k) {
+// What a tuning database measured (docs/tuning.md): at 4096^3 variant 3
+// split two ways, at 1000^3 variant 2.
+const gemm_rt::Measured measured[] = {{1, 4096, 4096, 4096, 3, 2},
+                                      {1, 1000, 1000, 1000, 2, 1}};
+const gemm_rt::Plan tuned{variants, 4, 4800.0, "", "", measured, 2};
+
+void pick(const char *what, int64_t m, int64_t n, int64_t k,
+          const gemm_rt::Plan &plan = plan) {
   // Row-major A, B and C; the pointers are never touched.
   const gemm_rt::Problem p{what, gemm_rt::DType::F64, 1, m, n, k,
                            {nullptr, 0, k, 1}, {nullptr, 0, n, 1},
@@ -43,5 +50,10 @@ int main() {
   pick("1024^3", 1024, 1024, 1024);
   pick("3000^3", 3000, 3000, 3000);
   pick("4096^3", 4096, 4096, 4096);
+  pick("measured 4096^3", 4096, 4096, 4096, tuned);
+  pick("measured 4000^3", 4000, 4000, 4000, tuned);
+  pick("measured 1024^3", 1024, 1024, 1024, tuned);
+  pick("measured 4096x4096x64", 4096, 4096, 64, tuned);
+  pick("measured 3000^3", 3000, 3000, 3000, tuned);
   return 0;
 }
