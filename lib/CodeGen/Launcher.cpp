@@ -105,11 +105,25 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
         fullRate(*target, op, s), shareA, shareB,
         formatScheduleOptions(toSchedule(s)));
   }
-  os << "  };\n"
-     << llvm::formatv("  return gemm_rt::run(problem, {0}gemm_rt::Plan{{"
-                      "variants, {1}, {2:F1}, \"{3}\", \"{4}\"});\n",
+  os << "  };\n";
+  std::string measured;
+  if (auto entries = op->getAttrOfType<DenseI64ArrayAttr>(
+          GemmDialect::getMeasuredAttrName())) {
+    os << "  // Problems a tuning database timed on " << target->name
+       << ": batch, M, N, K,\n"
+          "  // the fastest variant and its K split (docs/tuning.md).\n"
+          "  static const gemm_rt::Measured measured[] = {\n";
+    ArrayRef<int64_t> e = entries.asArrayRef();
+    for (size_t i = 0; i < e.size(); i += 6)
+      os << llvm::formatv("      {{{0}, {1}, {2}, {3}, {4}, {5}},\n", e[i],
+                          e[i + 1], e[i + 2], e[i + 3], e[i + 4], e[i + 5]);
+    os << "  };\n";
+    measured = llvm::formatv(", measured, {0}", e.size() / 6);
+  }
+  os << llvm::formatv("  return gemm_rt::run(problem, {0}gemm_rt::Plan{{"
+                      "variants, {1}, {2:F1}, \"{3}\", \"{4}\"{5}});\n",
                       rows, configs.size(), target->dramGBs, toolVersion(),
-                      templatesHash());
+                      templatesHash(), measured);
 }
 
 /// The launcher's name and parameters (LauncherSignature.h). Overloads of a

@@ -39,14 +39,32 @@ Problem mlir::gemm::problemOf(MatmulOp op) {
   return p;
 }
 
-std::optional<TuningKey> mlir::gemm::tuningKeyOf(MatmulOp op) {
+/// The op's key with 0 for each dynamic extent.
+static TuningKey partialKey(MatmulOp op) {
   Problem p = problemOf(op);
-  int64_t k = op.getAType().getShape().back();
-  bool dynamicBatch =
-      op.isBatched() && ShapedType::isDynamic(op.getCType().getShape()[0]);
-  if (p.m == 0 || p.n == 0 || ShapedType::isDynamic(k) || dynamicBatch)
+  auto known = [](int64_t extent) {
+    return ShapedType::isDynamic(extent) ? 0 : extent;
+  };
+  int64_t batch = op.isBatched() ? known(op.getCType().getShape()[0]) : 1;
+  return {precisionOf(op), layoutClass(p), batch, p.m, p.n,
+          known(op.getAType().getShape().back())};
+}
+
+std::optional<TuningKey> mlir::gemm::tuningKeyOf(MatmulOp op) {
+  TuningKey key = partialKey(op);
+  if (!key.batch || !key.m || !key.n || !key.k)
     return std::nullopt;
-  return TuningKey{precisionOf(op), layoutClass(p), p.batch, p.m, p.n, k};
+  return key;
+}
+
+bool mlir::gemm::admits(MatmulOp op, const TuningKey &row) {
+  TuningKey own = partialKey(op);
+  auto fits = [](int64_t extent, int64_t timed) {
+    return extent == 0 || extent == timed;
+  };
+  return own.precision == row.precision && own.layout == row.layout &&
+         fits(own.batch, row.batch) && fits(own.m, row.m) &&
+         fits(own.n, row.n) && fits(own.k, row.k);
 }
 
 Schedule mlir::gemm::toSchedule(ScheduleAttr s) {

@@ -11,6 +11,7 @@
 #include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Target/TuningFormat.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -152,13 +153,15 @@ llvm::Expected<TuningDb> TuningDb::parse(StringRef text, StringRef path) {
   return db;
 }
 
-TuningMatch TuningDb::find(const GpuTarget &target,
-                           const TuningKey &key) const {
+TuningMatch
+TuningDb::find(const GpuTarget &target,
+               llvm::function_ref<bool(const TuningKey &)> accepts) const {
   TuningMatch match;
   for (const TuningRecord &r : records) {
     // Another GPU's rows say nothing of this one.
-    if (!(r.key == key) || target.deviceName.empty() ||
-        !StringRef(r.device).starts_with(target.deviceName))
+    if (target.deviceName.empty() ||
+        !StringRef(r.device).starts_with(target.deviceName) ||
+        !accepts(r.key))
       continue;
     std::string stale;
     if (r.templates != templatesHash())
@@ -173,8 +176,15 @@ TuningMatch TuningDb::find(const GpuTarget &target,
         match.staleReason = stale;
       continue;
     }
-    if (r.checked && (!match.best || r.gflops > match.best->gflops))
-      match.best = &r;
+    if (!r.checked)
+      continue;
+    auto same = llvm::find_if(match.best, [&](const TuningRecord *b) {
+      return b->key == r.key;
+    });
+    if (same == match.best.end())
+      match.best.push_back(&r);
+    else if (r.gflops > (*same)->gflops)
+      *same = &r;
   }
   return match;
 }

@@ -29,6 +29,10 @@ namespace {
 /// Problems smaller than a GPU's worth of the largest tiles, whose first
 /// schedules differ from a large problem's: squares, 64 rows or columns
 /// against a large other side (0: large), batches of small squares.
+/// The most kernels a tuning database adds to one op: each costs nvcc about
+/// a second and a half.
+constexpr unsigned kMeasuredKernels = 8;
+
 constexpr Problem kProbes[] = {
     {1024, 1024, 1}, {0, 64, 1}, {64, 0, 1}, {64, 64, 256}, {256, 256, 16},
     {256, 256, 1}};
@@ -63,9 +67,14 @@ struct GemmAddAlternatives
 
   void runOnOperation() override {
     SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
+    FailureOr<std::optional<TuningDb>> db =
+        loadTuningDb(tuningDb, getOperation(), getArgument());
+    if (failed(db))
+      return signalPassFailure();
     auto add = [&](MatmulOp op, const GpuTarget &gpu,
                    const ScheduleOverrides &options) {
-      return addAlternatives(op, gpu, options, searches);
+      return addAlternatives(op, gpu, options, searches,
+                             *db ? &**db : nullptr);
     };
     if (failed(forEachMatmul(*this, getOperation(), add)))
       signalPassFailure();
@@ -87,12 +96,50 @@ struct GemmAddAlternatives
     return *schedule == op.getScheduleAttr();
   }
 
+  /// Adds the fastest kernel of each problem that `db` timed for `op` on
+  /// `gpu` to `kernels` (after the op's schedule), up to kMeasuredKernels
+  /// new ones, and returns the problems with their kernels' indices and
+  /// splits, as gemm.measured holds them.
+  FailureOr<SmallVector<int64_t>>
+  addMeasured(MatmulOp op, const GpuTarget &gpu,
+              const ScheduleOverrides &options, const TuningDb &db,
+              SmallVector<Attribute> &kernels) {
+    TuningMatch match =
+        db.find(gpu, [&](const TuningKey &key) { return admits(op, key); });
+    if (match.stale)
+      op.emitRemark() << getArgument() << ": " << match.stale
+                      << " row(s) of " << db.path()
+                      << " for this op ignored: " << match.staleReason;
+    SmallVector<int64_t> measured;
+    unsigned added = 0;
+    for (const TuningRecord *r : match.best) {
+      FailureOr<ScheduleAttr> schedule = buildSchedule(
+          op, gpu, options.apply(ScheduleParams::fromSchedule(r->schedule)),
+          getArgument());
+      if (failed(schedule))
+        return failure();
+      auto *at = llvm::find(kernels, *schedule);
+      int64_t index = at - kernels.begin() + 1;
+      if (*schedule == op.getScheduleAttr())
+        index = 0;
+      else if (at == kernels.end() && added++ < kMeasuredKernels)
+        kernels.push_back(*schedule);
+      else if (at == kernels.end())
+        continue;
+      llvm::append_range(measured,
+                         ArrayRef<int64_t>{r->key.batch, r->key.m, r->key.n,
+                                           r->key.k, index, r->splits});
+    }
+    return measured;
+  }
+
   /// Sets the op's alternatives: its candidates ranked first for the
   /// smaller problems that its types allow, options applied, each kernel
-  /// once, none its own schedule.
+  /// once, none its own schedule; then the kernels that `db` measured
+  /// fastest for problems the op admits, with gemm.measured.
   LogicalResult addAlternatives(MatmulOp op, const GpuTarget &gpu,
                                 const ScheduleOverrides &options,
-                                SearchCache &searches) {
+                                SearchCache &searches, const TuningDb *db) {
     // With every parameter fixed each probe's kernel is the op's own.
     if (alternatives == 0 || options.constraints().only())
       return success();
@@ -132,10 +179,29 @@ struct GemmAddAlternatives
       if (probe.batch > 1)
         what << " x" << probe.batch;
     }
-    if (kernels.empty())
+    size_t modelKernels = kernels.size();
+    SmallVector<int64_t> measured;
+    if (db) {
+      FailureOr<SmallVector<int64_t>> found =
+          addMeasured(op, gpu, options, *db, kernels);
+      if (failed(found))
+        return failure();
+      measured = std::move(*found);
+    }
+    if (kernels.empty() && measured.empty())
       return success();
-    op.setAlternativesAttr(ArrayAttr::get(op.getContext(), kernels));
-    op.emitRemark() << getArgument() << ": for smaller problems: " << remark;
+    if (!kernels.empty())
+      op.setAlternativesAttr(ArrayAttr::get(op.getContext(), kernels));
+    if (modelKernels)
+      op.emitRemark() << getArgument() << ": for smaller problems: " << remark;
+    if (!measured.empty()) {
+      op->setAttr(GemmDialect::getMeasuredAttrName(),
+                  DenseI64ArrayAttr::get(op.getContext(), measured));
+      op.emitRemark() << getArgument() << ": measured kernels for "
+                      << measured.size() / 6 << " problem(s) from "
+                      << db->path() << ", "
+                      << kernels.size() - modelKernels << " of them added";
+    }
     return success();
   }
 };

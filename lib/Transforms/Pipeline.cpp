@@ -46,6 +46,7 @@ void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
   pm.addPass(createGemmSelectSchedule(select));
   auto alternatives = scheduleOptions<GemmAddAlternativesOptions>(options);
   alternatives.alternatives = options.alternatives;
+  alternatives.tuningDb = options.tuningDb;
   pm.addPass(createGemmAddAlternatives(alternatives));
   pm.addPass(createGemmSpecialize());
   pm.addPass(createGemmVerifyBudget());

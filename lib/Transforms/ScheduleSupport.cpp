@@ -27,6 +27,18 @@ const GpuTarget *mlir::gemm::resolveTarget(ModuleOp module, StringRef name,
   return nullptr;
 }
 
+FailureOr<std::optional<TuningDb>>
+mlir::gemm::loadTuningDb(StringRef path, ModuleOp module, StringRef pass) {
+  if (path.empty())
+    return std::optional<TuningDb>();
+  llvm::Expected<TuningDb> db = TuningDb::load(path);
+  if (db)
+    return std::optional<TuningDb>(std::move(*db));
+  // At the module's location, without the module printed after it.
+  emitError(module.getLoc()) << pass << ": " << llvm::toString(db.takeError());
+  return failure();
+}
+
 ScheduleParams ScheduleParams::fromAttr(ScheduleAttr s) {
   return {SmallVector<int64_t, 3>(s.getBlock()),
           SmallVector<int64_t, 2>(s.getThread()),

@@ -12,6 +12,7 @@
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/Candidates.h"
 #include "gemm-opt/Target/SearchCache.h"
+#include "gemm-opt/Target/TuningDb.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/AnalysisManager.h"
@@ -26,6 +27,12 @@ namespace mlir::gemm {
 /// `pass` names.
 const GpuTarget *resolveTarget(ModuleOp module, StringRef name,
                                StringRef pass);
+
+/// The tuning database at `path` (none for an empty path); an error at
+/// `module`, naming `pass`, if it cannot be read.
+FailureOr<std::optional<TuningDb>> loadTuningDb(StringRef path,
+                                                ModuleOp module,
+                                                StringRef pass);
 
 /// The searches of one pass-manager run, as an analysis of the module:
 /// gemm-select-schedule makes them and gemm-add-alternatives ranks them

@@ -35,21 +35,14 @@ struct GemmSelectSchedule
 
   void runOnOperation() override {
     SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
-    std::optional<TuningDb> db;
-    if (!tuningDb.empty()) {
-      llvm::Expected<TuningDb> loaded = TuningDb::load(tuningDb);
-      if (!loaded) {
-        // At the module's location, without the module printed after it.
-        emitError(getOperation().getLoc())
-            << getArgument() << ": " << llvm::toString(loaded.takeError());
-        return signalPassFailure();
-      }
-      db = std::move(*loaded);
-    }
+    FailureOr<std::optional<TuningDb>> db =
+        loadTuningDb(tuningDb, getOperation(), getArgument());
+    if (failed(db))
+      return signalPassFailure();
     auto select = [&](MatmulOp op, const GpuTarget &gpu,
                       const ScheduleOverrides &options) {
       return selectSchedule(op, gpu, options, searches,
-                            db ? &*db : nullptr);
+                            *db ? &**db : nullptr);
     };
     if (failed(forEachMatmul(*this, getOperation(), select)))
       signalPassFailure();
@@ -75,12 +68,14 @@ struct GemmSelectSchedule
     std::optional<TuningKey> key = tuningKeyOf(op);
     if (!key)
       return nullptr;
-    TuningMatch match = db.find(gpu, *key);
+    TuningMatch match =
+        db.find(gpu, [&](const TuningKey &row) { return row == *key; });
     if (match.stale)
       op.emitRemark() << getArgument() << ": " << match.stale
                       << " row(s) of " << db.path()
                       << " for this problem ignored: " << match.staleReason;
-    if (const TuningRecord *r = match.best)
+    const TuningRecord *r = match.best.empty() ? nullptr : match.best[0];
+    if (r)
       op.emitRemark() << getArgument() << ": measured on " << r->device
                       << " (" << db.path() << ":" << r->line << "): "
                       << llvm::formatv("{0:F0} GFLOP/s", r->gflops)
@@ -94,7 +89,7 @@ struct GemmSelectSchedule
                                               r->splits)
                                               .str()
                                         : std::string());
-    return match.best;
+    return r;
   }
 
   /// Gives `op` the measured schedule of `db` or the model's, or keeps its

@@ -34,6 +34,21 @@ func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
   return
 }
 
+// gemm.measured (a tuning database's problems) becomes the plan's table of
+// measured choices.
+// CHECK-LABEL: static bool tuned(
+// CHECK:        // Problems a tuning database timed on hopper-h200: batch, M, N, K,
+// CHECK:        static const gemm_rt::Measured measured[] = {
+// CHECK-NEXT:       {1, 4096, 4096, 4096, 1, 2},
+// CHECK-NEXT:       {1, 1000, 1000, 1000, 0, 1},
+// CHECK-NEXT:   };
+// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}", measured, 2});
+func.func @tuned(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                 %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>], gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
 // A transposed schedule (C^T = B^T A^T): the kernel's A is B^T and its C is
 // C^T, so with row-major operands it moves B's rows as packs along its M
 // and stores C a column at a time (flipped_k0 above), and launch() transposes

@@ -35,6 +35,10 @@ Problem problemOf(MatmulOp op);
 /// static (rows are timed at one size).
 std::optional<TuningKey> tuningKeyOf(MatmulOp op);
 
+/// Whether a tuning database's row for `key` times a problem that `op` can
+/// be called with: its precision and layout, and its extents where static.
+bool admits(MatmulOp op, const TuningKey &key);
+
 /// The model's view of a verified schedule.
 Schedule toSchedule(ScheduleAttr schedule);
 

@@ -13,6 +13,7 @@
 
 #include "gemm-opt/Target/CostModel.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -63,10 +64,12 @@ struct TuningRecord {
   unsigned line;
 };
 
-/// The fastest checked row for a problem on a target, and what was ignored.
+/// The fastest checked row of each problem on a target, and what was
+/// ignored.
 struct TuningMatch {
-  const TuningRecord *best = nullptr;
-  /// Rows of the problem and the target's device that other kernels or
+  /// One row per problem, in the file's order of their first rows.
+  std::vector<const TuningRecord *> best;
+  /// Rows of those problems and the target's device that other kernels or
   /// another gemm-opt made, and the first one's reason.
   unsigned stale = 0;
   std::string staleReason;
@@ -79,7 +82,9 @@ public:
   /// Parses `text` as the file `path`.
   static llvm::Expected<TuningDb> parse(StringRef text, StringRef path);
 
-  TuningMatch find(const GpuTarget &target, const TuningKey &key) const;
+  /// The rows of `target`'s device whose problem `accepts`.
+  TuningMatch find(const GpuTarget &target,
+                   llvm::function_ref<bool(const TuningKey &)> accepts) const;
 
   StringRef path() const { return file; }
 

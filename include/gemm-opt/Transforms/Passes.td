@@ -122,6 +122,13 @@ def GemmAddAlternatives : Pass<"gemm-add-alternatives", "ModuleOp"> {
     fill at the call's extents. An op whose schedule was given (in the
     input, or by options that fix every parameter) keeps its one kernel.
 
+    With `tuning-db=FILE`, the fastest checked kernel of each problem that
+    the file timed on the module's target, and that the op admits (its
+    precision, layout and static extents), is added too (at most 8 new
+    ones), and `gemm.measured` lists those problems with their kernel and
+    K split: the launcher runs a call near one of them with its measured
+    choice (docs/tuning.md).
+
     Before:
     ```mlir
     gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<
@@ -140,6 +147,9 @@ def GemmAddAlternatives : Pass<"gemm-add-alternatives", "ModuleOp"> {
     Option<"alternatives", "alternatives", "unsigned", "4",
            "Most extra kernels for smaller problems than C's dynamic "
            "extents allow (0: one kernel per op)">,
+    Option<"tuningDb", "tuning-db", "std::string", "\"\"",
+           "A tuning database (docs/tuning.md) whose measured winners for "
+           "problems the op admits become kernels and run-time choices">,
   ]);
 }
 

@@ -25,6 +25,28 @@ void GemmDialect::initialize() {
       >();
 }
 
+/// CodeGen prints each entry of `gemm.measured` as a run-time choice, so a
+/// bad one would pick a kernel the launcher does not hold.
+static LogicalResult verifyMeasured(Operation *op, Attribute value) {
+  auto matmul = dyn_cast<MatmulOp>(op);
+  auto entries = dyn_cast<DenseI64ArrayAttr>(value);
+  if (!matmul || !entries || entries.size() % 6 != 0)
+    return op->emitError()
+           << "'" << GemmDialect::getMeasuredAttrName()
+           << "' must be an array<i64> of (batch, m, n, k, kernel, splits) "
+              "entries on a gemm.matmul";
+  size_t kernels = matmul.getSchedules().size();
+  ArrayRef<int64_t> e = entries.asArrayRef();
+  for (size_t i = 0; i < e.size(); i += 6)
+    if (llvm::any_of(e.slice(i, 4), [](int64_t x) { return x <= 0; }) ||
+        e[i + 4] < 0 || size_t(e[i + 4]) >= kernels || e[i + 5] < 1)
+      return op->emitError()
+             << "'" << GemmDialect::getMeasuredAttrName() << "' entry "
+             << i / 6 << " needs positive extents and splits and one of the "
+             << kernels << " kernel(s) of the op";
+  return success();
+}
+
 LogicalResult GemmDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   // Passes look the target up by this name, so a wrong kind of value would
@@ -38,5 +60,7 @@ LogicalResult GemmDialect::verifyOperationAttribute(Operation *op,
       !isa<StringAttr>(attr.getValue()))
     return op->emitError() << "'" << getLauncherAttrName()
                            << "' must be a string, got " << attr.getValue();
+  if (attr.getName() == getMeasuredAttrName())
+    return verifyMeasured(op, attr.getValue());
   return success();
 }

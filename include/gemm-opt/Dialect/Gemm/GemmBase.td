@@ -48,6 +48,14 @@ def Gemm_Dialect : Dialect {
       return ::llvm::StringLiteral("gemm.launcher");
     }
 
+    /// The discardable array<i64> attribute of a gemm.matmul whose extents
+    /// are dynamic: problems a tuning database timed, each as (batch, m, n,
+    /// k, kernel, splits), kernel indexing the op's schedule and then its
+    /// alternatives. The launcher runs calls near one with its kernel.
+    static constexpr ::llvm::StringLiteral getMeasuredAttrName() {
+      return ::llvm::StringLiteral("gemm.measured");
+    }
+
   private:
     void registerAttributes();
 
