@@ -67,14 +67,9 @@ struct GemmAddAlternatives
 
   void runOnOperation() override {
     SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
-    FailureOr<std::optional<TuningDb>> db =
-        loadTuningDb(tuningDb, getOperation(), getArgument());
-    if (failed(db))
-      return signalPassFailure();
     auto add = [&](MatmulOp op, const GpuTarget &gpu,
-                   const ScheduleOverrides &options) {
-      return addAlternatives(op, gpu, options, searches,
-                             *db ? &**db : nullptr);
+                   const ScheduleOverrides &options, const TuningDb *db) {
+      return addAlternatives(op, gpu, options, searches, db);
     };
     if (failed(forEachMatmul(*this, getOperation(), add)))
       signalPassFailure();

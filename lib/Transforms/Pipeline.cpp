@@ -29,6 +29,7 @@ PassOptions scheduleOptions(const GemmPipelineOptions &o) {
   p.pad = o.pad;
   p.transpose = o.transpose;
   p.occupancy = o.occupancy;
+  p.tuningDb = o.tuningDb;
   return p;
 }
 
@@ -42,11 +43,9 @@ void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
   auto select = scheduleOptions<GemmSelectScheduleOptions>(options);
   select.explain = options.explain;
   select.explainSchedules = options.explainSchedules;
-  select.tuningDb = options.tuningDb;
   pm.addPass(createGemmSelectSchedule(select));
   auto alternatives = scheduleOptions<GemmAddAlternativesOptions>(options);
   alternatives.alternatives = options.alternatives;
-  alternatives.tuningDb = options.tuningDb;
   pm.addPass(createGemmAddAlternatives(alternatives));
   pm.addPass(createGemmSpecialize());
   pm.addPass(createGemmVerifyBudget());

@@ -66,7 +66,7 @@ struct ScheduleParams {
 };
 
 /// The values of Passes.td's `scheduleOptions`: what they fix of a
-/// schedule, for the search and after it.
+/// schedule, for the search and after it, and the tuning database.
 class ScheduleOverrides {
 public:
   /// Reads the options off `pass`, which declares them (and makes this
@@ -82,6 +82,7 @@ public:
     if (pass.transpose >= 0)
       o.fixed.transpose = pass.transpose == 1;
     o.occupancy = pass.occupancy;
+    o.tuningDb = pass.tuningDb;
     if (failed(o.parseKinds(pass.prefetch, pass.compute, module,
                             pass.getArgument())))
       return failure();
@@ -94,21 +95,26 @@ public:
   /// `p` with every parameter that an option gives replaced.
   ScheduleParams apply(ScheduleParams p) const;
 
+  /// The tuning database's path, or empty.
+  StringRef tuningDbPath() const { return tuningDb; }
+
 private:
   LogicalResult parseKinds(StringRef prefetch, StringRef compute,
                            ModuleOp module, StringRef pass);
 
   ScheduleConstraints fixed;
   int64_t occupancy = 0;
+  std::string tuningDb;
 };
 
-/// Reads `pass`'s schedule options and `module`'s target, then runs `fn`
-/// on each gemm.matmul of `module` until one fails.
+/// Reads `pass`'s schedule options, its tuning database and `module`'s
+/// target, then runs `fn` on each gemm.matmul of `module` until one fails.
 template <typename PassT>
 LogicalResult
 forEachMatmul(PassT &pass, ModuleOp module,
-              llvm::function_ref<LogicalResult(MatmulOp, const GpuTarget &,
-                                               const ScheduleOverrides &)>
+              llvm::function_ref<LogicalResult(
+                  MatmulOp, const GpuTarget &, const ScheduleOverrides &,
+                  const TuningDb *)>
                   fn) {
   FailureOr<ScheduleOverrides> options = ScheduleOverrides::read(pass, module);
   if (failed(options))
@@ -116,9 +122,14 @@ forEachMatmul(PassT &pass, ModuleOp module,
   const GpuTarget *gpu = resolveTarget(module, "", pass.getArgument());
   if (!gpu)
     return failure();
+  FailureOr<std::optional<TuningDb>> db =
+      loadTuningDb(options->tuningDbPath(), module, pass.getArgument());
+  if (failed(db))
+    return failure();
+  const TuningDb *measured = *db ? &**db : nullptr;
   return failure(module
                      .walk([&](MatmulOp op) {
-                       return failed(fn(op, *gpu, *options))
+                       return failed(fn(op, *gpu, *options, measured))
                                   ? WalkResult::interrupt()
                                   : WalkResult::advance();
                      })

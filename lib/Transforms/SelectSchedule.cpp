@@ -35,14 +35,9 @@ struct GemmSelectSchedule
 
   void runOnOperation() override {
     SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
-    FailureOr<std::optional<TuningDb>> db =
-        loadTuningDb(tuningDb, getOperation(), getArgument());
-    if (failed(db))
-      return signalPassFailure();
     auto select = [&](MatmulOp op, const GpuTarget &gpu,
-                      const ScheduleOverrides &options) {
-      return selectSchedule(op, gpu, options, searches,
-                            *db ? &**db : nullptr);
+                   const ScheduleOverrides &options, const TuningDb *db) {
+      return selectSchedule(op, gpu, options, searches, db);
     };
     if (failed(forEachMatmul(*this, getOperation(), select)))
       signalPassFailure();

@@ -10,9 +10,9 @@
 
 include "mlir/Pass/PassBase.td"
 
-// The options that fix schedule parameters. gemm-select-schedule and
-// gemm-add-alternatives both take them, so that an op's alternatives are
-// chosen under the options that chose its schedule.
+// The options that fix schedule parameters, and the tuning database.
+// gemm-select-schedule and gemm-add-alternatives both take them, so that an
+// op's alternatives are chosen under the options that chose its schedule.
 defvar scheduleOptions = [
   ListOption<"block", "block", "int64_t", "Block tile BM,BN,BK">,
   ListOption<"thread", "thread", "int64_t", "Register tile TM,TN">,
@@ -30,6 +30,9 @@ defvar scheduleOptions = [
          "1: compute C^T = B^T A^T, 0: C = A B (-1: the model's)">,
   Option<"occupancy", "occupancy", "int64_t", "0",
          "Blocks per SM of the launch bounds (0: the model's residency)">,
+  Option<"tuningDb", "tuning-db", "std::string", "\"\"",
+         "A tuning database (docs/tuning.md): what the GPU measured fastest "
+         "replaces the model's choice where it timed the problem">,
 ];
 
 def GemmAttachTarget : Pass<"gemm-attach-target", "ModuleOp"> {
@@ -103,9 +106,6 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
            "Print the top N candidates of each search on stdout">,
     Option<"explainSchedules", "explain-schedules", "bool", "false",
            "With explain, print only the candidates' options">,
-    Option<"tuningDb", "tuning-db", "std::string", "\"\"",
-           "A tuning database (docs/tuning.md) whose measured winners "
-           "replace the model's choice for static problems">,
   ]);
 }
 
@@ -147,9 +147,6 @@ def GemmAddAlternatives : Pass<"gemm-add-alternatives", "ModuleOp"> {
     Option<"alternatives", "alternatives", "unsigned", "4",
            "Most extra kernels for smaller problems than C's dynamic "
            "extents allow (0: one kernel per op)">,
-    Option<"tuningDb", "tuning-db", "std::string", "\"\"",
-           "A tuning database (docs/tuning.md) whose measured winners for "
-           "problems the op admits become kernels and run-time choices">,
   ]);
 }
 
