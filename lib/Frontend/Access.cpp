@@ -136,6 +136,9 @@ bool NestScope::isInvariant(const Expr *e) const {
   if (const auto *cond = dyn_cast<ConditionalOperator>(e))
     return isInvariant(cond->getCond()) && isInvariant(cond->getTrueExpr()) &&
            isInvariant(cond->getFalseExpr());
+  // A constant of an activation, `sqrtf(2.0f / M_PI)`.
+  if (std::optional<MathCall> call = asMathCall(e))
+    return isInvariant(call->arg);
   // v.size() and v.data() of an unchanged vector are invariant.
   if (const auto *call = dyn_cast<CXXMemberCallExpr>(e)) {
     const CXXMethodDecl *method = call->getMethodDecl();

@@ -123,15 +123,32 @@ std::optional<MinMaxCall> mlir::gemm::asMinMaxCall(const Expr *e) {
                     stripCasts(call->getArg(1))};
 }
 
+std::optional<MathCall> mlir::gemm::asMathCall(const Expr *e) {
+  const auto *call = dyn_cast<CallExpr>(stripCasts(e));
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || !callee->getIdentifier() || call->getNumArgs() != 1 ||
+      !(callee->isInStdNamespace() ||
+        callee->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+    return std::nullopt;
+  StringRef name = callee->getName();
+  for (StringRef base : {"tanh", "exp", "erf", "sqrt"})
+    if (name == base || name == (base + "f").str() ||
+        name == (base + "l").str())
+      return MathCall{base, call->getArg(0), call};
+  return std::nullopt;
+}
+
 namespace {
 
 /// Rejects expressions with effects besides the recorded assignment: calls
-/// (other than std::vector's operator[], data() and size(), and the pure
-/// min and max of asMinMaxCall), nested assignments, increments.
+/// (other than std::vector's operator[], data() and size(), the pure min
+/// and max of asMinMaxCall and the libm calls of asMathCall), nested
+/// assignments, increments.
 bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
   if (!e)
     return true;
-  if (const auto *call = dyn_cast<CallExpr>(e); call && !asMinMaxCall(call)) {
+  if (const auto *call = dyn_cast<CallExpr>(e);
+      call && !asMinMaxCall(call) && !asMathCall(call)) {
     const FunctionDecl *callee = call->getDirectCallee();
     bool vectorAccessor = false;
     if (const auto *method = dyn_cast_or_null<CXXMethodDecl>(callee)) {

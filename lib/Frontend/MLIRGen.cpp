@@ -28,6 +28,27 @@ static MemRefType memrefType(const OperandBinding &operand, Type element) {
   return MemRefType::get(shape, element, layout);
 }
 
+/// The #gemm.clamp or #gemm.fn of one activation step.
+static Attribute stepAttr(MLIRContext &context, const StepBinding &step) {
+  using Kind = StepBinding::Kind;
+  ClampNaN nan = step.nanToBound ? ClampNaN::Bound : ClampNaN::Keep;
+  switch (step.kind) {
+  case Kind::Lower:
+    return ClampAttr::get(&context, ClampSide::Lower, nan);
+  case Kind::Upper:
+    return ClampAttr::get(&context, ClampSide::Upper, nan);
+  case Kind::Tanh:
+    return FnAttr::get(&context, Function::Tanh);
+  case Kind::Sigmoid:
+    return FnAttr::get(&context, Function::Sigmoid);
+  case Kind::GeluTanh:
+    return FnAttr::get(&context, Function::GeluTanh);
+  case Kind::GeluErf:
+    return FnAttr::get(&context, Function::GeluErf);
+  }
+  llvm_unreachable("unknown activation step");
+}
+
 OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
                                               const FrontendResult &result) {
   OpBuilder builder(&context);
@@ -44,7 +65,7 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
                               memrefType(nest.c, element), element, element};
     if (nest.bias)
       args.push_back(memrefType(*nest.bias, element));
-    args.append(nest.activation.size(), element);
+    args.append(nest.activationParams().size(), element);
     auto func = builder.create<func::FuncOp>(
         loc, nest.symbol, builder.getFunctionType(args, {}));
     if (nest.symbol != nest.name)
@@ -55,15 +76,13 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
     builder.setInsertionPointToStart(body);
     ValueRange arg = body->getArguments();
     Value bias = nest.bias ? arg[5] : Value();
-    SmallVector<Attribute> clamps;
-    for (const ClampBinding &clamp : nest.activation)
-      clamps.push_back(ClampAttr::get(
-          &context, clamp.upper ? ClampSide::Upper : ClampSide::Lower,
-          clamp.nanToBound ? ClampNaN::Bound : ClampNaN::Keep));
+    SmallVector<Attribute> steps;
+    for (const StepBinding &step : nest.activation)
+      steps.push_back(stepAttr(context, step));
     builder.create<MatmulOp>(
         loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
         arg.drop_front(nest.bias ? 6 : 5),
-        clamps.empty() ? ArrayAttr() : builder.getArrayAttr(clamps),
+        steps.empty() ? ArrayAttr() : builder.getArrayAttr(steps),
         ScheduleAttr(), ArrayAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);
   }

@@ -161,6 +161,16 @@ struct MinMaxCall {
 };
 std::optional<MinMaxCall> asMinMaxCall(const clang::Expr *e);
 
+/// A call of a libm function of one argument that activations and their
+/// constants use (tanh, exp, erf, sqrt; C's float, double and long double
+/// names or std::'s): pure, so a nest may hold it.
+struct MathCall {
+  llvm::StringRef name; ///< "tanh", "exp", "erf" or "sqrt", whatever type.
+  const clang::Expr *arg;
+  const clang::CallExpr *call;
+};
+std::optional<MathCall> asMathCall(const clang::Expr *e);
+
 /// The statement an OpenMP directive or loop attribute applies to, or `s`.
 const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);
 

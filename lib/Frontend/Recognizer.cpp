@@ -194,13 +194,35 @@ bool Recognizer::checkLeftovers() {
   return true;
 }
 
+/// One activation step for the remark: "max with '0'", "tanh",
+/// "GELU (tanh form, k = '...', c = '...')".
+std::string describeStep(const ActivationStep &step) {
+  using Kind = StepBinding::Kind;
+  auto quoted = [&](size_t i) { return "'" + step.params[i] + "'"; };
+  switch (step.kind) {
+  case Kind::Lower:
+  case Kind::Upper:
+    return std::string(step.kind == Kind::Upper ? "min" : "max") + " with " +
+           quoted(0) + (step.nanToBound ? "" : " (NaN kept)");
+  case Kind::Tanh:
+    return "tanh";
+  case Kind::Sigmoid:
+    return "sigmoid";
+  case Kind::GeluTanh:
+    return "GELU (tanh form, k = " + quoted(0) + ", c = " + quoted(1) + ")";
+  case Kind::GeluErf:
+    return "GELU (erf form, erf(x * " + quoted(0) + "))";
+  }
+  llvm_unreachable("unknown activation step");
+}
+
 /// The bias is a buffer apart from C, of C's element type, indexed by C's
 /// dimensions alone (a vector along M or N, or per batch), and a null check
 /// tests its own pointer. The activation computes in the element type.
 bool Recognizer::checkEpilogue(const Contraction &c, const Access *bias,
                                const Access &out,
                                const std::vector<std::optional<Dim>> &dims) {
-  for (const ClampStep &step : c.activation) {
+  for (const ActivationStep &step : c.activation) {
     QualType type = step.expr->getType();
     if (!type->isRealFloatingType() ||
         scope.ctx.getFloatingTypeOrder(type, out.elementType) < 0)
@@ -426,9 +448,8 @@ std::optional<Nest> Recognizer::recognize() {
       nest.bias->ptr = parenthesize(scope.print(c->biasGuard)) + " ? " +
                        parenthesize(nest.bias->ptr) + " : 0";
   }
-  for (const ClampStep &step : c->activation)
-    nest.activation.push_back(
-        {step.upper, step.nanToBound, scope.print(step.bound)});
+  for (const ActivationStep &step : c->activation)
+    nest.activation.push_back({step.kind, step.nanToBound, step.params});
 
   // Parenthesised, so that `hi - lo x n` cannot be misread.
   auto extent = [&](int l) { return parenthesize(extents[l].str()); };
@@ -447,10 +468,8 @@ std::optional<Nest> Recognizer::recognize() {
   if (bias)
     epilogue.push_back("+ '" + scope.print(c->bias) + "'" +
                        (c->biasGuard ? " (none if null)" : ""));
-  for (const ClampStep &step : c->activation)
-    epilogue.push_back(std::string(step.upper ? "min" : "max") + " with '" +
-                       scope.print(step.bound) + "'" +
-                       (step.nanToBound ? "" : " (NaN kept)"));
+  for (const ActivationStep &step : c->activation)
+    epilogue.push_back(describeStep(step));
   if (!epilogue.empty())
     summary += "; epilogue: " + llvm::join(epilogue, ", ");
   return nest;

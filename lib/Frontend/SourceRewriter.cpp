@@ -22,8 +22,9 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
                                                                       : *nest.bias;
   };
   llvm::SmallVector<std::string> args;
+  std::vector<std::string> params = nest.activationParams();
   forEachLauncherParam(
-      nest.c.sizes.size(), nest.bias.has_value(), nest.activation.size(),
+      nest.c.sizes.size(), nest.bias.has_value(), params.size(),
       [&](const LauncherParam &param) {
         switch (param.kind) {
         case LauncherParam::Kind::Pointer:
@@ -36,8 +37,8 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
           return args.push_back(nest.alpha);
         case LauncherParam::Kind::Beta:
           return args.push_back(nest.beta);
-        case LauncherParam::Kind::Bound:
-          return args.push_back(nest.activation[param.index].bound);
+        case LauncherParam::Kind::Param:
+          return args.push_back(params[param.index]);
         }
       });
   return nest.name + "(" + llvm::join(args, ", ") + ")";

@@ -33,12 +33,14 @@ struct OperandBinding {
 /// and column strides is statically 1.
 std::string layoutName(const OperandBinding &operand);
 
-/// One clamp of a nest's activation (gemm_rt::Clamp): its bound as a C++
-/// expression valid before the nest.
-struct ClampBinding {
-  bool upper = false;      ///< min(x, bound), else max(x, bound).
-  bool nanToBound = false; ///< A NaN x becomes the bound, else stays NaN.
-  std::string bound;
+/// One step of a nest's activation (gemm_rt::Step, #gemm.clamp or
+/// #gemm.fn), with its params (a clamp's bound, a GELU's constants) as C++
+/// expressions valid before the nest.
+struct StepBinding {
+  enum class Kind { Lower, Upper, Tanh, Sigmoid, GeluTanh, GeluErf };
+  Kind kind;
+  bool nanToBound = false; ///< A clamp: a NaN x becomes the bound.
+  std::vector<std::string> params;
 };
 
 /// A nest proven to compute C = act(alpha * A * B + beta * C + bias).
@@ -63,7 +65,16 @@ struct Nest {
   /// dimensions it is broadcast over. Its ptr is `cond ? ptr : 0` where the
   /// source checks the pointer for null: a null bias is no bias.
   std::optional<OperandBinding> bias;
-  std::vector<ClampBinding> activation; ///< Applied in order.
+  std::vector<StepBinding> activation; ///< Applied in order.
+
+  /// The params of every activation step, in order: the launcher's last
+  /// arguments.
+  std::vector<std::string> activationParams() const {
+    std::vector<std::string> params;
+    for (const StepBinding &step : activation)
+      params.insert(params.end(), step.params.begin(), step.params.end());
+    return params;
+  }
 };
 
 /// What the front end learned from one translation unit.

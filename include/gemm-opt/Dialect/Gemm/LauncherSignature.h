@@ -15,20 +15,21 @@ namespace mlir::gemm {
 
 /// One parameter of a launcher.
 struct LauncherParam {
-  enum class Kind { Pointer, Size, Stride, Alpha, Beta, Bound };
+  enum class Kind { Pointer, Size, Stride, Alpha, Beta, Param };
   Kind kind;
   /// "a", "b", "c" or "bias" for an operand's pointer, sizes and strides.
   llvm::StringRef operand;
-  /// Which size, stride or bound.
+  /// Which size, stride or activation param.
   unsigned index = 0;
 };
 
 /// The parameters of a launcher whose matrices have `rank` dimensions, with
-/// or without a bias and with `clamps` activation bounds, in order: A, B
-/// and C each as (pointer, sizes..., strides...) in elements, alpha, beta,
-/// the bias as an operand, then the bounds.
+/// or without a bias and with `params` activation params (clamp bounds,
+/// GELU constants), in order: A, B and C each as (pointer, sizes...,
+/// strides...) in elements, alpha, beta, the bias as an operand, then the
+/// params.
 template <class Fn>
-void forEachLauncherParam(unsigned rank, bool bias, unsigned clamps, Fn fn) {
+void forEachLauncherParam(unsigned rank, bool bias, unsigned params, Fn fn) {
   auto operand = [&](llvm::StringRef name) {
     fn(LauncherParam{LauncherParam::Kind::Pointer, name});
     for (unsigned i = 0; i < rank; ++i)
@@ -43,8 +44,8 @@ void forEachLauncherParam(unsigned rank, bool bias, unsigned clamps, Fn fn) {
   fn(LauncherParam{LauncherParam::Kind::Beta, ""});
   if (bias)
     operand("bias");
-  for (unsigned i = 0; i < clamps; ++i)
-    fn(LauncherParam{LauncherParam::Kind::Bound, "", i});
+  for (unsigned i = 0; i < params; ++i)
+    fn(LauncherParam{LauncherParam::Kind::Param, "", i});
 }
 
 } // namespace mlir::gemm
