@@ -141,6 +141,7 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
   bool first = true;
   forEachLauncherParam(
       rank, op.getBias() != nullptr, op.getParams().size(),
+      op.getReads().size(),
       [&](const LauncherParam &param) {
         using Kind = LauncherParam::Kind;
         // A line per operand, and one for the scalars.
@@ -173,6 +174,12 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
         case Kind::Param:
           os << scalar << " param" << param.index;
           return;
+        case Kind::Read: {
+          auto type = cast<MemRefType>(op.getReads()[param.index].getType());
+          os << "const " << (type.getElementType().isF64() ? "double" : "float")
+             << " *read" << param.index;
+          return;
+        }
         }
       });
   os << ")";
@@ -193,9 +200,10 @@ FailureOr<MatmulOp> launcherOp(func::FuncOp func) {
   if (Value bias = op.getBias())
     expected.push_back(bias);
   llvm::append_range(expected, op.getParams());
+  llvm::append_range(expected, op.getReads());
   if (!llvm::equal(func.getArguments(), expected))
     return op.emitError("launcher funcs take (A, B, C, alpha, beta[, bias]"
-                        "[, activation params]) and pass them to gemm.matmul in "
+                        "[, activation params][, reads]) and pass them to gemm.matmul in "
                         "that order");
   return op;
 }
@@ -254,6 +262,15 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
       os << "}}";
       first += printed.params;
     }
+    os << "}}";
+  } else if (!op.getReads().empty()) {
+    os << ",\n      {}";
+  }
+  if (!op.getReads().empty()) {
+    // Their values are in alpha, beta and the params; C must not hold them.
+    os << ",\n      {" << op.getReads().size() << ", {";
+    for (size_t r = 0; r < op.getReads().size(); ++r)
+      os << (r ? ", " : "") << "{read" << r << ", sizeof *read" << r << "}";
     os << "}}";
   }
   os << "};\n";

@@ -124,9 +124,19 @@ bool NestScope::isInvariant(const Expr *e) const {
   if (const auto *cast = dyn_cast<CastExpr>(e))
     return isInvariant(cast->getSubExpr());
   if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
-    if (unary->getOpcode() == UO_Deref)
-      return integerReadsInvariant && unary->getType()->isIntegerType() &&
-             isInvariant(unary->getSubExpr());
+    if (unary->getOpcode() == UO_Deref) {
+      if (!isInvariant(unary->getSubExpr()))
+        return false;
+      if (integerReadsInvariant && unary->getType()->isIntegerType())
+        return true;
+      if (!floatReadsChecked || !unary->getType()->isRealFloatingType())
+        return false;
+      if (llvm::none_of(scalarReads, [&](const UnaryOperator *read) {
+            return print(read) == print(unary);
+          }))
+        scalarReads.push_back(unary);
+      return true;
+    }
     return !unary->isIncrementDecrementOp() &&
            isInvariant(unary->getSubExpr());
   }

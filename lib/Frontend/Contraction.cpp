@@ -365,6 +365,19 @@ matchFunction(const Expr *e, NestScope &scope, unsigned after) {
   return std::nullopt;
 }
 
+/// A floating-point read through a pointer in `e` (`*alpha`), or null.
+const UnaryOperator *findFloatRead(const Expr *e) {
+  if (const auto *read = dyn_cast<UnaryOperator>(e);
+      read && read->getOpcode() == UO_Deref &&
+      read->getType()->isRealFloatingType())
+    return read;
+  for (const Stmt *child : e->children())
+    if (const auto *sub = dyn_cast_or_null<Expr>(child))
+      if (const UnaryOperator *read = findFloatRead(sub))
+        return read;
+  return nullptr;
+}
+
 /// A call of asMathCall's in `e`, seen through locals declared after
 /// `after`: an activation that matchFunction did not recognise.
 const CallExpr *findMathCall(const Expr *e, NestScope &scope,
@@ -657,10 +670,15 @@ std::optional<bool> foldBetaBranch(const Write &w, const Write &mac,
   if (branch == scope.betaBranches.end())
     return std::nullopt;
   std::string beta = scope.print(branch->beta);
+  if (!scope.isInvariant(branch->beta)) {
+    scope.reject("the beta branches test '" + beta +
+                 "', which may change inside the nest");
+    return false;
+  }
   bool zero = branch->zero == index;
   std::optional<std::string> factor = initBeta(w, scope);
   if (!isMemoryAccess(w.lhs) || !sameTarget(w.lhs, c.c, scope) ||
-      w.order > mac.order || !factor || *factor != (zero ? "0" : beta)) {
+      w.order > mac.order || !factor || *factor != (zero ? "0" : parenthesize(beta))) {
     scope.reject("the branches on '" + beta + "' do not set C to 0 and to " +
                  beta + " * C ahead of the accumulation");
     return false;
@@ -698,6 +716,15 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
     macIsSub = split->second;
   }
   if (!mac) {
+    if (const VarDecl *var = scope.reachableScalar)
+      for (const Write &w : scope.writes)
+        if (const UnaryOperator *read = findFloatRead(w.rhs))
+          return scope.reject(
+              "'" + scope.print(read) + "' is read through a pointer that "
+              "may reach '" + var->getNameAsString() + "', which the nest "
+              "assigns (" + (var->hasLocalStorage() ? "its address is taken"
+                                                    : "it is no local") +
+              "), so it is not invariant");
     for (const Write &w : scope.writes) {
       Product p;
       if (w.op == BO_Assign && flatten(w.rhs, scope, nullptr, p) &&

@@ -266,17 +266,22 @@ private:
   }
 
   /// `if (beta == 0) <C = 0> [else if (beta != 1) <C *= beta>]`, each branch
-  /// one write of C (in a loop or not), beta loop-invariant. The contraction
-  /// folds the pair into one scaling of C by beta, with BLAS's rule that
-  /// beta == 0 never reads C.
+  /// one write of C (in a loop or not), beta loop-invariant (`*beta` is
+  /// checked by the contraction, once the walk knows what the nest writes).
+  /// The contraction folds the pair into one scaling of C by beta, with
+  /// BLAS's rule that beta == 0 never reads C.
   bool walkBetaBranch(const IfStmt *branch, bool peelable) {
     const Expr *beta = comparedWith(branch->getCond(), BO_EQ, 0);
     const auto *other = dyn_cast_or_null<IfStmt>(branch->getElse());
     const Expr *notOne =
         other ? comparedWith(other->getCond(), BO_NE, 1) : nullptr;
+    const auto *read =
+        beta ? dyn_cast<UnaryOperator>(beta->IgnoreParenImpCasts()) : nullptr;
     bool shaped =
         beta && !branch->getInit() && !branch->getConditionVariable() &&
-        scope.isInvariant(beta) &&
+        (scope.isInvariant(beta) ||
+         (read && read->getOpcode() == UO_Deref &&
+          scope.isInvariant(read->getSubExpr()))) &&
         (!branch->getElse() ||
          (notOne && !other->getElse() && !other->getInit() &&
           !other->getConditionVariable() &&

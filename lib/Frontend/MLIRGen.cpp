@@ -65,7 +65,12 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
                               memrefType(nest.c, element), element, element};
     if (nest.bias)
       args.push_back(memrefType(*nest.bias, element));
-    args.append(nest.activationParams().size(), element);
+    const size_t params = nest.activationParams().size();
+    args.append(params, element);
+    for (const ScalarReadBinding &read : nest.scalarReads)
+      args.push_back(MemRefType::get({}, read.isDouble
+                                             ? Type(builder.getF64Type())
+                                             : Type(builder.getF32Type())));
     auto func = builder.create<func::FuncOp>(
         loc, nest.symbol, builder.getFunctionType(args, {}));
     if (nest.symbol != nest.name)
@@ -81,7 +86,8 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
       steps.push_back(stepAttr(context, step));
     builder.create<MatmulOp>(
         loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
-        arg.drop_front(nest.bias ? 6 : 5),
+        arg.slice(nest.bias ? 6 : 5, params),
+        arg.take_back(nest.scalarReads.size()),
         steps.empty() ? ArrayAttr() : builder.getArrayAttr(steps),
         ScheduleAttr(), ArrayAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);

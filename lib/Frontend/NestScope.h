@@ -92,6 +92,18 @@ public:
   /// rule no write changes an integer read through a pointer (`*n`, f2c's
   /// bounds): such reads are invariant. Set once the walk is complete.
   bool integerReadsInvariant = false;
+  /// No scalar that the nest assigns can be reached through a pointer (each
+  /// is declared in the nest, or is a local of the function whose address
+  /// is never taken), so a floating-point read through a pointer (`*alpha`,
+  /// f2c style) changes only if the nest's stores to C reach it: such reads
+  /// are invariant, and recorded in scalarReads for the launcher to check
+  /// at run time. Set once the walk is complete.
+  bool floatReadsChecked = false;
+  /// Else the scalar that a pointer may reach, for messages.
+  const clang::VarDecl *reachableScalar = nullptr;
+  /// The `*p` reads that isInvariant took for invariant under
+  /// floatReadsChecked, each once.
+  mutable std::vector<const clang::UnaryOperator *> scalarReads;
   std::optional<Rejection> rejection;
   /// Values the nest was lifted with that the source spells as other than a
   /// literal (macros, enumerators, sizeof, array bounds): the spelling and

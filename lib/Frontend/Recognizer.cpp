@@ -55,6 +55,27 @@ private:
   const SourceManager &sm;
 };
 
+/// Finds where a variable's address escapes: `&var`, or a reference bound
+/// to it (`float &r = var;`).
+class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
+public:
+  explicit AddressTaken(const VarDecl *var) : var(var) {}
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    found |= op->getOpcode() == UO_AddrOf &&
+             referencedVar(op->getSubExpr()) == var;
+    return !found;
+  }
+  bool VisitVarDecl(VarDecl *decl) {
+    found |= decl->getType()->isReferenceType() && decl->getInit() &&
+             referencedVar(decl->getInit()) == var;
+    return !found;
+  }
+  bool found = false;
+
+private:
+  const VarDecl *var;
+};
+
 class Recognizer {
 public:
   Recognizer(const ForStmt *outer, const FunctionDecl *function,
@@ -90,6 +111,7 @@ private:
                  const Access &cAccess,
                  const std::vector<std::optional<Dim>> &dims);
   bool checkLeftovers();
+  bool scalarsUnreachable();
   bool checkEpilogue(const Contraction &c, const Access *bias,
                      const Access &out,
                      const std::vector<std::optional<Dim>> &dims);
@@ -216,6 +238,26 @@ std::string describeStep(const ActivationStep &step) {
   llvm_unreachable("unknown activation step");
 }
 
+/// Whether no pointer can reach a scalar that the nest assigns: each is
+/// declared in the nest, or is a local of the function (not static) whose
+/// address is never taken. Else notes the scalar in scope.reachableScalar.
+bool Recognizer::scalarsUnreachable() {
+  if (!function || !function->getBody())
+    return false;
+  for (const VarDecl *var : scope.written) {
+    if (scope.findLocal(var))
+      continue;
+    AddressTaken finder(var);
+    finder.TraverseStmt(function->getBody());
+    if (!var->hasLocalStorage() || var->getType()->isReferenceType() ||
+        finder.found) {
+      scope.reachableScalar = var;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// The bias is a buffer apart from C, of C's element type, indexed by C's
 /// dimensions alone (a vector along M or N, or per batch), and a null check
 /// tests its own pointer. The activation computes in the element type.
@@ -281,6 +323,7 @@ std::optional<Nest> Recognizer::recognize() {
   scope.integerReadsInvariant = llvm::all_of(scope.writes, [](const Write &w) {
     return !isMemoryAccess(w.lhs) || w.lhs->getType()->isRealFloatingType();
   });
+  scope.floatReadsChecked = scalarsUnreachable();
   if (!checkBounds())
     return std::nullopt;
   std::optional<Contraction> c = matchContraction(scope);
@@ -438,6 +481,16 @@ std::optional<Nest> Recognizer::recognize() {
   nest.b = bind(*y, c->macLoops, withBatch(byDim[K][0], byDim[N][0]));
   nest.c = bind(*out, c->cLoops, withBatch(byDim[M][0], byDim[N][0]));
   nest.alpha = c->alpha;
+  // The launcher checks at run time that C holds none of these.
+  if (scope.scalarReads.size() > 4)
+    return scope.reject("the nest reads " +
+                        std::to_string(scope.scalarReads.size()) +
+                        " scalars through pointers; at most 4 are checked "
+                        "against C");
+  for (const UnaryOperator *read : scope.scalarReads)
+    nest.scalarReads.push_back(
+        {scope.print(read->getSubExpr()),
+         read->getType()->isSpecificBuiltinType(BuiltinType::Double)});
   nest.beta = c->beta;
   for (const auto &assumption : scope.assumptions)
     if (!llvm::is_contained(nest.assumptions, assumption))
@@ -461,6 +514,9 @@ std::optional<Nest> Recognizer::recognize() {
   summary += "; A " + layoutName(nest.a) + ", B " + layoutName(nest.b) +
              ", C " + layoutName(nest.c) + "; " + c->form + ", alpha = " +
              nest.alpha + ", beta = " + nest.beta;
+  for (const UnaryOperator *read : scope.scalarReads)
+    summary += "; reads '" + scope.print(read) +
+               "' before the nest (the loop runs where C holds it)";
   for (const std::string &factor : scope.zeroSkips)
     summary += "; the terms it skips where '" + factor +
                "' is 0 are 0 unless A or B holds Inf or NaN";

@@ -25,6 +25,7 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
   std::vector<std::string> params = nest.activationParams();
   forEachLauncherParam(
       nest.c.sizes.size(), nest.bias.has_value(), params.size(),
+      nest.scalarReads.size(),
       [&](const LauncherParam &param) {
         switch (param.kind) {
         case LauncherParam::Kind::Pointer:
@@ -39,6 +40,8 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
           return args.push_back(nest.beta);
         case LauncherParam::Kind::Param:
           return args.push_back(params[param.index]);
+        case LauncherParam::Kind::Read:
+          return args.push_back(nest.scalarReads[param.index].ptr);
         }
       });
   return nest.name + "(" + llvm::join(args, ", ") + ")";

@@ -115,6 +115,18 @@ __host__ __device__ inline V finishElement(const Epilogue &e, V v, int64_t b,
   return v;
 }
 
+/// The floating-point scalars that the nest reads through pointers (f2c's
+/// `*alpha`): the launcher passes their values, read before the nest, and
+/// their addresses, so that run() can refuse a problem whose C holds one
+/// (the loop would then read it as it rewrites it). Value-initialised: none.
+struct ScalarReads {
+  int count;
+  struct {
+    const void *ptr;
+    int64_t bytes;
+  } read[4];
+};
+
 /// C[b] = act(alpha * A[b] * B[b] + beta * C[b] + bias[b]) for b < batch,
 /// with A[b] m x k, B[b] k x n and C[b] m x n. BLAS semantics: beta == 0
 /// never reads C.
@@ -125,6 +137,7 @@ struct Problem {
   Operand a, b, c;
   double alpha, beta;
   Epilogue epilogue;
+  ScalarReads reads;
 };
 
 /// The epilogue of the transposed product: the bias's strides swapped.
@@ -148,7 +161,8 @@ inline Problem transposed(const Problem &p) {
           {p.c.ptr, p.c.sb, p.c.sc, p.c.sr},
           p.alpha,
           p.beta,
-          transposedEpilogue(p.epilogue)};
+          transposedEpilogue(p.epilogue),
+          p.reads};
 }
 
 /// Launches a kernel for a problem whose operand pointers are device pointers,
@@ -191,8 +205,8 @@ struct Plan {
 /// queued on the default stream (like cuBLAS); otherwise, and under
 /// GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
 /// Returns false, having touched nothing, when the caller must run its
-/// original loop: no usable GPU, an empty extent, C overlapping A, B or the
-/// bias, a C layout that maps two elements to one address, host operands
+/// original loop: no usable GPU, an empty extent, C overlapping A, B, the
+/// bias or a scalar read through a pointer, a C layout that maps two elements to one address, host operands
 /// that the loop multiplies faster, or a problem whose panels cannot fit the
 /// GPU's memory (GEMM_OPT_DEVICE_MEMORY=<bytes> sets a smaller budget). CUDA errors abort the
 /// program with a message that names p.nest (a fault inside a queued kernel

@@ -87,8 +87,9 @@ struct Placement {
 };
 
 /// Why p must not run anywhere but in its original loop, or null: C sharing
-/// memory with A or B, or C's layout mapping two elements to one address,
-/// makes the result depend on the order of the updates.
+/// memory with A, B, the bias or a scalar read through a pointer, or C's
+/// layout mapping two elements to one address, makes the result depend on
+/// the order of the updates.
 const char *unsafeLayout(const Problem &p) {
   const size_t bytes = elementSize(p.dtype);
   const Extents cExtents{p.batch, p.m, p.n};
@@ -100,6 +101,11 @@ const char *unsafeLayout(const Problem &p) {
   if (p.epilogue.bias.ptr &&
       c.overlaps(spanOf(p.epilogue.bias, cExtents, bytes)))
     return "C overlaps the bias";
+  for (int r = 0; r < p.reads.count; ++r) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(p.reads.read[r].ptr);
+    if (c.overlaps({at, at + uintptr_t(p.reads.read[r].bytes)}))
+      return "C holds a scalar that the nest reads through a pointer";
+  }
   if (!isOneToOne(p.c, cExtents))
     return "C's layout is not one-to-one";
   return nullptr;

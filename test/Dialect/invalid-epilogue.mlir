@@ -3,7 +3,8 @@
 // The verifier of gemm.matmul's epilogue: the bias is a view of C's shape
 // and element type, and the activation's steps take its params in order
 // (a clamp its bound, a GELU its constants), each of the element type; at
-// most two clamps and one function.
+// most two clamps and one function. At most four scalars read through
+// pointers, each a rank-0 memref.
 
 func.func @bias_rank(%a: memref<?x?xf32>, %bias: memref<?x?x?xf32>, %s: f32) {
   // expected-error @+1 {{'gemm.matmul' op the bias must have C's rank and element type, got 'memref<?x?x?xf32>' for C 'memref<?x?xf32>'}}
@@ -88,6 +89,22 @@ func.func @two_functions(%a: memref<?x?xf32>, %s: f32) {
 func.func @erf_param_type(%a: memref<?x?xf64>, %s: f64, %f: f32) {
   // expected-error @+1 {{activation params must have the element type 'f64', got 'f32'}}
   gemm.matmul %a, %a, %a, %s, %s params(%f : f32) {activation = [#gemm.fn<gelu_erf>]} : memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>, f64
+  return
+}
+
+// -----
+
+func.func @five_reads(%a: memref<?x?xf32>, %s: f32, %p: memref<f32>) {
+  // expected-error @+1 {{at most 4 scalar reads are checked, got 5}}
+  gemm.matmul %a, %a, %a, %s, %s reads(%p, %p, %p, %p, %p : memref<f32>, memref<f32>, memref<f32>, memref<f32>, memref<f32>) : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// -----
+
+func.func @read_rank(%a: memref<?x?xf32>, %s: f32, %p: memref<1xf32>) {
+  // expected-error @+1 {{operand #5 must be variadic of 0D memref of 32-bit float or 64-bit float values}}
+  gemm.matmul %a, %a, %a, %s, %s reads(%p : memref<1xf32>) : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
 

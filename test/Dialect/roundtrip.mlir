@@ -168,6 +168,14 @@ func.func @functions(%a: memref<?x?xf32>, %s: f32, %k: f32, %c: f32, %hi: f32) {
   return
 }
 
+// Scalars read through pointers, whose values alpha and a bound carry.
+// CHECK-LABEL: func.func @reads
+// CHECK: params(%{{.*}} : f32) reads(%{{.*}}, %{{.*}} : memref<f32>, memref<f64>) {activation = [#gemm.clamp<lower, nan = bound>]}
+func.func @reads(%a: memref<?x?xf32>, %s: f32, %pa: memref<f32>, %pd: memref<f64>) {
+  gemm.matmul %a, %a, %a, %s, %s params(%s : f32) reads(%pa, %pd : memref<f32>, memref<f64>) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
 // A batched ReLU without a bias.
 // CHECK-LABEL: func.func @relu
 // CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} params(%{{.*}} : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?x?xf64>

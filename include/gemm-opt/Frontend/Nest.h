@@ -43,6 +43,14 @@ struct StepBinding {
   std::vector<std::string> params;
 };
 
+/// A floating-point scalar that the nest reads through a pointer (`*alpha`):
+/// the launcher gets its value (in alpha, beta or a param) and the pointer,
+/// and runs the loop where C holds it.
+struct ScalarReadBinding {
+  std::string ptr; ///< The pointer, valid before the nest.
+  bool isDouble = false;
+};
+
 /// A nest proven to compute C = act(alpha * A * B + beta * C + bias).
 struct Nest {
   std::string name; ///< Launcher function name, unique in the file.
@@ -66,6 +74,7 @@ struct Nest {
   /// source checks the pointer for null: a null bias is no bias.
   std::optional<OperandBinding> bias;
   std::vector<StepBinding> activation; ///< Applied in order.
+  std::vector<ScalarReadBinding> scalarReads;
 
   /// The params of every activation step, in order: the launcher's last
   /// arguments.

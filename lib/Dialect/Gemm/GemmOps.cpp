@@ -69,6 +69,10 @@ static LogicalResult verifyEpilogue(MatmulOp op) {
     if (param.getType() != cType.getElementType())
       return op.emitOpError("activation params must have the element type ")
              << cType.getElementType() << ", got " << param.getType();
+  // The runtime's ScalarReads holds four.
+  if (op.getReads().size() > 4)
+    return op.emitOpError("at most 4 scalar reads are checked, got ")
+           << op.getReads().size();
   return success();
 }
 

@@ -76,5 +76,14 @@ int main() {
     std::printf("%s(0.5) as written: %d\n", names[f],
                 gemm_rt::finishElement<float>(e, x, 0, 0, 0) == formula[f]);
   }
+  // A scalar read through a pointer (f2c's *alpha): outside C it runs,
+  // inside C the loop does.
+  p.epilogue.steps = 0;
+  const float alpha = 0.125f;
+  p.reads = {1, {{&alpha, sizeof alpha}}};
+  show("scalar apart from C");
+  p.nest = "epilogue.cu:87:3";
+  p.reads.read[0].ptr = &c[1][1];
+  show("scalar in C");
   return 0;
 }

@@ -40,6 +40,12 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     clamp's bound, a GELU's constants) in order from the `params(...)`
     operands, which have the element type.
 
+    The optional `reads` are the scalars that the source reads through
+    pointers (f2c's `*alpha`) and whose values alpha, beta or the params
+    carry: the op reads them once, before C is written, so it computes what
+    the source does only where C does not hold them; the launcher checks
+    that at run time and runs the original loop otherwise.
+
     The optional `schedule` attribute is the tiling that the cost model chose.
     The optional `alternatives` are the model's picks for smaller problems
     than the op's types allow: the launcher holds a kernel for each and picks
@@ -94,6 +100,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
         "added to each element: [batch x] M x N, broadcast by zero strides",
         [MemRead]>:$bias,
     Variadic<AnyFloat>:$params,
+    Arg<Variadic<MemRefRankOf<[F32, F64], [0]>>,
+        "scalars read through pointers, which C must not hold", [MemRead]>:$reads,
     OptionalAttr<TypedArrayAttrBase<AnyAttrOf<[Gemm_ClampAttr, Gemm_FnAttr]>,
         "array of #gemm.clamp and #gemm.fn">>:$activation,
     OptionalAttr<Gemm_ScheduleAttr>:$schedule,
@@ -107,6 +115,7 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     $a `,` $b `,` $c `,` $alpha `,` $beta
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`params` `(` $params^ `:` type($params) `)`)?
+    (`reads` `(` $reads^ `:` type($reads) `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($c) `,` type($alpha)
   }];
 
@@ -116,7 +125,7 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b, "::mlir::Value":$c,
                    "::mlir::Value":$alpha, "::mlir::Value":$beta), [{
       build($_builder, $_state, a, b, c, alpha, beta, /*bias=*/nullptr,
-            /*params=*/::mlir::ValueRange(), /*activation=*/nullptr,
+            /*params=*/::mlir::ValueRange(), /*reads=*/::mlir::ValueRange(), /*activation=*/nullptr,
             /*schedule=*/::mlir::gemm::ScheduleAttr(),
             /*alternatives=*/::mlir::ArrayAttr(), /*kernels=*/::mlir::ArrayAttr());
     }]>

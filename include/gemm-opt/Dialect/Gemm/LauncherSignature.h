@@ -15,21 +15,22 @@ namespace mlir::gemm {
 
 /// One parameter of a launcher.
 struct LauncherParam {
-  enum class Kind { Pointer, Size, Stride, Alpha, Beta, Param };
+  enum class Kind { Pointer, Size, Stride, Alpha, Beta, Param, Read };
   Kind kind;
   /// "a", "b", "c" or "bias" for an operand's pointer, sizes and strides.
   llvm::StringRef operand;
-  /// Which size, stride or activation param.
+  /// Which size, stride, activation param or scalar read.
   unsigned index = 0;
 };
 
 /// The parameters of a launcher whose matrices have `rank` dimensions, with
-/// or without a bias and with `params` activation params (clamp bounds,
-/// GELU constants), in order: A, B and C each as (pointer, sizes...,
-/// strides...) in elements, alpha, beta, the bias as an operand, then the
-/// params.
+/// or without a bias, with `params` activation params (clamp bounds, GELU
+/// constants) and `reads` scalars read through pointers, in order: A, B and
+/// C each as (pointer, sizes..., strides...) in elements, alpha, beta, the
+/// bias as an operand, the params, then the pointers of the reads.
 template <class Fn>
-void forEachLauncherParam(unsigned rank, bool bias, unsigned params, Fn fn) {
+void forEachLauncherParam(unsigned rank, bool bias, unsigned params,
+                          unsigned reads, Fn fn) {
   auto operand = [&](llvm::StringRef name) {
     fn(LauncherParam{LauncherParam::Kind::Pointer, name});
     for (unsigned i = 0; i < rank; ++i)
@@ -46,6 +47,8 @@ void forEachLauncherParam(unsigned rank, bool bias, unsigned params, Fn fn) {
     operand("bias");
   for (unsigned i = 0; i < params; ++i)
     fn(LauncherParam{LauncherParam::Kind::Param, "", i});
+  for (unsigned i = 0; i < reads; ++i)
+    fn(LauncherParam{LauncherParam::Kind::Read, "", i});
 }
 
 } // namespace mlir::gemm
