@@ -76,6 +76,17 @@ private:
   const VarDecl *var;
 };
 
+/// A non-type template argument in `e` (an instantiation's `N`), or null.
+const SubstNonTypeTemplateParmExpr *findTemplateArgument(const Stmt *e) {
+  if (const auto *subst = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+    return subst;
+  for (const Stmt *child : e->children())
+    if (child)
+      if (const auto *subst = findTemplateArgument(child))
+        return subst;
+  return nullptr;
+}
+
 class Recognizer {
 public:
   Recognizer(const ForStmt *outer, const FunctionDecl *function,
@@ -125,7 +136,13 @@ bool Recognizer::checkBounds() {
       if (scope.isInvariant(bound))
         continue;
       std::string iv = loop.iv->getNameAsString();
-      if (const VarDecl *var = scope.findVaryingVar(bound)) {
+      if (const auto *param = findTemplateArgument(bound)) {
+        scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                     "' is the template parameter '" +
+                     param->getParameter()->getNameAsString() +
+                     "': a nest in a template is lifted per element type, "
+                     "not per value of a non-type template parameter");
+      } else if (const VarDecl *var = scope.findVaryingVar(bound)) {
         if (scope.ivIndex(var) >= 0)
           scope.reject("non-rectangular bounds: the bound of '" + iv +
                        "' depends on '" + var->getNameAsString() + "'");

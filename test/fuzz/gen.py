@@ -239,14 +239,15 @@ class NestGen:
             info.kind = self.rng.choices(
                 names, [NEAR_MISSES[k][0] for k in names])[0]
             info.expect = NEAR_MISSES[info.kind][1]
-        forms = ["plain", "plain", "acc", "hoist", "fused_stmt", "fused_loop"]
+        forms = ["plain", "plain", "acc", "acc", "hoist", "fused_stmt",
+                 "fused_loop"]
         if info.kind in ("assign", "extra_term", "read_c", "call",
                          "alias_static", "write_input"):
             forms = ["plain"]
         elif info.kind == "wrong_index":
-            forms = forms[:3] + forms[4:]   # a hoisted load needs its loops
+            forms = forms[:4] + forms[5:]   # a hoisted load needs its loops
         elif info.kind == "nonrect":
-            forms = forms[:5]   # the init loop runs outside the loop it uses
+            forms = forms[:6]   # the init loop runs outside the loop it uses
         elif info.kind in ("liveout_acc", "mixed_acc"):
             forms = ["acc"]
         self.form = self.rng.choice(forms)
@@ -648,11 +649,11 @@ class NestGen:
             if self.info.kind == "liveout_acc":
                 decl = "outside"
                 self.post.append(f"fz_sink_d = {s};")
-            store = self.rng.randint(0, 4)
+            store = self.rng.choice([0, 0, 0, 1, 2, 3, 4])
             # A bias (C = s, valid nests): the accumulator's start or a term
             # of the store.
             bias = (self.bias_element() if store == 0 and
-                    self.info.kind == "valid" and self.chance(0.4) else None)
+                    self.info.kind == "valid" and self.chance(0.6) else None)
             start = bias if bias and self.chance(0.5) else "0"
             if decl == "init":
                 pre = [Stmt(f"{at} {s} = {start};")]
@@ -667,7 +668,7 @@ class NestGen:
                 if bias and start == "0":
                     x = self.pick(f"({s} + {bias})", f"({bias} + {s})")
                     st = f"{c} = {x};"
-                if store == 0 and self.chance(0.4 if bias else 0.3):
+                if store == 0 and self.chance(0.6 if bias else 0.4):
                     # An activation: a clamp never widens the error; a
                     # function by its slope (render_run).
                     st = f"{c} = {self.activation(x)};"
