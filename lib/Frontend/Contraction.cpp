@@ -47,14 +47,7 @@ const Write *soleAssignment(const VarDecl *var, const Write &at,
   return encloses ? found : nullptr;
 }
 
-bool isZero(const Expr *e) {
-  e = stripCasts(e);
-  if (const auto *i = dyn_cast<IntegerLiteral>(e))
-    return i->getValue().isZero();
-  if (const auto *f = dyn_cast<FloatingLiteral>(e))
-    return f->getValue().isZero();
-  return false;
-}
+bool isZero(const Expr *e) { return isLiteral(e, 0); }
 
 /// Records in `out` a cast around `e` that rounds a floating value to a
 /// narrower type (`float t = A[i][k]` over doubles, `(float)(a * b)`): the
@@ -231,16 +224,6 @@ matchBias(const Expr *e, NestScope &scope) {
       !isMemoryAccess(taken) || !isZero(other) || !scope.isInvariant(pointer))
     return std::nullopt;
   return std::make_pair(stripCasts(taken), pointer);
-}
-
-/// Whether `e` is the literal `value` (`0.5f`, `1`, `1.0`).
-bool isLiteral(const Expr *e, double value) {
-  e = stripCasts(e);
-  if (const auto *i = dyn_cast<IntegerLiteral>(e))
-    return i->getValue() == uint64_t(value) && value == double(uint64_t(value));
-  if (const auto *f = dyn_cast<FloatingLiteral>(e))
-    return f->getValueAsApproximateDouble() == value;
-  return false;
 }
 
 /// The factors of a product `e`, seen through locals declared after `after`

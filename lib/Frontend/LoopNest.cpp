@@ -33,6 +33,15 @@ SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
   return inner == s ? s->getEndLoc() : endOfStmt(inner);
 }
 
+bool mlir::gemm::isLiteral(const Expr *e, double value) {
+  e = stripCasts(e);
+  if (const auto *i = dyn_cast<IntegerLiteral>(e))
+    return i->getValue().getLimitedValue() == value;
+  if (const auto *f = dyn_cast<FloatingLiteral>(e))
+    return f->getValueAsApproximateDouble() == value;
+  return false;
+}
+
 namespace {
 
 bool isUnitLiteral(const Expr *e) {
@@ -250,17 +259,9 @@ private:
     const auto *compare = dyn_cast<BinaryOperator>(stripCasts(cond));
     if (!compare || compare->getOpcode() != op)
       return nullptr;
-    auto isLiteral = [literal](const Expr *e) {
-      e = stripCasts(e);
-      if (const auto *i = dyn_cast<IntegerLiteral>(e))
-        return i->getValue() == literal;
-      if (const auto *f = dyn_cast<FloatingLiteral>(e))
-        return f->getValueAsApproximateDouble() == literal;
-      return false;
-    };
-    if (isLiteral(compare->getRHS()))
+    if (isLiteral(compare->getRHS(), literal))
       return compare->getLHS();
-    if (isLiteral(compare->getLHS()))
+    if (isLiteral(compare->getLHS(), literal))
       return compare->getRHS();
     return nullptr;
   }

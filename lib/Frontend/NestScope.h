@@ -160,6 +160,10 @@ const clang::Expr *stripCasts(const clang::Expr *e);
 /// The variable `e` names (through casts and parentheses), or null.
 const clang::VarDecl *referencedVar(const clang::Expr *e);
 
+/// True if `e` is an integer or floating literal of the given value (`0`,
+/// `1.0f`, `0.5`), through casts.
+bool isLiteral(const clang::Expr *e, double value);
+
 /// True if `e` looks like a memory access (subscript or vector operator[]).
 bool isMemoryAccess(const clang::Expr *e);
 
