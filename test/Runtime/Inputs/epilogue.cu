@@ -76,13 +76,30 @@ int main() {
     std::printf("%s(0.5) as written: %d\n", names[f],
                 gemm_rt::finishElement<float>(e, x, 0, 0, 0) == formula[f]);
   }
+  // verify()'s bound with a function: the kernel's float formula against the
+  // fp64 reference passes.
+  for (int f = 0; f < 4; ++f) {
+    p.epilogue.steps = 1;
+    p.epilogue.step[0] = functions[f];
+    float out[2][2];
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        float acc = 0;
+        for (int l = 0; l < 3; ++l)
+          acc += a[i][l] * b[l][j];
+        out[i][j] = gemm_rt::finishElement<float>(
+            p.epilogue, float(p.alpha) * acc, 0, i, j);
+      }
+    std::printf("verify %s: %d\n", names[f],
+                gemm_rt::verify(p, nullptr, &out[0][0]) <= 1);
+  }
   // A scalar read through a pointer (f2c's *alpha): outside C it runs,
   // inside C the loop does.
   p.epilogue.steps = 0;
   const float alpha = 0.125f;
   p.reads = {1, {{&alpha, sizeof alpha}}};
   show("scalar apart from C");
-  p.nest = "epilogue.cu:87:3";
+  p.nest = "epilogue.cu:104:3";
   p.reads.read[0].ptr = &c[1][1];
   show("scalar in C");
   return 0;
