@@ -13,6 +13,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.gemm_opt_obj_root, "test")
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH"])
+# A user's tuning database would change the schedules the tests expect.
+config.environment["GEMM_OPT_TUNING_DB"] = "none"
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.gemm_opt_tools_dir, config.llvm_tools_dir]
@@ -27,6 +29,9 @@ config.substitutions.append(("%host_cxx", config.host_cxx))
 # C inputs' host files are built with the system's C compiler, as a user would.
 config.substitutions.append(("%host_cc", shutil.which("gcc") or shutil.which("cc") or "cc"))
 config.substitutions.append(("%python", "python3"))
+# What a tuning database row must name to hold for this build (TuningDb.h).
+config.substitutions.append(("%gemm_opt_version", config.gemm_opt_version))
+config.substitutions.append(("%gemm_opt_templates", config.gemm_opt_templates))
 config.substitutions.append(("%gemm_runtime_lib", runtime_lib))
 config.substitutions.append(("%gemm_runtime_include", runtime_include))
 # The runtime's architecture, the default of gemm-opt --cflags.

@@ -10,6 +10,7 @@
 #include "gemm-opt/Dialect/Gemm/LauncherSignature.h"
 #include "gemm-opt/Dialect/Gemm/GemmDialect.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
+#include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Target/OpModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -86,6 +87,15 @@ std::string printedActivation(ArrayRef<Attribute> steps, StringRef inner) {
   return text + nan;
 }
 
+/// The operands' names and their indices in gemm.matmul's `rows`.
+constexpr StringLiteral operandNames[] = {"a", "b", "c"};
+
+RowTables rowTablesOf(MatmulOp op) {
+  return {op.getRowTable(0) != RowTable::None,
+          op.getRowTable(1) != RowTable::None,
+          op.getRowTable(2) != RowTable::None};
+}
+
 /// `{ptr, batchStride, rowStride, colStride}` of a gemm_rt::Operand.
 void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
   os << "{" << name << ", " << (batched ? (name + "_stride0").str() : "0");
@@ -100,8 +110,10 @@ void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
 /// kernel.
 void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
                ArrayRef<std::string> configs) {
+  StringRef rows = rowTablesOf(op).any() ? "rows, " : "";
   if (configs.empty()) {
-    os << "  return gemm_rt::run(problem, gemm_rt::launchReference);\n";
+    os << "  return gemm_rt::run(problem, " << rows
+       << "gemm_rt::launchReference);\n";
     return;
   }
   // gemm-attach-target has checked the module's target name.
@@ -110,8 +122,10 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
         "  // GFLOP/s the cost model predicts on a full "
      << target->name
      << " and the shares\n"
-        "  // of DRAM bandwidth its rows of A and B stream at: run() picks one,\n"
-        "  // and a split of K, from the extents of each call.\n"
+        "  // of DRAM bandwidth its rows of A and B stream at, and its\n"
+        "  // schedule: run() picks one, and a split of K, from the extents of\n"
+        "  // each call. The plan names the gemm-opt and kernel templates that\n"
+        "  // printed it, for tuning records (docs/tuning.md).\n"
         "  static const gemm_rt::Variant variants[] = {\n";
   // The tile as the runtime sees it, along C's rows and columns.
   for (auto [config, s] : llvm::zip(configs, op.getSchedules())) {
@@ -119,15 +133,17 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
                                          toSchedule(s), problemOf(op));
     os << llvm::formatv(
         "      {{gemm_kernels::launch<{0}>, {1}, {2}, {3}, {4:F1}, {5:F3}, "
-        "{6:F3}},\n",
+        "{6:F3},\n       \"{7}\"},\n",
         config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
         s.getTranspose() ? s.getBlockM() : s.getBlockN(), s.getOccupancy(),
-        fullRate(*target, op, s), shareA, shareB);
+        fullRate(*target, op, s), shareA, shareB,
+        formatScheduleOptions(toSchedule(s)));
   }
   os << "  };\n"
-     << llvm::formatv("  return gemm_rt::run(problem, gemm_rt::Plan{{variants, "
-                      "{0}, {1:F1}});\n",
-                      configs.size(), target->dramGBs);
+     << llvm::formatv("  return gemm_rt::run(problem, {0}gemm_rt::Plan{{"
+                      "variants, {1}, {2:F1}, \"{3}\", \"{4}\"});\n",
+                      rows, configs.size(), target->dramGBs, toolVersion(),
+                      templatesHash());
 }
 
 /// The launcher's name and parameters (LauncherSignature.h). Overloads of a
@@ -141,17 +157,31 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
   bool first = true;
   forEachLauncherParam(
       rank, op.getBias() != nullptr, op.getParams().size(),
-      op.getReads().size(),
+      op.getReads().size(), rowTablesOf(op),
       [&](const LauncherParam &param) {
         using Kind = LauncherParam::Kind;
         // A line per operand, and one for the scalars.
-        bool breaks = param.kind == Kind::Pointer || param.kind == Kind::Alpha;
+        bool breaks = param.kind == Kind::Pointer ||
+                      param.kind == Kind::Table || param.kind == Kind::Alpha;
         os << (first ? "" : breaks ? ",\n    " : ", ");
         first = false;
         StringRef name = param.operand;
         switch (param.kind) {
         case Kind::Pointer:
           os << (name == "c" ? "" : "const ") << scalar << " *" << name;
+          return;
+        case Kind::Table: {
+          // The table's first row: a row pointer or a std::vector.
+          StringRef constness = name == "c" ? "" : "const ";
+          if (op.getRowTable(llvm::find(operandNames, name) - operandNames) ==
+              RowTable::Vectors)
+            os << constness << "std::vector<" << scalar << "> *" << name;
+          else
+            os << constness << scalar << " *const *" << name;
+          return;
+        }
+        case Kind::RowOffset:
+          os << "long long " << name << "_offset";
           return;
         case Kind::Size: {
           // The problem's extents come from C's sizes and A's last (K); the
@@ -187,6 +217,44 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
 
 bool isOverloaded(func::FuncOp func) {
   return func->hasAttr(GemmDialect::getLauncherAttrName());
+}
+
+bool takesVectors(MatmulOp op) {
+  return llvm::any_of(llvm::seq(0u, 3u), [&](unsigned i) {
+    return op.getRowTable(i) == RowTable::Vectors;
+  });
+}
+
+/// C linkage, so that C can call the launcher, but for overloads and
+/// launchers that take std::vectors.
+bool hasCLinkage(func::FuncOp func, MatmulOp op) {
+  return !isOverloaded(func) && !takesVectors(op);
+}
+
+/// The tables of rows as the runtime takes them: the start of each row the
+/// nest reads, one per index of the dimension the table runs along.
+void printRowTables(llvm::raw_ostream &os, MatmulOp op) {
+  if (!rowTablesOf(op).any())
+    return;
+  // The table runs along the dimension without the unit stride.
+  static const char *const extents[3][2] = {
+      {"m", "k"}, {"k", "n"}, {"m", "n"}};
+  MemRefType types[] = {op.getAType(), op.getBType(), op.getCType()};
+  std::string list;
+  for (unsigned i = 0; i < 3; ++i) {
+    if (op.getRowTable(i) == RowTable::None) {
+      list += i ? ", {}" : "{}";
+      continue;
+    }
+    bool columns = hasUnitStride(types[i], 0);
+    StringRef name = operandNames[i];
+    os << "  const std::vector<const void *> " << name
+       << "_rows = gemm_rt::rowStarts(" << name << ", problem."
+       << extents[i][columns] << ", " << name << "_offset);\n";
+    list += (i ? ", {" : "{") + name.str() + "_rows.data(), " +
+            (columns ? "true" : "false") + "}";
+  }
+  os << "  const gemm_rt::RowOperands rows = {" << list << "};\n";
 }
 
 /// The func's gemm.matmul, checked against the launcher ABI.
@@ -229,7 +297,7 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
   if (linkage == LauncherLinkage::Internal)
     os << "static bool ";
   else
-    os << (isOverloaded(func) ? "int " : "extern \"C\" int ");
+    os << (hasCLinkage(func, op) ? "extern \"C\" int " : "int ");
   printDeclarator(os, func, op);
   os << " {\n";
   os << "  const gemm_rt::Problem problem = {\n"
@@ -238,11 +306,14 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
      << "      /*batch=*/" << (batched ? "c_size0" : "1") << ", /*m=*/c_size"
      << row << ", /*n=*/c_size" << row + 1 << ", /*k=*/a_size" << row + 1
      << ",\n      ";
-  printOperand(os, "a", batched);
-  os << ", ";
-  printOperand(os, "b", batched);
-  os << ", ";
-  printOperand(os, "c", batched);
+  // A table of rows is filled in by the runtime with its gathered copy.
+  for (auto [i, name] : llvm::enumerate(operandNames)) {
+    os << (i ? ", " : "");
+    if (op.getRowTable(i) == RowTable::None)
+      printOperand(os, name, batched);
+    else
+      os << "{nullptr, 0, 0, 0}";
+  }
   os << ",\n      alpha, beta";
   if (op.hasEpilogue()) {
     // A null bias (the source's `bias != NULL ? bias[o] : 0`) is no bias.
@@ -274,6 +345,7 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
     os << "}}";
   }
   os << "};\n";
+  printRowTables(os, op);
   printPlan(os, func, op, configs);
   os << "}\n\n";
 }
@@ -327,14 +399,17 @@ LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
 
 LogicalResult mlir::gemm::emitLauncherDeclarations(ModuleOp module,
                                                    llvm::raw_ostream &os) {
-  // C sees the C-linkage launchers; only C++ has templates and overloads.
+  // C sees the C-linkage launchers; only C++ has templates, overloads and
+  // std::vector.
   std::string plain, overloads;
   llvm::raw_string_ostream plainOs(plain), overloadOs(overloads);
+  bool vectors = false;
   for (func::FuncOp func : module.getOps<func::FuncOp>()) {
     FailureOr<MatmulOp> op = launcherOp(func);
     if (failed(op))
       return failure();
-    llvm::raw_ostream &out = isOverloaded(func) ? overloadOs : plainOs;
+    vectors |= takesVectors(*op);
+    llvm::raw_ostream &out = hasCLinkage(func, *op) ? plainOs : overloadOs;
     out << "int ";
     printDeclarator(out, func, *op);
     out << ";\n";
@@ -342,6 +417,7 @@ LogicalResult mlir::gemm::emitLauncherDeclarations(ModuleOp module,
   os << "/* Generated by gemm-opt: the launchers of this file's nests, defined "
         "in its\n   kernels file (compile that with nvcc and link it). */\n"
      << "#ifdef __cplusplus\n" << "extern \"C\" {\n" << "#endif\n"
-     << plain << "#ifdef __cplusplus\n}\n" << overloads << "#endif\n";
+     << plain << "#ifdef __cplusplus\n}\n"
+     << (vectors ? "#include <vector>\n" : "") << overloads << "#endif\n";
   return success();
 }

@@ -1,10 +1,11 @@
 //===- Access.cpp - Invariance, linear forms and buffer accesses ----------===//
 //
 // Turns index expressions into affine forms over the induction variables and
-// subscripts into (buffer, linear index) pairs. The buffer must be one
-// strided allocation: a pointer, an array of any rank or a std::vector.
-// Pointer-to-pointer rows and vectors of vectors are rejected: their rows
-// are separate allocations that no strided view describes.
+// subscripts into (buffer, linear index) pairs. The buffer is one strided
+// allocation (a pointer, an array of any rank or a std::vector) or a table
+// of separately allocated rows (row pointers, a vector of vectors), one
+// level deep: the access is then a row's index in the table and an index
+// within the row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -340,6 +341,44 @@ static std::optional<SymExpr> elementsPerStep(QualType type, NestScope &scope) {
   return count;
 }
 
+namespace {
+/// A row read from a table: `A[i]` of `float **A` or `float *A[8]`, `v[i]`
+/// of a `std::vector<float *>` or of a vector of vectors, `p[i]` of a
+/// `std::vector<float> *`.
+struct TableRow {
+  const Expr *table; ///< The table as written.
+  std::string first; ///< Address of the table's row 0.
+  const Expr *index;
+  bool vectors; ///< The rows are std::vectors, else pointers.
+};
+} // namespace
+
+/// `row` as a row of a table, or nullopt where it is no row of a table
+/// that is itself a variable (a table of tables).
+static std::optional<TableRow> asTableRow(const Expr *row,
+                                          const NestScope &scope) {
+  row = stripCasts(row);
+  QualType type = row->getType();
+  bool vectors = isStdVector(type);
+  if (!vectors && !type->isPointerType())
+    return std::nullopt;
+  TableRow result{nullptr, "", nullptr, vectors};
+  if (const auto *subscript = dyn_cast<ArraySubscriptExpr>(row)) {
+    result.table = stripCasts(subscript->getBase());
+    result.first = scope.print(result.table);
+    result.index = subscript->getIdx();
+  } else if (const CXXOperatorCallExpr *call = asVectorSubscript(row)) {
+    result.table = stripCasts(call->getArg(0));
+    result.first = parenthesize(scope.print(result.table)) + ".data()";
+    result.index = call->getArg(1);
+  } else {
+    return std::nullopt;
+  }
+  if (isMemoryAccess(result.table))
+    return std::nullopt;
+  return result;
+}
+
 std::optional<Access>
 NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
   activeLoops = &context;
@@ -354,27 +393,30 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
   AffineForm index(loops.size());
   const Expr *root = nullptr;
   std::string basePtr;
+  // The row that the last subscript reads where it is a row of a table.
+  const Expr *row = nullptr;
   if (const CXXOperatorCallExpr *call = asVectorSubscript(e)) {
     root = stripCasts(call->getArg(0));
-    if (isMemoryAccess(root))
-      return reject("non-contiguous rows: '" + print(root) +
-                    "' is a row of a vector of vectors, not one strided "
-                    "buffer");
     std::optional<AffineForm> sub = linearize(call->getArg(1));
     if (!sub)
       return std::nullopt;
     index = *sub;
-    basePtr = print(root) + ".data()";
+    if (isMemoryAccess(root))
+      row = root;
+    else
+      basePtr = print(root) + ".data()";
   } else {
     // Peel the subscripts: X[e0][e1] is (X[e0])[e1]. Every base but the
-    // innermost must be an array, or the rows are separate allocations.
+    // innermost must be an array; a row of a table is the innermost.
     const Expr *cur = e;
     int depth = 0;
     // (subscripts peeled before, elements per step) of the array-typed rows.
     std::vector<std::pair<int, int64_t>> arraySteps;
     while (const auto *subscript = dyn_cast<ArraySubscriptExpr>(cur)) {
       const Expr *base = stripCasts(subscript->getBase());
-      if (isMemoryAccess(base) && !base->getType()->isArrayType())
+      // A row of a table (`A[i]` of `float **A`) ends the peeling.
+      bool tableRow = isMemoryAccess(base) && !base->getType()->isArrayType();
+      if (tableRow && depth > 0)
         return reject("non-contiguous rows: '" + print(base) +
                       "' is a pointer, so '" + print(e) +
                       "' does not address one strided buffer");
@@ -389,6 +431,8 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
       index = index + sub->scaled(*step);
       cur = base;
       ++depth;
+      if (tableRow)
+        break;
     }
     if (!isa<ArraySubscriptExpr>(e))
       return reject("unsupported access '" + print(e) + "'");
@@ -408,11 +452,9 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
         index = index + *offset;
       }
       cur = parts->first;
-      if (isMemoryAccess(cur))
-        return reject("non-contiguous rows: '" + print(cur) +
-                      "' is a pointer, so '" + print(e) +
-                      "' does not address one strided buffer");
     }
+    if (isMemoryAccess(cur) && depth == 1)
+      row = cur;
     root = cur;
     // `root` with n subscripts 0: the row whose size tells a step's
     // elements, sizeof(row) / sizeof(element), and element 0's address.
@@ -430,11 +472,26 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
                                elements);
     basePtr = depth > 1 ? "&" + zeros(depth) : print(root);
   }
+  std::optional<AffineForm> rowIndex;
+  bool vectorRows = false;
+  if (row) {
+    std::optional<TableRow> table = asTableRow(row, *this);
+    if (!table)
+      return reject("non-contiguous rows: '" + print(row) +
+                    "' is a row of a table of tables, not one strided "
+                    "buffer or table of rows");
+    if (!(rowIndex = linearize(table->index)))
+      return std::nullopt;
+    root = table->table;
+    basePtr = table->first;
+    vectorRows = table->vectors;
+  }
   if (!isInvariant(root)) {
     if (const VarDecl *var = findVaryingVar(root))
       return reject("pointer '" + var->getNameAsString() +
                     "' is written inside the nest");
     return reject("the buffer '" + print(root) + "' is not a fixed variable");
   }
-  return Access{e, print(root), basePtr, index, elementType};
+  return Access{e, print(root), basePtr, index, elementType, rowIndex,
+                vectorRows};
 }

@@ -158,18 +158,19 @@ const Expr *valueOf(const Expr *e, NestScope &scope, unsigned after) {
   return valueOf(var->getInit(), scope, after);
 }
 
-/// The additive terms of `e` (at most three are used by the store forms),
-/// seen through locals declared after `after`.
-void additiveTerms(const Expr *e, NestScope &scope, unsigned after,
-                   std::vector<const Expr *> &terms) {
+/// The operands of the chain of `op`s that `e` is (the terms of a sum, the
+/// factors of a product), seen through locals declared after `after`
+/// (`float cube = 0.044715f * x * x * x;`).
+void operandsOf(const Expr *e, BinaryOperatorKind op, NestScope &scope,
+                unsigned after, std::vector<const Expr *> &out) {
   e = valueOf(e, scope, after);
-  if (const auto *sum = dyn_cast<BinaryOperator>(e);
-      sum && sum->getOpcode() == BO_Add) {
-    additiveTerms(sum->getLHS(), scope, after, terms);
-    additiveTerms(sum->getRHS(), scope, after, terms);
+  if (const auto *chain = dyn_cast<BinaryOperator>(e);
+      chain && chain->getOpcode() == op) {
+    operandsOf(chain->getLHS(), op, scope, after, out);
+    operandsOf(chain->getRHS(), op, scope, after, out);
     return;
   }
-  terms.push_back(e);
+  out.push_back(e);
 }
 
 /// `C = 0`, `C *= b`, `C = b * C`: the beta the init applies to C.
@@ -226,20 +227,6 @@ matchBias(const Expr *e, NestScope &scope) {
   return std::make_pair(stripCasts(taken), pointer);
 }
 
-/// The factors of a product `e`, seen through locals declared after `after`
-/// (`float cube = 0.044715f * x * x * x;`).
-void factorsOf(const Expr *e, NestScope &scope, unsigned after,
-               std::vector<const Expr *> &out) {
-  e = valueOf(e, scope, after);
-  if (const auto *product = dyn_cast<BinaryOperator>(e);
-      product && product->getOpcode() == BO_Mul) {
-    factorsOf(product->getLHS(), scope, after, out);
-    factorsOf(product->getRHS(), scope, after, out);
-    return;
-  }
-  out.push_back(e);
-}
-
 /// `one + f(arg)` or `f(arg) + one` with `one` the literal 1 and f the libm
 /// function `name`: the call.
 std::optional<MathCall> onePlus(const Expr *e, NestScope &scope,
@@ -284,7 +271,7 @@ matchFunction(const Expr *e, NestScope &scope, unsigned after) {
   }
   // GELU: 0.5, x and (1 + f(...)) in any order.
   std::vector<const Expr *> factors;
-  factorsOf(e, scope, after, factors);
+  operandsOf(e, BO_Mul, scope, after, factors);
   if (factors.size() != 3)
     return std::nullopt;
   auto half = llvm::find_if(factors, [](const Expr *f) {
@@ -298,7 +285,7 @@ matchFunction(const Expr *e, NestScope &scope, unsigned after) {
     if (std::optional<MathCall> tanh = onePlus(rest, scope, after, "tanh")) {
       // k * (x + c * x * x * x)
       std::vector<const Expr *> outer, cubic;
-      factorsOf(tanh->arg, scope, after, outer);
+      operandsOf(tanh->arg, BO_Mul, scope, after, outer);
       const Expr *k = nullptr, *sum = nullptr;
       for (const Expr *f : outer)
         (scope.isInvariant(f) ? k : sum) = f;
@@ -310,7 +297,7 @@ matchFunction(const Expr *e, NestScope &scope, unsigned after) {
       for (auto [lin, cube] : {std::pair(add->getLHS(), add->getRHS()),
                                std::pair(add->getRHS(), add->getLHS())}) {
         cubic.clear();
-        factorsOf(cube, scope, after, cubic);
+        operandsOf(cube, BO_Mul, scope, after, cubic);
         const Expr *c = nullptr;
         int xs = 0;
         for (const Expr *f : cubic) {
@@ -549,7 +536,7 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   const Expr *value =
       peelActivation(store->rhs, scope, mac.order, c.activation);
   std::vector<const Expr *> terms;
-  additiveTerms(value, scope, mac.order, terms);
+  operandsOf(value, BO_Add, scope, mac.order, terms);
   std::optional<std::string> alpha, beta;
   bool valid = terms.size() <= 3, twoBiases = false;
   // What the sum holds before its store: a bias, then clamps.

@@ -113,14 +113,25 @@ std::optional<Loop> parseLoop(const ForStmt *loop, NestScope &scope) {
   return Loop{loop, iv, lower, upper, inclusive};
 }
 
+/// `e` and its callee if `e` calls, with `args` arguments, a named function
+/// of std or of the global namespace (where the C library's are), else
+/// nulls: a user's own `max` in a namespace may do anything.
+std::pair<const CallExpr *, const FunctionDecl *>
+libraryCall(const Expr *e, unsigned args) {
+  const auto *call = dyn_cast<CallExpr>(stripCasts(e));
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || !callee->getIdentifier() || call->getNumArgs() != args ||
+      !(callee->isInStdNamespace() ||
+        callee->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+    return {nullptr, nullptr};
+  return {call, callee};
+}
+
 } // namespace
 
 std::optional<MinMaxCall> mlir::gemm::asMinMaxCall(const Expr *e) {
-  const auto *call = dyn_cast<CallExpr>(stripCasts(e));
-  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
-  if (!callee || !callee->getIdentifier() || call->getNumArgs() != 2 ||
-      !(callee->isInStdNamespace() ||
-        callee->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+  auto [call, callee] = libraryCall(e, 2);
+  if (!callee)
     return std::nullopt;
   StringRef name = callee->getName();
   bool isStd = callee->isInStdNamespace() && (name == "max" || name == "min");
@@ -133,11 +144,8 @@ std::optional<MinMaxCall> mlir::gemm::asMinMaxCall(const Expr *e) {
 }
 
 std::optional<MathCall> mlir::gemm::asMathCall(const Expr *e) {
-  const auto *call = dyn_cast<CallExpr>(stripCasts(e));
-  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
-  if (!callee || !callee->getIdentifier() || call->getNumArgs() != 1 ||
-      !(callee->isInStdNamespace() ||
-        callee->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+  auto [call, callee] = libraryCall(e, 1);
+  if (!callee)
     return std::nullopt;
   StringRef name = callee->getName();
   for (StringRef base : {"tanh", "exp", "erf", "sqrt"})

@@ -84,11 +84,20 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
     SmallVector<Attribute> steps;
     for (const StepBinding &step : nest.activation)
       steps.push_back(stepAttr(context, step));
+    // One #gemm.rows per operand where any is a table of rows.
+    SmallVector<Attribute> rows;
+    if (nest.a.rows || nest.b.rows || nest.c.rows)
+      for (const OperandBinding *operand : {&nest.a, &nest.b, &nest.c})
+        rows.push_back(RowsAttr::get(
+            &context, !operand->rows           ? RowTable::None
+                      : operand->rows->vectors ? RowTable::Vectors
+                                               : RowTable::Pointers));
     builder.create<MatmulOp>(
         loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
         arg.slice(nest.bias ? 6 : 5, params),
         arg.take_back(nest.scalarReads.size()),
         steps.empty() ? ArrayAttr() : builder.getArrayAttr(steps),
+        rows.empty() ? ArrayAttr() : builder.getArrayAttr(rows),
         ScheduleAttr(), ArrayAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);
   }

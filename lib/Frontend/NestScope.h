@@ -57,13 +57,25 @@ struct LocalDef {
   unsigned order;
 };
 
-/// A memory access `base[...]` as a linear index into one strided buffer.
+/// A memory access `base[...]` as a linear index into one strided buffer,
+/// or into one row of a table of separately allocated rows (`A[i][k]` of
+/// `float **A` or of a vector of vectors).
 struct Access {
   const clang::Expr *expr;
-  std::string root;    ///< The buffer as printed, for identity checks.
-  std::string basePtr; ///< Address of element 0, valid before the nest.
-  AffineForm index;
+  std::string root;    ///< The buffer or table as printed, for identity checks.
+  /// Address of element 0, or of a table's row 0, valid before the nest.
+  std::string basePtr;
+  AffineForm index; ///< Within the row, for a table.
   clang::QualType elementType;
+  /// For a table: the row's index in it (the `i` of `A[i][k]`).
+  std::optional<AffineForm> rowIndex;
+  bool vectorRows = false; ///< The table's rows are std::vectors.
+
+  /// True if loop `l`'s induction variable moves the access.
+  bool movesWith(size_t l) const {
+    return !index.ivCoeffs[l].isZero() ||
+           (rowIndex && !rowIndex->ivCoeffs[l].isZero());
+  }
 };
 
 /// Why a nest was not rewritten. `peelable` marks failures of the outermost

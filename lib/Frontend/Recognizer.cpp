@@ -3,7 +3,7 @@
 // Given the contraction of a nest, classify every loop as the batch, M, N or
 // K dimension from which operands its induction variable indexes, check the
 // bounds, the fused init, aliasing and the variables the nest leaves behind,
-// and bind the operands as strided views.
+// and bind the operands as strided views or tables of rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +123,8 @@ private:
                  const std::vector<std::optional<Dim>> &dims);
   bool checkLeftovers();
   bool scalarsUnreachable();
+  bool checkRows(const Access &access, const char *name, int row, int col,
+                 bool batched);
   bool checkEpilogue(const Contraction &c, const Access *bias,
                      const Access &out,
                      const std::vector<std::optional<Dim>> &dims);
@@ -196,6 +198,9 @@ bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
     auto match = std::find_if(pending.begin(), pending.end(), [&](int l) {
       return dims[l] != K &&
              cAccess.index.ivCoeffs[l] == init->index.ivCoeffs[own] &&
+             (!cAccess.rowIndex ||
+              (init->rowIndex && cAccess.rowIndex->ivCoeffs[l] ==
+                                     init->rowIndex->ivCoeffs[own])) &&
              lowers[l] == lowers[own] && extents[l] == extents[own];
     });
     if (match == pending.end())
@@ -206,7 +211,10 @@ bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
     return dims[l] != K;
   });
   if (!coversAll || init->root != cAccess.root ||
-      !(init->index.constant == cAccess.index.constant))
+      !(init->index.constant == cAccess.index.constant) ||
+      init->rowIndex.has_value() != cAccess.rowIndex.has_value() ||
+      (init->rowIndex &&
+       !(init->rowIndex->constant == cAccess.rowIndex->constant)))
     return scope.reject(bad), false;
   return true;
 }
@@ -293,6 +301,10 @@ bool Recognizer::checkEpilogue(const Contraction &c, const Access *bias,
   if (!bias)
     return true;
   std::string name = scope.print(c.bias);
+  if (bias->rowIndex)
+    return scope.reject("the bias '" + name + "' is read from a table of "
+                        "rows; a bias must be one strided buffer"),
+           false;
   if (bias->root == out.root)
     return scope.reject("the bias '" + name + "' reads C, which the nest "
                         "writes"),
@@ -303,7 +315,7 @@ bool Recognizer::checkEpilogue(const Contraction &c, const Access *bias,
                         out.elementType.getAsString() + "'"),
            false;
   for (size_t l = 0; l < scope.loops.size(); ++l)
-    if (!bias->index.ivCoeffs[l].isZero() && (!dims[l] || dims[l] == K))
+    if (bias->movesWith(l) && (!dims[l] || dims[l] == K))
       return scope.reject("the bias '" + name + "' is indexed by '" +
                           ivName(l) + "', which is no dimension of C"),
              false;
@@ -315,19 +327,67 @@ bool Recognizer::checkEpilogue(const Contraction &c, const Access *bias,
   return true;
 }
 
+/// A table of rows is read one row per step of one of the operand's loops
+/// and one element per step of the other, so that the rows the loop reads
+/// are whole rows of the gathered copy; batches hold no tables.
+bool Recognizer::checkRows(const Access &access, const char *name, int row,
+                           int col, bool batched) {
+  if (!access.rowIndex)
+    return true;
+  std::string what = std::string("the rows of ") + name + " ('" +
+                     scope.print(access.expr) + "')";
+  if (batched)
+    return scope.reject(what + " are a table in a batched nest"), false;
+  const SymExpr one = SymExpr::constant(1);
+  auto steps = [&](const AffineForm &form, int along, int across) {
+    return form.ivCoeffs[along] == one && form.ivCoeffs[across].isZero();
+  };
+  if (!(steps(*access.rowIndex, row, col) && steps(access.index, col, row)) &&
+      !(steps(*access.rowIndex, col, row) && steps(access.index, row, col)))
+    return scope.reject(what + " are not read one row per step of '" +
+                        ivName(row) + "' or '" + ivName(col) +
+                        "' and one element per step of the other"),
+           false;
+  return true;
+}
+
+/// `base + offset`, or base alone where the offset is 0.
+static std::string offsetBy(const std::string &base, const SymExpr &offset) {
+  return offset.isZero() ? base
+                         : parenthesize(base) + " + " +
+                               parenthesize(offset.str());
+}
+
 OperandBinding Recognizer::bind(const Access &access,
                                 const std::vector<int> &loops,
                                 const std::vector<int> &dims) {
   OperandBinding binding;
-  SymExpr offset = access.index.constant;
-  for (int l : loops)
-    offset = offset + access.index.ivCoeffs[l] * lowers[l];
-  binding.ptr = offset.isZero() ? access.basePtr
-                                : parenthesize(access.basePtr) + " + " +
-                                      parenthesize(offset.str());
+  auto start = [&](const AffineForm &form) {
+    SymExpr offset = form.constant;
+    for (int l : loops)
+      offset = offset + form.ivCoeffs[l] * lowers[l];
+    return offset;
+  };
   for (int l : dims) {
     binding.sizes.push_back(extents[l].str());
     binding.staticSizes.push_back(extents[l].getConstant());
+  }
+  if (access.rowIndex) {
+    // checkRows: rank 2, the table along one dimension, the row along the
+    // other. The gathered copy has a unit stride along the row.
+    RowTableBinding rows;
+    rows.vectors = access.vectorRows;
+    rows.columns = !access.rowIndex->ivCoeffs[dims[1]].isZero();
+    rows.table = offsetBy(access.basePtr, start(*access.rowIndex));
+    rows.offset = start(access.index).str();
+    const std::optional<int64_t> unit = 1, table;
+    binding.staticStrides = {rows.columns ? unit : table,
+                             rows.columns ? table : unit};
+    binding.rows = std::move(rows);
+    return binding;
+  }
+  binding.ptr = offsetBy(access.basePtr, start(access.index));
+  for (int l : dims) {
     binding.strides.push_back(access.index.ivCoeffs[l].str());
     binding.staticStrides.push_back(access.index.ivCoeffs[l].getConstant());
   }
@@ -362,9 +422,9 @@ std::optional<Nest> Recognizer::recognize() {
   std::vector<std::optional<Dim>> dims(scope.loops.size());
   std::vector<int> byDim[4];
   for (int l : c->macLoops) {
-    bool inX = !x->index.ivCoeffs[l].isZero();
-    bool inY = !y->index.ivCoeffs[l].isZero();
-    bool inC = !out->index.ivCoeffs[l].isZero();
+    bool inX = x->movesWith(l);
+    bool inY = y->movesWith(l);
+    bool inC = out->movesWith(l);
     // A loop over C alone is a batch that both inputs are broadcast over.
     if (inC && (inX == inY)) {
       dims[l] = Batch;
@@ -391,9 +451,11 @@ std::optional<Nest> Recognizer::recognize() {
     SmallVector<const Access *, 4> operands = {&*x, &*y, &*out};
     if (bias)
       operands.push_back(&*bias);
+    auto composesIn = [&](const AffineForm &form) {
+      return form.ivCoeffs[outer] == form.ivCoeffs[inner] * extents[inner];
+    };
     bool composes = llvm::all_of(operands, [&](const Access *a) {
-      return a->index.ivCoeffs[outer] ==
-             a->index.ivCoeffs[inner] * extents[inner];
+      return composesIn(a->index) && (!a->rowIndex || composesIn(*a->rowIndex));
     });
     if (composes) {
       extents[inner] = extents[outer] * extents[inner];
@@ -428,7 +490,13 @@ std::optional<Nest> Recognizer::recognize() {
   // several elements of the product on one element of C.
   std::vector<int> cDims = byDim[Batch];
   cDims.insert(cDims.end(), {byDim[M][0], byDim[N][0]});
-  for (size_t p = 0; p < cDims.size(); ++p)
+  bool batched = !byDim[Batch].empty();
+  if (!checkRows(*x, "A", byDim[M][0], byDim[K][0], batched) ||
+      !checkRows(*y, "B", byDim[K][0], byDim[N][0], batched) ||
+      !checkRows(*out, "C", byDim[M][0], byDim[N][0], batched))
+    return std::nullopt;
+  // A table of rows keeps its rows apart (checkRows).
+  for (size_t p = 0; p < cDims.size() && !out->rowIndex; ++p)
     for (size_t q = p + 1; q < cDims.size(); ++q) {
       const SymExpr &sp = out->index.ivCoeffs[cDims[p]];
       const SymExpr &sq = out->index.ivCoeffs[cDims[q]];
@@ -557,6 +625,9 @@ Recognition mlir::gemm::recognizeNest(const ForStmt *outer,
 }
 
 std::string mlir::gemm::layoutName(const OperandBinding &b) {
+  if (b.rows)
+    return std::string(b.rows->columns ? "column " : "row ") +
+           (b.rows->vectors ? "vectors" : "pointers");
   size_t r = b.strides.size() - 2;
   if (b.staticStrides[r + 1] == 1)
     return "row-major";

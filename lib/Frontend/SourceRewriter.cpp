@@ -26,10 +26,24 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
   forEachLauncherParam(
       nest.c.sizes.size(), nest.bias.has_value(), params.size(),
       nest.scalarReads.size(),
+      {nest.a.rows.has_value(), nest.b.rows.has_value(),
+       nest.c.rows.has_value()},
       [&](const LauncherParam &param) {
         switch (param.kind) {
         case LauncherParam::Kind::Pointer:
           return args.push_back(binding(param.operand).ptr);
+        case LauncherParam::Kind::Table: {
+          // C converts `T **` to `const T *const *` only by a cast; C's own
+          // table converts to `T *const *` as it is.
+          const RowTableBinding &rows = *binding(param.operand).rows;
+          if (rows.vectors || param.operand == "c")
+            return args.push_back(rows.table);
+          return args.push_back(std::string("(const ") +
+                                (nest.isDouble ? "double" : "float") +
+                                " *const *)(" + rows.table + ")");
+        }
+        case LauncherParam::Kind::RowOffset:
+          return args.push_back(binding(param.operand).rows->offset);
         case LauncherParam::Kind::Size:
           return args.push_back(binding(param.operand).sizes[param.index]);
         case LauncherParam::Kind::Stride:

@@ -8,6 +8,7 @@
 
 #include "gemm-opt/Target/Explain.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -64,6 +65,55 @@ std::string mlir::gemm::formatScheduleOptions(const Schedule &s) {
                        s.vector, stringifyPrefetch(s.prefetch), s.stages,
                        s.pad, stringifyCompute(s.compute), int(s.transpose))
       .str();
+}
+
+std::optional<Schedule> mlir::gemm::parseScheduleOptions(StringRef text) {
+  Schedule s{};
+  llvm::StringSet<> names;
+  SmallVector<StringRef> words;
+  text.split(words, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef word : words) {
+    auto [name, value] = word.split('=');
+    SmallVector<StringRef, 3> parts;
+    value.split(parts, ',');
+    auto integers = [&](std::initializer_list<int64_t *> fields) {
+      if (parts.size() != fields.size())
+        return false;
+      for (auto [field, part] : llvm::zip(fields, parts))
+        if (part.getAsInteger(10, *field) || *field < 0)
+          return false;
+      return true;
+    };
+    bool ok = false;
+    if (name == "block")
+      ok = integers({&s.blockM, &s.blockN, &s.blockK});
+    else if (name == "thread")
+      ok = integers({&s.threadM, &s.threadN});
+    else if (name == "vector")
+      ok = integers({&s.vector});
+    else if (name == "stages")
+      ok = integers({&s.stages});
+    else if (name == "pad")
+      ok = integers({&s.pad});
+    else if (name == "prefetch") {
+      std::optional<Prefetch> prefetch = symbolizePrefetch(value);
+      ok = prefetch.has_value();
+      s.prefetch = prefetch.value_or(s.prefetch);
+    } else if (name == "compute") {
+      std::optional<Compute> compute = symbolizeCompute(value);
+      ok = compute.has_value();
+      s.compute = compute.value_or(s.compute);
+    } else if (name == "transpose") {
+      ok = value == "0" || value == "1";
+      s.transpose = value == "1";
+    }
+    if (!ok || !names.insert(name).second)
+      return std::nullopt;
+  }
+  // Every field that formatScheduleOptions prints.
+  if (names.size() != 8 || s.threadM == 0 || s.threadN == 0)
+    return std::nullopt;
+  return s;
 }
 
 std::string mlir::gemm::summarize(const GpuTarget &target, Precision precision,

@@ -39,6 +39,16 @@ Problem mlir::gemm::problemOf(MatmulOp op) {
   return p;
 }
 
+std::optional<TuningKey> mlir::gemm::tuningKeyOf(MatmulOp op) {
+  Problem p = problemOf(op);
+  int64_t k = op.getAType().getShape().back();
+  bool dynamicBatch =
+      op.isBatched() && ShapedType::isDynamic(op.getCType().getShape()[0]);
+  if (p.m == 0 || p.n == 0 || ShapedType::isDynamic(k) || dynamicBatch)
+    return std::nullopt;
+  return TuningKey{precisionOf(op), layoutClass(p), p.batch, p.m, p.n, k};
+}
+
 Schedule mlir::gemm::toSchedule(ScheduleAttr s) {
   return {s.getBlockM(),   s.getBlockN(), s.getBlockK(),
           s.getThreadM(),  s.getThreadN(), s.getVector(),

@@ -188,6 +188,7 @@ GpuTarget makeC2050() {
   GpuTarget t = fermiSM();
   t.name = "fermi-c2050";
   t.description = "NVIDIA Tesla C2050 (Fermi GF100, sm_20)";
+  t.deviceName = "Tesla C2050";
   // source: [Nath et al. 2010] section 3 and [Tan et al. 2011] section 2.1:
   // 448 cores (14 SMs) at 1.15 GHz, 1030 / 515 GFLOP/s.
   t.sms = 14;
@@ -204,6 +205,7 @@ GpuTarget makeGTX580() {
   GpuTarget t = fermiSM();
   t.name = "fermi-gtx580";
   t.description = "NVIDIA GeForce GTX 580 (Fermi GF110, sm_20)";
+  t.deviceName = "NVIDIA GeForce GTX 580";
   // source: [Lai & Seznec 2012] Table 1: 16 SMs of 32 SPs, 1544 MHz shader
   // clock, 1581 GFLOP/s, 192.4 GB/s.
   t.sms = 16;
@@ -219,6 +221,7 @@ GpuTarget makeGTX280() {
   GpuTarget t{};
   t.name = "gt200-gtx280";
   t.description = "NVIDIA GeForce GTX 280 (Tesla GT200, sm_13)";
+  t.deviceName = "GeForce GTX 280";
   // source: [Volkov & Demmel 2008] Table 1: 30 cores (SMs) at 1.30 GHz,
   // 624 / 78 GFLOP/s, 141 GB/s, 64 KB registers and 16 KB shared memory per
   // core.
@@ -273,6 +276,7 @@ GpuTarget makeA100() {
   GpuTarget t = hopperSM();
   t.name = "ampere-a100";
   t.description = "NVIDIA A100 SXM4 40GB (Ampere GA100, sm_80)";
+  t.deviceName = "NVIDIA A100";
   // source: NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs,
   // 1410 MHz boost, 64 FP32 and 32 FP64 cores per SM (19.5 / 9.7 TFLOP/s),
   // 1555 GB/s HBM2.
@@ -305,6 +309,7 @@ GpuTarget makeH100() {
   GpuTarget t = hopperSM();
   t.name = "hopper-h100";
   t.description = "NVIDIA H100 SXM5 80GB (Hopper GH100, sm_90)";
+  t.deviceName = "NVIDIA H100";
   // source: NVIDIA H100 datasheet (SXM5: 67 / 34 TFLOP/s FP32 / FP64,
   // 3.35 TB/s HBM3); H100 run (132 SMs at 1980 MHz).
   t.sms = 132;
@@ -331,6 +336,7 @@ GpuTarget makeH200() {
   GpuTarget t = makeH100();
   t.name = "hopper-h200";
   t.description = "NVIDIA H200 SXM 141GB (Hopper GH100, sm_90)";
+  t.deviceName = "NVIDIA H200";
   // source: NVIDIA H200 datasheet (the H100's SMs and clocks, 67 TFLOP/s
   // FP32; 4.8 TB/s HBM3e).
   t.dramGBs = 4800;

@@ -42,6 +42,7 @@ void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
   auto select = scheduleOptions<GemmSelectScheduleOptions>(options);
   select.explain = options.explain;
   select.explainSchedules = options.explainSchedules;
+  select.tuningDb = options.tuningDb;
   pm.addPass(createGemmSelectSchedule(select));
   auto alternatives = scheduleOptions<GemmAddAlternativesOptions>(options);
   alternatives.alternatives = options.alternatives;

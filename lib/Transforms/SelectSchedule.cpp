@@ -1,7 +1,8 @@
 //===- SelectSchedule.cpp - Attach a #gemm.schedule to each matmul --------===//
 //
 // Asks the cost model of lib/Target for the best schedule of each matmul on
-// the module's target, remarks on the choice, and lets pass options fix any
+// the module's target (or a tuning database for the fastest one measured),
+// remarks on the choice, and lets pass options fix any
 // parameter, so that tests, users and device scripts can ask for each
 // kernel variant. --explain's tables are this search's.
 //
@@ -13,6 +14,7 @@
 #include "gemm-opt/Target/OpModel.h"
 #include "gemm-opt/Transforms/Passes.h"
 
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir::gemm {
@@ -33,9 +35,21 @@ struct GemmSelectSchedule
 
   void runOnOperation() override {
     SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
+    std::optional<TuningDb> db;
+    if (!tuningDb.empty()) {
+      llvm::Expected<TuningDb> loaded = TuningDb::load(tuningDb);
+      if (!loaded) {
+        // At the module's location, without the module printed after it.
+        emitError(getOperation().getLoc())
+            << getArgument() << ": " << llvm::toString(loaded.takeError());
+        return signalPassFailure();
+      }
+      db = std::move(*loaded);
+    }
     auto select = [&](MatmulOp op, const GpuTarget &gpu,
                       const ScheduleOverrides &options) {
-      return selectSchedule(op, gpu, options, searches);
+      return selectSchedule(op, gpu, options, searches,
+                            db ? &*db : nullptr);
     };
     if (failed(forEachMatmul(*this, getOperation(), select)))
       signalPassFailure();
@@ -54,14 +68,45 @@ struct GemmSelectSchedule
                           explain);
   }
 
-  /// Gives `op` the model's schedule, or keeps its own with the options
-  /// applied, and remarks on it.
+  /// The fastest row of `db` for `op`'s problem, with a remark that says
+  /// it was measured; null, with a remark on the rows it ignored, if none.
+  const TuningRecord *measured(MatmulOp op, const GpuTarget &gpu,
+                               const TuningDb &db) {
+    std::optional<TuningKey> key = tuningKeyOf(op);
+    if (!key)
+      return nullptr;
+    TuningMatch match = db.find(gpu, *key);
+    if (match.stale)
+      op.emitRemark() << getArgument() << ": " << match.stale
+                      << " row(s) of " << db.path()
+                      << " for this problem ignored: " << match.staleReason;
+    if (const TuningRecord *r = match.best)
+      op.emitRemark() << getArgument() << ": measured on " << r->device
+                      << " (" << db.path() << ":" << r->line << "): "
+                      << llvm::formatv("{0:F0} GFLOP/s", r->gflops)
+                      << (r->cublasGFlops > 0
+                              ? llvm::formatv(", {0:F3} of cuBLAS",
+                                              r->gflops / r->cublasGFlops)
+                                    .str()
+                              : std::string())
+                      << (r->splits > 1 ? llvm::formatv(
+                                              " with K split {0} ways",
+                                              r->splits)
+                                              .str()
+                                        : std::string());
+    return match.best;
+  }
+
+  /// Gives `op` the measured schedule of `db` or the model's, or keeps its
+  /// own with the options applied, and remarks on it.
   LogicalResult selectSchedule(MatmulOp op, const GpuTarget &gpu,
                                const ScheduleOverrides &options,
-                               SearchCache &searches) {
+                               SearchCache &searches, const TuningDb *db) {
     std::optional<ScheduleParams> p;
     if (ScheduleAttr kept = op.getScheduleAttr()) {
       p = options.apply(ScheduleParams::fromAttr(kept));
+    } else if (const TuningRecord *r = db ? measured(op, gpu, *db) : nullptr) {
+      p = options.apply(ScheduleParams::fromSchedule(r->schedule));
     } else {
       auto print = [&](const CandidateSet &set) { printSearch(op, gpu, set); };
       p = modelSchedule(op, gpu, options, searches,

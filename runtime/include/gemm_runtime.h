@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <vector>
 
 namespace gemm_rt {
 
@@ -183,6 +184,9 @@ struct Variant {
   /// stream (RunTimeTerms.h's streamShare), for problems that read an operand
   /// from DRAM at the pace of the product: one side of C short.
   double streamA = 1, streamB = 1;
+  /// The kernel's schedule as gemm-opt's --schedule options, for tuning
+  /// records (docs/tuning.md); null for the runtime's own kernels.
+  const char *schedule = nullptr;
 };
 
 /// The kernel variants of one nest and the target's DRAM bandwidth, from
@@ -191,6 +195,9 @@ struct Plan {
   const Variant *variants;
   int count;
   double dramGBs;
+  /// The gemm-opt version and kernel-template hash that printed the
+  /// variants (`gemm-opt --version`), for tuning records.
+  const char *version = nullptr, *templates = nullptr;
 };
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's
@@ -206,15 +213,61 @@ struct Plan {
 /// GEMM_OPT_TRACE or GEMM_OPT_VERIFY, once it has finished.
 /// Returns false, having touched nothing, when the caller must run its
 /// original loop: no usable GPU, an empty extent, C overlapping A, B, the
-/// bias or a scalar read through a pointer, a C layout that maps two elements to one address, host operands
-/// that the loop multiplies faster, or a problem whose panels cannot fit the
-/// GPU's memory (GEMM_OPT_DEVICE_MEMORY=<bytes> sets a smaller budget). CUDA errors abort the
-/// program with a message that names p.nest (a fault inside a queued kernel
-/// surfaces at the caller's next synchronising CUDA call).
+/// bias or a scalar read through a pointer, a C layout that maps two
+/// elements to one address, host operands that the loop multiplies faster,
+/// or a problem whose panels cannot fit the GPU's memory
+/// (GEMM_OPT_DEVICE_MEMORY=<bytes> sets a smaller budget). CUDA errors abort
+/// the program with a message that names p.nest (a fault inside a queued
+/// kernel surfaces at the caller's next synchronising CUDA call).
 bool run(const Problem &p, const Plan &plan);
 
 /// run() with one kernel and no split.
 bool run(const Problem &p, LaunchFn launch);
+
+/// An operand whose rows are separate allocations (`T **`, a vector of
+/// vectors): start[r] points at the first element the nest reads of row r,
+/// and each row holds the operand's extent along it, contiguously (as the
+/// loop assumes). The table runs along the operand's rows, element (i, j)
+/// at start[i][j], or where `columns` is set along its columns, element
+/// (i, j) at start[j][i] (B read as B[j][k]). A null start: the operand is
+/// the Problem's strided one.
+struct Rows {
+  const void *const *start;
+  bool columns;
+};
+
+/// The tables among a problem's operands. Tables are unbatched; the
+/// Problem's Operand of a table is not read.
+struct RowOperands {
+  Rows a, b, c;
+};
+
+/// The element the nest reads first of each of `count` rows of a table of
+/// row pointers or of std::vectors, `offset` elements into the row.
+template <class T> const T *rowData(const T *row) { return row; }
+template <class T> const T *rowData(const std::vector<T> &row) {
+  return row.data();
+}
+template <class Row>
+std::vector<const void *> rowStarts(const Row *rows, int64_t count,
+                                    int64_t offset) {
+  std::vector<const void *> starts(static_cast<size_t>(count));
+  for (int64_t r = 0; r < count; ++r)
+    starts[static_cast<size_t>(r)] = rowData(rows[r]) + offset;
+  return starts;
+}
+
+/// run() for a problem with tables of rows. The rows are read on the host,
+/// where the loop reads them (so the table and its rows must be memory the
+/// host can read, as for the loop), gathered into contiguous host copies
+/// (C's only if beta != 0), and the copies run as host operands do, by the
+/// same rules; once C's copy holds the result, its elements are scattered
+/// into C's rows: the n (or m) elements of each row the loop writes, and no
+/// others. Returns false, having touched nothing, where run() would, and
+/// where a row of C overlaps another row of C, any row or span of A, B or
+/// the bias, or a scalar read through a pointer.
+bool run(const Problem &p, const RowOperands &rows, const Plan &plan);
+bool run(const Problem &p, const RowOperands &rows, LaunchFn launch);
 
 /// What the calling thread's last run() on the GPU launched: the plan's
 /// variant (of count) and its tile, and the K split. For experiments that
@@ -223,6 +276,8 @@ bool run(const Problem &p, LaunchFn launch);
 struct LastRun {
   int variant, count;
   int64_t blockM, blockN, splits;
+  /// The variant's schedule and the plan's build (Variant, Plan).
+  const char *schedule, *version, *templates;
 };
 LastRun lastRun();
 

@@ -1,8 +1,8 @@
 //===- run.cu - Deciding whether and how a nest runs on the GPU -----------===//
 //
 // gemm_rt::run: the checks that send a nest back to its original loop, the
-// route of calls with host operands (profit.h, staging.h), the launch and
-// the trace.
+// route of calls with host operands (profit.h, staging.h), tables of rows
+// (rows.h), the launch and the trace.
 //
 //===----------------------------------------------------------------------===//
 #include "gemm_runtime.h"
@@ -13,6 +13,7 @@
 #include "device.h"
 #include "layout.h"
 #include "profit.h"
+#include "rows.h"
 #include "staging.h"
 #include "verify.h"
 
@@ -54,6 +55,17 @@ bool fallBack(const Problem &p, const char *reason) {
     std::fprintf(stderr, "gemm-opt: nest %s runs the original loop: %s\n",
                  p.nest, reason);
   return false;
+}
+
+/// Why p runs its original loop whatever its operands hold, or null.
+const char *precluded(const Problem &p) {
+  if (disabled())
+    return "disabled (GEMM_OPT_DISABLE)";
+  if (p.batch <= 0 || p.m <= 0 || p.n <= 0 || p.k <= 0)
+    return "empty extent";
+  if (!cpuMode() && !gpuName())
+    return noGpuReason();
+  return nullptr;
 }
 
 /// One operand of the problem: where its elements lie and whose memory it is.
@@ -101,11 +113,8 @@ const char *unsafeLayout(const Problem &p) {
   if (p.epilogue.bias.ptr &&
       c.overlaps(spanOf(p.epilogue.bias, cExtents, bytes)))
     return "C overlaps the bias";
-  for (int r = 0; r < p.reads.count; ++r) {
-    const uintptr_t at = reinterpret_cast<uintptr_t>(p.reads.read[r].ptr);
-    if (c.overlaps({at, at + uintptr_t(p.reads.read[r].bytes)}))
-      return "C holds a scalar that the nest reads through a pointer";
-  }
+  if (const char *read = holdsRead({c}, p.reads))
+    return read;
   if (!isOneToOne(p.c, cExtents))
     return "C's layout is not one-to-one";
   return nullptr;
@@ -119,15 +128,13 @@ std::string stagedTrace(const Route &route) {
          route.why + ")";
 }
 
-/// The staging buffers are shared by every caller.
+/// The staging buffers and the copy threads are shared by every caller.
 std::mutex poolMutex;
 } // namespace
 
 bool run(const Problem &p, const Plan &plan) {
-  if (disabled())
-    return fallBack(p, "disabled (GEMM_OPT_DISABLE)");
-  if (p.batch <= 0 || p.m <= 0 || p.n <= 0 || p.k <= 0)
-    return fallBack(p, "empty extent");
+  if (const char *why = precluded(p))
+    return fallBack(p, why);
   if (cpuMode()) {
     if (const char *unsafe = unsafeLayout(p))
       return fallBack(p, unsafe);
@@ -138,8 +145,6 @@ bool run(const Problem &p, const Plan &plan) {
     return true;
   }
   const char *gpu = gpuName();
-  if (!gpu)
-    return fallBack(p, noGpuReason());
 
   Placement a(p, "A", p.a, {p.batch, p.m, p.k});
   Placement b(p, "B", p.b, {p.batch, p.k, p.n});
@@ -194,8 +199,8 @@ bool run(const Problem &p, const Plan &plan) {
     launchCheck.report();
   }
   const Variant &variant = plan.variants[choice.variant];
-  last = {choice.variant, plan.count, variant.blockM, variant.blockN,
-          choice.splits};
+  last = {choice.variant,    plan.count,   variant.blockM, variant.blockN,
+          choice.splits,     variant.schedule, plan.version, plan.templates};
 
   if (tracing())
     std::fprintf(stderr,
@@ -218,6 +223,43 @@ bool run(const Problem &p, const Plan &plan) {
 bool run(const Problem &p, LaunchFn launch) {
   const Variant only{launch, 0, 0, 0, 0};
   return run(p, Plan{&only, 1, 0});
+}
+
+bool run(const Problem &p, const RowOperands &rows, const Plan &plan) {
+  if (const char *why = precluded(p))
+    return fallBack(p, why);
+  if (const char *unsafe = rowOverlap(p, rows))
+    return fallBack(p, unsafe);
+  // Each table as a contiguous copy; C's is read only if beta != 0.
+  Problem copies = p;
+  std::optional<RowCopy> a, b, c;
+  auto copy = [&](const Rows &table, Operand &operand, const Extents &e,
+                  std::optional<RowCopy> &slot, bool read) {
+    if (!table.start)
+      return;
+    slot.emplace(table, e, elementSize(p.dtype));
+    if (read)
+      slot->gather();
+    operand = slot->dense();
+  };
+  {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    copy(rows.a, copies.a, {p.batch, p.m, p.k}, a, true);
+    copy(rows.b, copies.b, {p.batch, p.k, p.n}, b, true);
+    copy(rows.c, copies.c, {p.batch, p.m, p.n}, c, p.beta != 0);
+  }
+  if (!run(copies, plan))
+    return false;
+  if (c) {
+    std::lock_guard<std::mutex> lock(poolMutex);
+    c->scatter();
+  }
+  return true;
+}
+
+bool run(const Problem &p, const RowOperands &rows, LaunchFn launch) {
+  const Variant only{launch, 0, 0, 0, 0};
+  return run(p, rows, Plan{&only, 1, 0});
 }
 
 LastRun lastRun() { return last; }

@@ -48,9 +48,10 @@
 // CHECK:      } // namespace
 
 // CHECK-LABEL: static bool row_major_f32(
-// CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
+// CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
+// CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0"},
 // CHECK-NEXT:   };
-// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 1, 3350.0});
+// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 1, 3350.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}"});
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                          %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   // Pinned, so that the checks do not follow the cost model's choice.

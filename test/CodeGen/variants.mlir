@@ -1,9 +1,11 @@
 // An op with alternatives gets one kernel configuration per schedule, and
 // its launcher hands them all to gemm_rt::run with each
 // kernel's tile, blocks per SM, the model's GFLOP/s on a full GPU of the
-// module's target and the shares of DRAM bandwidth that its rows of A and B
+// module's target, the shares of DRAM bandwidth that its rows of A and B
 // stream at (row-major A: BK floats of 128-byte lines; B: BN of them, whole
-// lines); run() picks one per call (runtime/src/choose.cu).
+// lines) and its schedule; run() picks one per call (runtime/src/choose.cu).
+// The plan names the gemm-opt version and kernel templates, for tuning
+// records (docs/tuning.md).
 // RUN: gemm-opt --emit=cuda %s -o - | FileCheck %s
 
 // CHECK:      /// 128x128x8 block tile, 8x8 register tile per thread (256 threads),
@@ -19,10 +21,12 @@
 // CHECK:      static bool two(
 // CHECK:        // GFLOP/s the cost model predicts on a full hopper-h200 and the shares
 // CHECK:        static const gemm_rt::Variant variants[] = {
-// CHECK-NEXT:       {gemm_kernels::launch<two_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
-// CHECK-NEXT:       {gemm_kernels::launch<two_k1>, 64, 64, 2, {{[0-9]+\.[0-9]}}, 0.500, 1.000},
+// CHECK-NEXT:       {gemm_kernels::launch<two_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
+// CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0"},
+// CHECK-NEXT:       {gemm_kernels::launch<two_k1>, 64, 64, 2, {{[0-9]+\.[0-9]}}, 0.500, 1.000,
+// CHECK-NEXT:        "block=64,64,16 thread=4,4 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0"},
 // CHECK-NEXT:   };
-// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0});
+// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}"});
 module attributes {gemm.target = #gemm.target<name = "hopper-h200">} {
 func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
@@ -36,7 +40,7 @@ func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // the problem; the runtime sees the tile along C's rows and columns
 // (64 x 128), and the shares of A's and B's rows (BK and BM long).
 // CHECK-LABEL: static bool flipped(
-// CHECK:        {gemm_kernels::launch<flipped_k0>, 64, 128, 2, {{[0-9]+\.[0-9]}}, 0.250, 1.000},
+// CHECK:        {gemm_kernels::launch<flipped_k0>, 64, 128, 2, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
 func.func @flipped(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                    %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 64, 8], thread = [8, 8], warps = 4, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2, transpose = true>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32

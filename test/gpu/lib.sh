@@ -26,7 +26,7 @@ RUNTIME_BUILD=${RUNTIME_BUILD:-/tmp/build-rt}
 # shellcheck disable=SC2034
 LIB=$RUNTIME_BUILD/libgemm_runtime.a
 # shellcheck disable=SC2034
-NVCC_FLAGS=(-O2 -std=c++17 "-arch=sm_$ARCH" -I runtime/include -I test/gpu)
+NVCC_FLAGS=(-O2 -std=c++17 "-arch=sm_$ARCH" -I runtime/include -I include -I test/gpu)
 
 # The GPU and the compiler, for the log: H100 and H200 results differ.
 printDevice() {

@@ -122,6 +122,10 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
                                         job.output};
       if (!job.kernels.empty())
         flags.insert(flags.end(), {"-MQ", job.kernels});
+      // The schedules depend on the tuning database too.
+      if (!options.tuningDb.empty())
+        flags.insert(flags.end(),
+                     {"-Xclang", "-fdepfile-entry=" + options.tuningDb});
       tool.appendArgumentsAdjuster(
           getInsertArgumentAdjuster(flags, ArgumentInsertPosition::END));
     }
@@ -160,6 +164,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
       mlir::gemm::GemmPipelineOptions::createFromString(passOptions);
   if (!pipelineOptions)
     return driverError("bad --schedule options '" + options.schedule + "'");
+  pipelineOptions->tuningDb = options.tuningDb;
   mlir::PassManager pm(&context);
   mlir::gemm::buildGemmPipeline(pm, *pipelineOptions);
   if (!options.referenceKernel && mlir::failed(pm.run(*module)))

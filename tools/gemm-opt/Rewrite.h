@@ -26,6 +26,8 @@ struct RewriteOptions {
   bool explain = false;
   unsigned candidates = 10;
   std::string schedule, target;
+  /// The tuning database's path, or empty for none.
+  std::string tuningDb;
   bool referenceKernel = false;
   Language language = Language::FromName;
   RemarkSelection remarks;

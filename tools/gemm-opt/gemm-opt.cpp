@@ -11,6 +11,7 @@
 #include "Remarks.h"
 #include "Rewrite.h"
 
+#include "gemm-opt/Target/TuningDb.h"
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -26,6 +27,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 using gemm_opt::driverError;
 using gemm_opt::Emit;
@@ -36,6 +39,7 @@ namespace {
 
 void printVersion(raw_ostream &os) {
   os << "gemm-opt version " GEMM_OPT_VERSION " (" GEMM_OPT_GIT_COMMIT ")\n"
+     << "kernel templates " << mlir::gemm::templatesHash() << "\n"
      << "LLVM version " LLVM_VERSION_STRING "\n";
 }
 
@@ -51,6 +55,25 @@ bool isSourceName(StringRef path) {
                       sys::path::extension(path));
 }
 
+/// The tuning database that --tuning-db names, or the default: the
+/// environment's, else the user's cache file where it exists; empty for
+/// none.
+std::string tuningDbPath(StringRef flag) {
+  std::string path = flag.str();
+  if (path.empty())
+    if (const char *env = std::getenv("GEMM_OPT_TUNING_DB"))
+      path = env;
+  if (path == "none")
+    return "";
+  if (!path.empty())
+    return path;
+  SmallString<256> cache;
+  if (!sys::path::cache_directory(cache))
+    return "";
+  sys::path::append(cache, "gemm-opt", "tuning.csv");
+  return sys::fs::exists(cache) ? std::string(cache) : "";
+}
+
 /// The flags of Options (and of CommonOptionsParser) other than -o, which
 /// both modes have: any of them selects the source mode.
 constexpr StringLiteral ownFlags[] = {
@@ -60,7 +83,8 @@ constexpr StringLiteral ownFlags[] = {
     "MD",         "MF",           "x",
     "p",          "extra-arg",    "extra-arg-before",
     "cflags",     "libs",         "nvcc-flags",
-    "cuda-arch",  "kernels",      "fsave-optimization-record"};
+    "cuda-arch",  "kernels",      "fsave-optimization-record",
+    "tuning-db"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
 /// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
@@ -134,6 +158,14 @@ struct Options {
       cl::desc("Fix schedule parameters for every nest, e.g. "
                "'block=64,64,16 thread=4,4 prefetch=regs'"),
       cl::cat(category)};
+  cl::opt<std::string> tuningDb{
+      "tuning-db",
+      cl::desc("Take the fastest kernels measured on the target GPU for "
+               "nests of static extents from <file> (docs/tuning.md); by "
+               "default $GEMM_OPT_TUNING_DB, else the user's "
+               "~/.cache/gemm-opt/tuning.csv where it exists; 'none': no "
+               "database"),
+      cl::value_desc("file"), cl::cat(category)};
   cl::opt<bool> referenceKernel{
       "reference-kernel",
       cl::desc("Skip schedule selection: every launcher runs the runtime's "
@@ -381,6 +413,7 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.candidates = opts.candidates;
   rewrite.schedule = opts.schedule;
   rewrite.target = opts.target;
+  rewrite.tuningDb = tuningDbPath(opts.tuningDb);
   rewrite.referenceKernel = opts.referenceKernel;
   rewrite.language = opts.language;
   rewrite.remarks = *remarks;

@@ -3,8 +3,9 @@
 // Built by kernel-ab.sh once per kernel file: KERNEL_FILE defines
 // `gemm_rt::LaunchFn f` (a configuration and gemm_kernels::launch<...>, or an
 // older generated kernel), and LAYOUT_NN, where defined, makes A row-major
-// (else column-major); B and C are row-major. Prints the median of 30 timed
-// launches after 5 warm-ups, on random data.
+// (else column-major), and B_T makes B column-major (else row-major); C is
+// row-major. Prints the median of 30 timed launches after 5 warm-ups, on
+// random data.
 //
 //===----------------------------------------------------------------------===//
 #include KERNEL_FILE
@@ -32,8 +33,13 @@ int main() {
 #else
   const gemm_rt::Operand aOp = {a, 0, 1, n};
 #endif
+#ifdef B_T
+  const gemm_rt::Operand bOp = {b, 0, 1, n};
+#else
+  const gemm_rt::Operand bOp = {b, 0, n, 1};
+#endif
   const gemm_rt::Problem p = {"kernel-ab", gemm_rt::DType::F32, 1, n, n, n,
-                              aOp, {b, 0, n, 1}, {c, 0, n, 1}, 1.0, 0.0, {}};
+                              aOp, bOp, {c, 0, n, 1}, 1.0, 0.0, {}};
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);

@@ -18,9 +18,25 @@
 
 namespace mlir::gemm {
 
-/// One operand as a strided view: dimensions are [batch,] rows, cols.
+/// An operand whose rows are separate allocations: a table of row
+/// pointers (`T **`, `T *rows[]`, `std::vector<T *>`) or a vector of
+/// vectors. Each row holds the operand's extent along it, contiguously.
+struct RowTableBinding {
+  bool vectors = false; ///< A vector of vectors, else row pointers.
+  /// The table runs along the operand's columns (`B[j][k]`), else along
+  /// its rows.
+  bool columns = false;
+  /// The table's first row the nest reads (`A + i0`, `A.data() + i0`), and
+  /// the index of the first element it reads in each row.
+  std::string table, offset;
+};
+
+/// One operand as a strided view: dimensions are [batch,] rows, cols. A
+/// table of rows has no strides of its own (`strides` is empty): its static
+/// strides describe the contiguous copy the runtime gathers it into.
 struct OperandBinding {
-  std::string ptr; ///< Address of element (0, 0[, 0]).
+  std::string ptr; ///< Address of element (0, 0[, 0]); empty for a table.
+  std::optional<RowTableBinding> rows;
   llvm::SmallVector<std::string, 3> sizes;
   llvm::SmallVector<std::string, 3> strides;
   /// Compile-time values of the sizes and strides where the front end can
@@ -30,7 +46,8 @@ struct OperandBinding {
 };
 
 /// "row-major", "column-major" or "strided": which of the operand's row
-/// and column strides is statically 1.
+/// and column strides is statically 1; for a table of rows, "row pointers",
+/// "column pointers", "row vectors" or "column vectors".
 std::string layoutName(const OperandBinding &operand);
 
 /// One step of a nest's activation (gemm_rt::Step, #gemm.clamp or

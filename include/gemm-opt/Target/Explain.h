@@ -20,6 +20,9 @@ namespace mlir::gemm {
 /// takes to build exactly this kernel.
 std::string formatScheduleOptions(const Schedule &schedule);
 
+/// The schedule that formatScheduleOptions printed as `text`, or nullopt.
+std::optional<Schedule> parseScheduleOptions(StringRef text);
+
 /// The schedule and its prediction in one line, for remarks.
 std::string summarize(const GpuTarget &target, Precision precision,
                       const Schedule &schedule, const Prediction &prediction);

@@ -69,6 +69,9 @@ struct GpuTarget {
   StringRef name;
   /// The product and architecture, for --explain.
   StringRef description;
+  /// How CUDA names the device, or its start, where rows of a tuning
+  /// database (TuningDb.h) measured on it apply; empty: none do.
+  StringRef deviceName;
 
   /// Streaming multiprocessors.
   int64_t sms;

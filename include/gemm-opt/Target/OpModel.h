@@ -12,6 +12,7 @@
 
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/CostModel.h"
+#include "gemm-opt/Target/TuningDb.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -29,6 +30,10 @@ Precision precisionOf(MatmulOp op);
 
 /// C's static extents (0 where dynamic) and how A's and B's tiles lie.
 Problem problemOf(MatmulOp op);
+
+/// The op's problem as a tuning database keys it, where every extent is
+/// static (rows are timed at one size).
+std::optional<TuningKey> tuningKeyOf(MatmulOp op);
 
 /// The model's view of a verified schedule.
 Schedule toSchedule(ScheduleAttr schedule);

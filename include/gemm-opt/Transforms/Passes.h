@@ -59,6 +59,8 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
   Option<bool> explainSchedules{
       *this, "explain-schedules", llvm::cl::desc("See gemm-select-schedule"),
       llvm::cl::init(GemmSelectScheduleOptions().explainSchedules)};
+  Option<std::string> tuningDb{*this, "tuning-db",
+                               llvm::cl::desc("See gemm-select-schedule")};
 };
 
 /// The passes that take a lifted module to one CodeGen can print.

@@ -87,6 +87,12 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
         block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 1,
         vector = 2, prefetch = none, pad = 2>} : ..., f64
     ```
+    With `tuning-db=FILE`, an op whose extents are all static takes the
+    fastest checked row that the file holds for its problem on the
+    module's target (docs/tuning.md), and the remark says it was
+    measured; rows that other kernels or another gemm-opt made are
+    ignored, with a remark.
+
     Warps follow from the tiles. `explain=N` prints the top N candidates
     of each search with every bound on stdout (`explain-schedules` prints
     only their options, one schedule per line, for scripts).
@@ -97,6 +103,9 @@ def GemmSelectSchedule : Pass<"gemm-select-schedule", "ModuleOp"> {
            "Print the top N candidates of each search on stdout">,
     Option<"explainSchedules", "explain-schedules", "bool", "false",
            "With explain, print only the candidates' options">,
+    Option<"tuningDb", "tuning-db", "std::string", "\"\"",
+           "A tuning database (docs/tuning.md) whose measured winners "
+           "replace the model's choice for static problems">,
   ]);
 }
 

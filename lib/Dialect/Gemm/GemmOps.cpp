@@ -76,6 +76,36 @@ static LogicalResult verifyEpilogue(MatmulOp op) {
   return success();
 }
 
+/// One `#gemm.rows` per operand; a table of rows is gathered into a copy
+/// that is contiguous along a row and strided along the table, in an
+/// unbatched problem.
+static LogicalResult verifyRows(MatmulOp op) {
+  ArrayAttr rows = op.getRowsAttr();
+  if (!rows)
+    return success();
+  if (rows.size() != 3)
+    return op.emitOpError("rows must give one #gemm.rows for each of A, B "
+                          "and C, got ")
+           << rows.size();
+  static const char *const names[] = {"A", "B", "C"};
+  MemRefType types[] = {op.getAType(), op.getBType(), op.getCType()};
+  for (unsigned i = 0; i < 3; ++i) {
+    if (op.getRowTable(i) == RowTable::None)
+      continue;
+    if (op.isBatched())
+      return op.emitOpError("a table of rows (") << names[i]
+             << ") needs an unbatched problem";
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(getStridesAndOffset(types[i], strides, offset)) ||
+        (strides[0] == 1) == (strides[1] == 1))
+      return op.emitOpError("the gathered copy of ")
+             << names[i] << "'s rows must have exactly one static unit "
+             << "stride, got " << types[i];
+  }
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   // The operand constraint already requires rank 2 or 3 and strided layouts.
   MemRefType aType = getAType(), bType = getBType(), cType = getCType();
@@ -100,7 +130,7 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("alpha and beta must have the element type ")
            << elementType << ", got " << getAlpha().getType();
 
-  if (failed(verifyEpilogue(*this)))
+  if (failed(verifyEpilogue(*this)) || failed(verifyRows(*this)))
     return failure();
 
   if (getAlternativesAttr() && !getScheduleAttr())
@@ -169,6 +199,11 @@ SmallVector<Attribute> MatmulOp::getActivationSteps() {
   if (ArrayAttr activation = getActivationAttr())
     llvm::append_range(steps, activation);
   return steps;
+}
+
+RowTable MatmulOp::getRowTable(unsigned operand) {
+  ArrayAttr rows = getRowsAttr();
+  return rows ? cast<RowsAttr>(rows[operand]).getTable() : RowTable::None;
 }
 
 SmallVector<ScheduleAttr> MatmulOp::getSchedules() {

@@ -3,7 +3,8 @@
 // `#gemm.target` names the GPU that the module is compiled for;
 // `#gemm.schedule` is the tiling that the cost model chose for one
 // `gemm.matmul` and that later passes and CodeGen read; `#gemm.clamp` and
-// `#gemm.fn` are the steps of a matmul's activation.
+// `#gemm.fn` are the steps of a matmul's activation; `#gemm.rows` says how
+// an operand holds its rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +63,17 @@ def Gemm_Function : I32EnumAttr<"Function",
       I32EnumAttrCase<"Sigmoid", 1, "sigmoid">,
       I32EnumAttrCase<"GeluTanh", 2, "gelu_tanh">,
       I32EnumAttrCase<"GeluErf", 3, "gelu_erf">
+    ]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
+def Gemm_RowTable : I32EnumAttr<"RowTable",
+    "how an operand's rows are held: as one strided buffer or as a table of "
+    "separately allocated rows", [
+      I32EnumAttrCase<"None", 0, "none">,
+      I32EnumAttrCase<"Pointers", 1, "pointers">,
+      I32EnumAttrCase<"Vectors", 2, "vectors">
     ]> {
   let cppNamespace = "::mlir::gemm";
   let genSpecializedAttr = 0;
@@ -133,7 +145,7 @@ def Gemm_ClampAttr : Gemm_Attr<"Clamp", "clamp"> {
   let summary = "one step of a gemm.matmul's activation";
   let description = [{
     x = max(x, bound) (`lower`) or min(x, bound) (`upper`), the bound being
-    the matching operand of the op's `clamp(...)` list. `nan` says what a NaN
+    the matching operand of the op's `params(...)` list. `nan` says what a NaN
     x becomes, as the source's form does: the bound (`fmaxf(x, 0.0f)`,
     `x > 0 ? x : 0`) or NaN (`std::max(x, 0.0f)`, which is
     `x < 0 ? 0 : x`). ReLU is one lower clamp at 0.
@@ -185,6 +197,33 @@ def Gemm_FnAttr : Gemm_Attr<"Fn", "fn"> {
     /// How many constants of the op's `params(...)` the step takes.
     unsigned getParamCount() const;
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// RowsAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_RowsAttr : Gemm_Attr<"Rows", "rows"> {
+  let summary = "how one operand of a gemm.matmul holds its rows";
+  let description = [{
+    `none`: the operand is the strided memref it is typed as. `pointers`: a
+    table of row pointers (`T **`, `T *rows[]`, `std::vector<T *>`);
+    `vectors`: a `std::vector<std::vector<T>>`. A table's rows are separate
+    allocations that the runtime gathers into one contiguous copy before the
+    kernel (and scatters back, for C); the memref type describes that copy:
+    the dimension with the static unit stride runs along a row, the other
+    one along the table.
+
+    Example:
+
+    ```mlir
+    #gemm.rows<pointers>
+    ```
+  }];
+
+  let parameters = (ins EnumParameter<Gemm_RowTable>:$table);
+
+  let assemblyFormat = "`<` $table `>`";
 }
 
 //===----------------------------------------------------------------------===//

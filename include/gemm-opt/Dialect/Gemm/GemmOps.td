@@ -46,6 +46,13 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     the source does only where C does not hold them; the launcher checks
     that at run time and runs the original loop otherwise.
 
+    The optional `rows` attribute, one `#gemm.rows` each for A, B and C,
+    marks the operands whose rows are separate allocations (a table of row
+    pointers or a vector of vectors): their types describe the contiguous
+    copy that the runtime gathers them into, row-major where the table runs
+    along the operand's rows and column-major where it runs along its
+    columns (`B[j][k]`). Such operands are rank 2.
+
     The optional `schedule` attribute is the tiling that the cost model chose.
     The optional `alternatives` are the model's picks for smaller problems
     than the op's types allow: the launcher holds a kernel for each and picks
@@ -104,6 +111,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
         "scalars read through pointers, which C must not hold", [MemRead]>:$reads,
     OptionalAttr<TypedArrayAttrBase<AnyAttrOf<[Gemm_ClampAttr, Gemm_FnAttr]>,
         "array of #gemm.clamp and #gemm.fn">>:$activation,
+    OptionalAttr<TypedArrayAttrBase<Gemm_RowsAttr,
+        "array of #gemm.rows">>:$rows,
     OptionalAttr<Gemm_ScheduleAttr>:$schedule,
     OptionalAttr<TypedArrayAttrBase<Gemm_ScheduleAttr,
         "array of #gemm.schedule">>:$alternatives,
@@ -125,7 +134,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b, "::mlir::Value":$c,
                    "::mlir::Value":$alpha, "::mlir::Value":$beta), [{
       build($_builder, $_state, a, b, c, alpha, beta, /*bias=*/nullptr,
-            /*params=*/::mlir::ValueRange(), /*reads=*/::mlir::ValueRange(), /*activation=*/nullptr,
+            /*params=*/::mlir::ValueRange(), /*reads=*/::mlir::ValueRange(),
+            /*activation=*/nullptr, /*rows=*/nullptr,
             /*schedule=*/::mlir::gemm::ScheduleAttr(),
             /*alternatives=*/::mlir::ArrayAttr(), /*kernels=*/::mlir::ArrayAttr());
     }]>
@@ -149,6 +159,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     bool hasEpilogue() { return getBias() || !getActivationSteps().empty(); }
     /// The activation's steps (#gemm.clamp, #gemm.fn), in order.
     ::llvm::SmallVector<::mlir::Attribute> getActivationSteps();
+    /// How operand `operand` (0 A, 1 B, 2 C) holds its rows: `None` without
+    /// the `rows` attribute.
+    ::mlir::gemm::RowTable getRowTable(unsigned operand);
     /// The schedule, then the alternatives: one kernel each.
     ::llvm::SmallVector<::mlir::gemm::ScheduleAttr> getSchedules();
     /// The kernels, in the order of getSchedules() (none before

@@ -15,7 +15,9 @@ namespace mlir::gemm {
 
 /// One parameter of a launcher.
 struct LauncherParam {
-  enum class Kind { Pointer, Size, Stride, Alpha, Beta, Param, Read };
+  enum class Kind {
+    Pointer, Table, Size, Stride, RowOffset, Alpha, Beta, Param, Read
+  };
   Kind kind;
   /// "a", "b", "c" or "bias" for an operand's pointer, sizes and strides.
   llvm::StringRef operand;
@@ -23,32 +25,44 @@ struct LauncherParam {
   unsigned index = 0;
 };
 
+/// Which of A, B and C are tables of rows (gemm.matmul's `rows`).
+struct RowTables {
+  bool a = false, b = false, c = false;
+
+  bool any() const { return a || b || c; }
+};
+
 /// The parameters of a launcher whose matrices have `rank` dimensions, with
 /// or without a bias, with `params` activation params (clamp bounds, GELU
 /// constants) and `reads` scalars read through pointers, in order: A, B and
-/// C each as (pointer, sizes..., strides...) in elements, alpha, beta, the
-/// bias as an operand, the params, then the pointers of the reads.
+/// C each as (pointer, sizes..., strides...) in elements, or for a table of
+/// rows as (its first row, sizes..., the offset of the first element in
+/// each row); alpha, beta, the bias as an operand, the params, then the
+/// pointers of the reads.
 template <class Fn>
 void forEachLauncherParam(unsigned rank, bool bias, unsigned params,
-                          unsigned reads, Fn fn) {
-  auto operand = [&](llvm::StringRef name) {
-    fn(LauncherParam{LauncherParam::Kind::Pointer, name});
+                          unsigned reads, RowTables tables, Fn fn) {
+  using Kind = LauncherParam::Kind;
+  auto operand = [&](llvm::StringRef name, bool table) {
+    fn(LauncherParam{table ? Kind::Table : Kind::Pointer, name});
     for (unsigned i = 0; i < rank; ++i)
-      fn(LauncherParam{LauncherParam::Kind::Size, name, i});
+      fn(LauncherParam{Kind::Size, name, i});
+    if (table)
+      return fn(LauncherParam{Kind::RowOffset, name});
     for (unsigned i = 0; i < rank; ++i)
-      fn(LauncherParam{LauncherParam::Kind::Stride, name, i});
+      fn(LauncherParam{Kind::Stride, name, i});
   };
-  operand("a");
-  operand("b");
-  operand("c");
-  fn(LauncherParam{LauncherParam::Kind::Alpha, ""});
-  fn(LauncherParam{LauncherParam::Kind::Beta, ""});
+  operand("a", tables.a);
+  operand("b", tables.b);
+  operand("c", tables.c);
+  fn(LauncherParam{Kind::Alpha, ""});
+  fn(LauncherParam{Kind::Beta, ""});
   if (bias)
-    operand("bias");
+    operand("bias", false);
   for (unsigned i = 0; i < params; ++i)
-    fn(LauncherParam{LauncherParam::Kind::Param, "", i});
+    fn(LauncherParam{Kind::Param, "", i});
   for (unsigned i = 0; i < reads; ++i)
-    fn(LauncherParam{LauncherParam::Kind::Read, "", i});
+    fn(LauncherParam{Kind::Read, "", i});
 }
 
 } // namespace mlir::gemm
