@@ -38,17 +38,51 @@ std::string nestName(Location loc) {
   return escaped;
 }
 
-/// `inner` under the activation's clamps, for the launcher's comment:
-/// max(x, bound0) for a lower bound, min(x, bound0) for an upper one, then
-/// the bounds that a NaN becomes.
-std::string printedActivation(ArrayRef<ClampAttr> clamps, StringRef inner) {
+/// One activation step as the runtime's gemm_rt::Step kind, and as the
+/// launcher's comment writes it (x for its input; paramN for the launcher's
+/// params, the step's first being `first`).
+struct PrintedStep {
+  std::string kind, formula;
+  unsigned params;
+  bool nanToBound;
+};
+
+PrintedStep printStep(Attribute step, StringRef x, unsigned first) {
+  auto param = [&](unsigned i) { return "param" + std::to_string(first + i); };
+  if (auto clamp = dyn_cast<ClampAttr>(step)) {
+    bool upper = clamp.getSide() == ClampSide::Upper;
+    return {upper ? "Upper" : "Lower",
+            llvm::formatv("{0}({1}, {2})", upper ? "min" : "max", x, param(0)),
+            1, clamp.getNan() == ClampNaN::Bound};
+  }
+  auto fn = cast<FnAttr>(step);
+  switch (fn.getFunction()) {
+  case Function::Tanh:
+    return {"Tanh", llvm::formatv("tanh({0})", x), 0, false};
+  case Function::Sigmoid:
+    return {"Sigmoid", llvm::formatv("sigmoid({0})", x), 0, false};
+  case Function::GeluTanh:
+    return {"GeluTanh",
+            llvm::formatv("gelu_tanh({0}; {1}, {2})", x, param(0), param(1)),
+            2, false};
+  case Function::GeluErf:
+    return {"GeluErf", llvm::formatv("gelu_erf({0}; {1})", x, param(0)), 1,
+            false};
+  }
+  llvm_unreachable("unknown activation function");
+}
+
+/// `inner` under the activation's steps, for the launcher's comment, then
+/// the clamp bounds that a NaN becomes.
+std::string printedActivation(ArrayRef<Attribute> steps, StringRef inner) {
   std::string text = inner.str(), nan;
-  for (auto [i, clamp] : llvm::enumerate(clamps)) {
-    text = llvm::formatv("{0}({1}, bound{2})",
-                         clamp.getSide() == ClampSide::Upper ? "min" : "max",
-                         text, i);
-    if (clamp.getNan() == ClampNaN::Bound)
-      nan += llvm::formatv(", NaN to bound{0}", i).str();
+  unsigned first = 0;
+  for (Attribute step : steps) {
+    PrintedStep printed = printStep(step, text, first);
+    text = printed.formula;
+    if (printed.nanToBound)
+      nan += llvm::formatv(", NaN to param{0}", first).str();
+    first += printed.params;
   }
   return text + nan;
 }
@@ -136,7 +170,8 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
   unsigned rank = op.getCType().getRank();
   bool first = true;
   forEachLauncherParam(
-      rank, op.getBias() != nullptr, op.getClamps().size(), rowTablesOf(op),
+      rank, op.getBias() != nullptr, op.getParams().size(),
+      op.getReads().size(), rowTablesOf(op),
       [&](const LauncherParam &param) {
         using Kind = LauncherParam::Kind;
         // A line per operand, and one for the scalars.
@@ -180,9 +215,15 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
         case Kind::Beta:
           os << scalar << " beta";
           return;
-        case Kind::Bound:
-          os << scalar << " bound" << param.index;
+        case Kind::Param:
+          os << scalar << " param" << param.index;
           return;
+        case Kind::Read: {
+          auto type = cast<MemRefType>(op.getReads()[param.index].getType());
+          os << "const " << (type.getElementType().isF64() ? "double" : "float")
+             << " *read" << param.index;
+          return;
+        }
         }
       });
   os << ")";
@@ -240,10 +281,11 @@ FailureOr<MatmulOp> launcherOp(func::FuncOp func) {
                                  op.getAlpha(), op.getBeta()};
   if (Value bias = op.getBias())
     expected.push_back(bias);
-  llvm::append_range(expected, op.getBounds());
+  llvm::append_range(expected, op.getParams());
+  llvm::append_range(expected, op.getReads());
   if (!llvm::equal(func.getArguments(), expected))
     return op.emitError("launcher funcs take (A, B, C, alpha, beta[, bias]"
-                        "[, clamp bounds]) and pass them to gemm.matmul in "
+                        "[, activation params][, reads]) and pass them to gemm.matmul in "
                         "that order");
   return op;
 }
@@ -257,10 +299,10 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
   bool f64 = op.getElementType().isF64();
   bool batched = op.isBatched();
   int row = batched ? 1 : 0;
-  SmallVector<ClampAttr> clamps = op.getClamps();
+  SmallVector<Attribute> steps = op.getActivationSteps();
   os << "// The nest at " << nestName(op.getLoc()) << ": "
      << (f64 ? "f64" : "f32") << (batched ? " batched" : "") << " C = "
-     << printedActivation(clamps,
+     << printedActivation(steps,
                           op.getBias() ? "alpha * A * B + beta * C + bias"
                                        : "alpha * A * B + beta * C")
      << ".\n";
@@ -294,12 +336,26 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
       printOperand(os, "bias", batched);
     else
       os << "{nullptr, 0, 0, 0}";
-    os << ", " << clamps.size() << ", {";
-    for (auto [i, clamp] : llvm::enumerate(clamps))
-      os << (i ? ", " : "") << "{"
-         << (clamp.getSide() == ClampSide::Upper ? "true" : "false") << ", "
-         << (clamp.getNan() == ClampNaN::Bound ? "true" : "false") << ", bound"
-         << i << "}";
+    os << ", " << steps.size() << ", {";
+    unsigned first = 0;
+    for (auto [i, step] : llvm::enumerate(steps)) {
+      PrintedStep printed = printStep(step, "", first);
+      os << (i ? ", " : "") << "{gemm_rt::Step::" << printed.kind << ", "
+         << (printed.nanToBound ? "true" : "false") << ", {";
+      for (unsigned p = 0; p < printed.params; ++p)
+        os << (p ? ", " : "") << "param" << first + p;
+      os << "}}";
+      first += printed.params;
+    }
+    os << "}}";
+  } else if (!op.getReads().empty()) {
+    os << ",\n      {}";
+  }
+  if (!op.getReads().empty()) {
+    // Their values are in alpha, beta and the params; C must not hold them.
+    os << ",\n      {" << op.getReads().size() << ", {";
+    for (size_t r = 0; r < op.getReads().size(); ++r)
+      os << (r ? ", " : "") << "{read" << r << ", sizeof *read" << r << "}";
     os << "}}";
   }
   os << "};\n";

@@ -125,9 +125,19 @@ bool NestScope::isInvariant(const Expr *e) const {
   if (const auto *cast = dyn_cast<CastExpr>(e))
     return isInvariant(cast->getSubExpr());
   if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
-    if (unary->getOpcode() == UO_Deref)
-      return integerReadsInvariant && unary->getType()->isIntegerType() &&
-             isInvariant(unary->getSubExpr());
+    if (unary->getOpcode() == UO_Deref) {
+      if (!isInvariant(unary->getSubExpr()))
+        return false;
+      if (integerReadsInvariant && unary->getType()->isIntegerType())
+        return true;
+      if (!floatReadsChecked || !unary->getType()->isRealFloatingType())
+        return false;
+      if (llvm::none_of(scalarReads, [&](const UnaryOperator *read) {
+            return print(read) == print(unary);
+          }))
+        scalarReads.push_back(unary);
+      return true;
+    }
     return !unary->isIncrementDecrementOp() &&
            isInvariant(unary->getSubExpr());
   }
@@ -137,6 +147,9 @@ bool NestScope::isInvariant(const Expr *e) const {
   if (const auto *cond = dyn_cast<ConditionalOperator>(e))
     return isInvariant(cond->getCond()) && isInvariant(cond->getTrueExpr()) &&
            isInvariant(cond->getFalseExpr());
+  // A constant of an activation, `sqrtf(2.0f / M_PI)`.
+  if (std::optional<MathCall> call = asMathCall(e))
+    return isInvariant(call->arg);
   // v.size() and v.data() of an unchanged vector are invariant.
   if (const auto *call = dyn_cast<CXXMemberCallExpr>(e)) {
     const CXXMethodDecl *method = call->getMethodDecl();

@@ -149,24 +149,52 @@ private:
     return nullptr;
   }
 
-  /// Recognises the nest of a function template in each of its
-  /// instantiations in this file, whose launchers then overload one name;
-  /// returns why not where an instantiation fails, there is none, or their
-  /// calls would differ (one guard serves them all).
+  /// The instantiations of a templated function: a function template's
+  /// specializations, or a class template member's copy in each
+  /// specialization of its class; nullopt for other templated functions.
+  static std::optional<std::vector<const FunctionDecl *>>
+  instancesOf(const FunctionDecl *function) {
+    std::vector<const FunctionDecl *> instances;
+    if (const FunctionTemplateDecl *pattern =
+            function->getDescribedFunctionTemplate()) {
+      llvm::append_range(instances, pattern->specializations());
+      return instances;
+    }
+    const auto *method = dyn_cast<CXXMethodDecl>(function);
+    const ClassTemplateDecl *owner =
+        method ? method->getParent()->getDescribedClassTemplate() : nullptr;
+    if (!owner)
+      return std::nullopt;
+    for (const ClassTemplateSpecializationDecl *spec :
+         owner->specializations())
+      for (const CXXMethodDecl *copy : spec->methods())
+        if (const FunctionDecl *from = copy->getInstantiatedFromMemberFunction();
+            from && from->getCanonicalDecl() == method->getCanonicalDecl())
+          instances.push_back(copy);
+    return instances;
+  }
+
+  /// Recognises the nest of a function template, or of a member of a class
+  /// template, in each of its instantiations in this file, whose launchers
+  /// then overload one name; returns why not where an instantiation fails,
+  /// there is none, or their calls would differ (one guard serves them all).
   std::optional<std::string>
   recognizeInstances(const ForStmt *loop, const FunctionDecl *function,
                      std::vector<Recognition> &out) {
-    const FunctionTemplateDecl *pattern =
-        function->getDescribedFunctionTemplate();
-    if (!pattern)
-      return std::string("it is in a class template; only function "
-                         "templates are rewritten per instantiation");
-    for (const FunctionDecl *instance : pattern->specializations()) {
+    std::optional<std::vector<const FunctionDecl *>> instances =
+        instancesOf(function);
+    if (!instances)
+      return std::string("it is in a template that is neither a function "
+                         "template nor a member of a class template (a "
+                         "generic lambda, a member template of a class "
+                         "template)");
+    for (const FunctionDecl *instance : *instances) {
       if (!instance->hasBody())
         continue;
       std::string which;
       llvm::raw_string_ostream os(which);
-      instance->getNameForDiagnostic(os, ctx.getPrintingPolicy(), false);
+      instance->getNameForDiagnostic(os, ctx.getPrintingPolicy(),
+                                     isa<CXXMethodDecl>(instance));
       const ForStmt *same = loopAt(instance->getBody(), loop->getForLoc());
       Recognition r = same ? recognizeNest(same, instance, ctx) : Recognition{};
       if (!r.nest)
@@ -183,7 +211,7 @@ private:
       out.push_back(std::move(r));
     }
     if (out.empty())
-      return std::string("it is in a function template that this file never "
+      return std::string("it is in a template that this file never "
                          "instantiates");
     return std::nullopt;
   }

@@ -47,14 +47,7 @@ const Write *soleAssignment(const VarDecl *var, const Write &at,
   return encloses ? found : nullptr;
 }
 
-bool isZero(const Expr *e) {
-  e = stripCasts(e);
-  if (const auto *i = dyn_cast<IntegerLiteral>(e))
-    return i->getValue().isZero();
-  if (const auto *f = dyn_cast<FloatingLiteral>(e))
-    return f->getValue().isZero();
-  return false;
-}
+bool isZero(const Expr *e) { return isLiteral(e, 0); }
 
 /// Records in `out` a cast around `e` that rounds a floating value to a
 /// narrower type (`float t = A[i][k]` over doubles, `(float)(a * b)`): the
@@ -165,18 +158,19 @@ const Expr *valueOf(const Expr *e, NestScope &scope, unsigned after) {
   return valueOf(var->getInit(), scope, after);
 }
 
-/// The additive terms of `e` (at most three are used by the store forms),
-/// seen through locals declared after `after`.
-void additiveTerms(const Expr *e, NestScope &scope, unsigned after,
-                   std::vector<const Expr *> &terms) {
+/// The operands of the chain of `op`s that `e` is (the terms of a sum, the
+/// factors of a product), seen through locals declared after `after`
+/// (`float cube = 0.044715f * x * x * x;`).
+void operandsOf(const Expr *e, BinaryOperatorKind op, NestScope &scope,
+                unsigned after, std::vector<const Expr *> &out) {
   e = valueOf(e, scope, after);
-  if (const auto *sum = dyn_cast<BinaryOperator>(e);
-      sum && sum->getOpcode() == BO_Add) {
-    additiveTerms(sum->getLHS(), scope, after, terms);
-    additiveTerms(sum->getRHS(), scope, after, terms);
+  if (const auto *chain = dyn_cast<BinaryOperator>(e);
+      chain && chain->getOpcode() == op) {
+    operandsOf(chain->getLHS(), op, scope, after, out);
+    operandsOf(chain->getRHS(), op, scope, after, out);
     return;
   }
-  terms.push_back(e);
+  out.push_back(e);
 }
 
 /// `C = 0`, `C *= b`, `C = b * C`: the beta the init applies to C.
@@ -233,13 +227,154 @@ matchBias(const Expr *e, NestScope &scope) {
   return std::make_pair(stripCasts(taken), pointer);
 }
 
-/// Peels the clamps of an activation off a stored value, innermost first
-/// into `steps`, and returns the value inside: fmaxf/fminf and their kin,
-/// std::max/std::min, and `x > b ? x : b` with the comparison either way,
-/// b loop-invariant; seen through locals declared after `after`.
-const Expr *peelActivation(const Expr *e, NestScope &scope, unsigned after,
-                           std::vector<ClampStep> &steps) {
+/// `one + f(arg)` or `f(arg) + one` with `one` the literal 1 and f the libm
+/// function `name`: the call.
+std::optional<MathCall> onePlus(const Expr *e, NestScope &scope,
+                                unsigned after, StringRef name) {
+  const auto *sum = dyn_cast<BinaryOperator>(valueOf(e, scope, after));
+  if (!sum || sum->getOpcode() != BO_Add)
+    return std::nullopt;
+  for (auto [one, other] : {std::pair(sum->getLHS(), sum->getRHS()),
+                            std::pair(sum->getRHS(), sum->getLHS())}) {
+    std::optional<MathCall> call = asMathCall(valueOf(other, scope, after));
+    if (isLiteral(one, 1) && call && call->name == name)
+      return call;
+  }
+  return std::nullopt;
+}
+
+/// The activation functions as the source writes them, on x: tanh(x);
+/// sigmoid `1 / (1 + exp(-x))`; GELU `0.5 * x * (1 + tanh(k * (x + c * x *
+/// x * x)))` and `0.5 * x * (1 + erf(x * s))` or `erf(x / d)`, the factors
+/// in any order. The step and x, or nullopt.
+std::optional<std::pair<ActivationStep, const Expr *>>
+matchFunction(const Expr *e, NestScope &scope, unsigned after) {
+  using Kind = StepBinding::Kind;
+  auto same = [&](const Expr *p, const Expr *q) {
+    return scope.print(valueOf(p, scope, after)) ==
+           scope.print(valueOf(q, scope, after));
+  };
+  if (std::optional<MathCall> call = asMathCall(e);
+      call && call->name == "tanh")
+    return std::pair(ActivationStep{Kind::Tanh, false, {}, call->call},
+                     stripCasts(call->arg));
+  if (const auto *ratio = dyn_cast<BinaryOperator>(e);
+      ratio && ratio->getOpcode() == BO_Div && isLiteral(ratio->getLHS(), 1)) {
+    std::optional<MathCall> exp = onePlus(ratio->getRHS(), scope, after, "exp");
+    const auto *negation =
+        exp ? dyn_cast<UnaryOperator>(valueOf(exp->arg, scope, after))
+            : nullptr;
+    if (negation && negation->getOpcode() == UO_Minus)
+      return std::pair(ActivationStep{Kind::Sigmoid, false, {}, exp->call},
+                       stripCasts(negation->getSubExpr()));
+    return std::nullopt;
+  }
+  // GELU: 0.5, x and (1 + f(...)) in any order.
+  std::vector<const Expr *> factors;
+  operandsOf(e, BO_Mul, scope, after, factors);
+  if (factors.size() != 3)
+    return std::nullopt;
+  auto half = llvm::find_if(factors, [](const Expr *f) {
+    return isLiteral(f, 0.5);
+  });
+  if (half == factors.end())
+    return std::nullopt;
+  factors.erase(half);
+  for (int order = 0; order < 2; ++order) {
+    const Expr *x = factors[order], *rest = factors[1 - order];
+    if (std::optional<MathCall> tanh = onePlus(rest, scope, after, "tanh")) {
+      // k * (x + c * x * x * x)
+      std::vector<const Expr *> outer, cubic;
+      operandsOf(tanh->arg, BO_Mul, scope, after, outer);
+      const Expr *k = nullptr, *sum = nullptr;
+      for (const Expr *f : outer)
+        (scope.isInvariant(f) ? k : sum) = f;
+      const auto *add = outer.size() == 2 && k && sum
+                            ? dyn_cast<BinaryOperator>(sum)
+                            : nullptr;
+      if (!add || add->getOpcode() != BO_Add)
+        continue;
+      for (auto [lin, cube] : {std::pair(add->getLHS(), add->getRHS()),
+                               std::pair(add->getRHS(), add->getLHS())}) {
+        cubic.clear();
+        operandsOf(cube, BO_Mul, scope, after, cubic);
+        const Expr *c = nullptr;
+        int xs = 0;
+        for (const Expr *f : cubic) {
+          if (scope.isInvariant(f) && !c)
+            c = f;
+          else
+            xs += same(f, x);
+        }
+        if (same(lin, x) && c && xs == 3 && cubic.size() == 4)
+          return std::pair(ActivationStep{Kind::GeluTanh,
+                                          false,
+                                          {scope.print(k), scope.print(c)},
+                                          tanh->call},
+                           stripCasts(x));
+      }
+    }
+    if (std::optional<MathCall> erf = onePlus(rest, scope, after, "erf")) {
+      // x * s or x / d
+      const Expr *arg = valueOf(erf->arg, scope, after);
+      const auto *op = dyn_cast<BinaryOperator>(arg);
+      if (!op || (op->getOpcode() != BO_Mul && op->getOpcode() != BO_Div))
+        continue;
+      const Expr *lhs = op->getLHS(), *rhs = op->getRHS();
+      bool divide = op->getOpcode() == BO_Div;
+      if (!divide && !same(lhs, x))
+        std::swap(lhs, rhs);
+      if (!same(lhs, x) || !scope.isInvariant(rhs))
+        continue;
+      std::string s = divide ? "1.0 / " + parenthesize(scope.print(rhs))
+                             : scope.print(rhs);
+      return std::pair(ActivationStep{Kind::GeluErf, false, {s}, erf->call},
+                       stripCasts(x));
+    }
+  }
+  return std::nullopt;
+}
+
+/// A floating-point read through a pointer in `e` (`*alpha`), or null.
+const UnaryOperator *findFloatRead(const Expr *e) {
+  if (const auto *read = dyn_cast<UnaryOperator>(e);
+      read && read->getOpcode() == UO_Deref &&
+      read->getType()->isRealFloatingType())
+    return read;
+  for (const Stmt *child : e->children())
+    if (const auto *sub = dyn_cast_or_null<Expr>(child))
+      if (const UnaryOperator *read = findFloatRead(sub))
+        return read;
+  return nullptr;
+}
+
+/// A call of asMathCall's in `e`, seen through locals declared after
+/// `after`: an activation that matchFunction did not recognise.
+const CallExpr *findMathCall(const Expr *e, NestScope &scope,
+                             unsigned after) {
   e = valueOf(e, scope, after);
+  if (std::optional<MathCall> call = asMathCall(e))
+    return call->call;
+  for (const Stmt *child : e->children())
+    if (const auto *sub = dyn_cast_or_null<Expr>(child))
+      if (const CallExpr *call = findMathCall(sub, scope, after))
+        return call;
+  return nullptr;
+}
+
+/// Peels the steps of an activation off a stored value, innermost first
+/// into `steps`, and returns the value inside: the functions of
+/// matchFunction, and clamps: fmaxf/fminf and their kin, std::max/std::min,
+/// and `x > b ? x : b` with the comparison either way, b loop-invariant;
+/// seen through locals declared after `after`.
+const Expr *peelActivation(const Expr *e, NestScope &scope, unsigned after,
+                           std::vector<ActivationStep> &steps) {
+  e = valueOf(e, scope, after);
+  if (auto function = matchFunction(e, scope, after)) {
+    const Expr *inner = peelActivation(function->second, scope, after, steps);
+    steps.push_back(function->first);
+    return inner;
+  }
   const Expr *x = nullptr, *bound = nullptr;
   bool upper = false, nanToBound = false;
   auto pick = [&](const Expr *first, const Expr *second) {
@@ -279,7 +414,10 @@ const Expr *peelActivation(const Expr *e, NestScope &scope, unsigned after,
   if (!x)
     return e;
   const Expr *inner = peelActivation(x, scope, after, steps);
-  steps.push_back({upper, nanToBound, bound, e});
+  steps.push_back({upper ? StepBinding::Kind::Upper : StepBinding::Kind::Lower,
+                   nanToBound,
+                   {scope.print(bound)},
+                   e});
   return inner;
 }
 
@@ -291,7 +429,7 @@ bool foldFinishing(NestScope &scope, const VarDecl *acc, unsigned after,
                    Contraction &c) {
   std::string name = acc->getNameAsString();
   for (const Write *w : finishing) {
-    std::vector<ClampStep> steps;
+    std::vector<ActivationStep> steps;
     auto split = splitAccumulation(*w, scope);
     auto bias = split && !split->second ? matchBias(split->first, scope)
                                         : std::nullopt;
@@ -398,7 +536,7 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   const Expr *value =
       peelActivation(store->rhs, scope, mac.order, c.activation);
   std::vector<const Expr *> terms;
-  additiveTerms(value, scope, mac.order, terms);
+  operandsOf(value, BO_Add, scope, mac.order, terms);
   std::optional<std::string> alpha, beta;
   bool valid = terms.size() <= 3, twoBiases = false;
   // What the sum holds before its store: a bias, then clamps.
@@ -428,6 +566,14 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     return false;
   }
   bool subtract = store->op == BO_SubAssign;
+  if (const CallExpr *call = findMathCall(value, scope, mac.order);
+      call && (!valid || !alpha)) {
+    scope.reject("the activation around '" + scope.print(call) +
+                 "' is none of the recognised forms: tanh(x), 1 / (1 + "
+                 "exp(-x)), 0.5*x*(1 + tanh(k*(x + c*x*x*x))), 0.5*x*(1 + "
+                 "erf(x*s)) and clamps");
+    return false;
+  }
   if (!valid || !alpha ||
       (!assign && ((store->op != BO_AddAssign && !subtract) || beta))) {
     scope.reject("unsupported store of accumulator '" + name +
@@ -441,9 +587,18 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
                  "alone, not to the element of C");
     return false;
   }
-  if (c.activation.size() > 2) {
-    scope.reject("activation of " + std::to_string(c.activation.size()) +
+  const size_t clamps = llvm::count_if(
+      c.activation, [](const ActivationStep &s) { return s.isClamp(); });
+  if (clamps > 2) {
+    scope.reject("activation of " + std::to_string(clamps) +
                  " clamps: at most two (a lower and an upper bound) are "
+                 "supported");
+    return false;
+  }
+  if (c.activation.size() - clamps > 1) {
+    scope.reject("activation of " +
+                 std::to_string(c.activation.size() - clamps) +
+                 " functions: at most one (tanh, sigmoid or GELU) is "
                  "supported");
     return false;
   }
@@ -485,10 +640,15 @@ std::optional<bool> foldBetaBranch(const Write &w, const Write &mac,
   if (branch == scope.betaBranches.end())
     return std::nullopt;
   std::string beta = scope.print(branch->beta);
+  if (!scope.isInvariant(branch->beta)) {
+    scope.reject("the beta branches test '" + beta +
+                 "', which may change inside the nest");
+    return false;
+  }
   bool zero = branch->zero == index;
   std::optional<std::string> factor = initBeta(w, scope);
   if (!isMemoryAccess(w.lhs) || !sameTarget(w.lhs, c.c, scope) ||
-      w.order > mac.order || !factor || *factor != (zero ? "0" : beta)) {
+      w.order > mac.order || !factor || *factor != (zero ? "0" : parenthesize(beta))) {
     scope.reject("the branches on '" + beta + "' do not set C to 0 and to " +
                  beta + " * C ahead of the accumulation");
     return false;
@@ -526,6 +686,15 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
     macIsSub = split->second;
   }
   if (!mac) {
+    if (const VarDecl *var = scope.reachableScalar)
+      for (const Write &w : scope.writes)
+        if (const UnaryOperator *read = findFloatRead(w.rhs))
+          return scope.reject(
+              "'" + scope.print(read) + "' is read through a pointer that "
+              "may reach '" + var->getNameAsString() + "', which the nest "
+              "assigns (" + (var->hasLocalStorage() ? "its address is taken"
+                                                    : "it is no local") +
+              "), so it is not invariant");
     for (const Write &w : scope.writes) {
       Product p;
       if (w.op == BO_Assign && flatten(w.rhs, scope, nullptr, p) &&

@@ -4,22 +4,30 @@
 // C, folding the forms real code uses: a scalar accumulator and its store,
 // a hoisted `t = alpha*A[i][k]`, alpha inside the product, a fused
 // zero-init or beta scaling of C, and an epilogue of a bias and an
-// activation around the accumulator's store.
+// activation (clamps, tanh, sigmoid, GELU) around the accumulator's store.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_CONTRACTION_H
 #define GEMM_OPT_LIB_FRONTEND_CONTRACTION_H
 
 #include "NestScope.h"
+#include "gemm-opt/Frontend/Nest.h"
 
 namespace mlir::gemm {
 
-/// One clamp of the activation (gemm_rt::Clamp), as written.
-struct ClampStep {
-  bool upper;
-  bool nanToBound;
-  const clang::Expr *bound;
-  const clang::Expr *expr; ///< The call or conditional, for messages.
+/// One step of the activation (gemm_rt::Step), as written: a clamp or a
+/// function.
+struct ActivationStep {
+  StepBinding::Kind kind;
+  bool nanToBound = false; ///< A clamp's.
+  /// A clamp's bound, a GELU's constants: C++ valid before the nest.
+  std::vector<std::string> params;
+  /// The call or conditional that computes the step, whose type it computes
+  /// in (a function's libm call); for messages.
+  const clang::Expr *expr;
+  bool isClamp() const {
+    return kind == StepBinding::Kind::Lower || kind == StepBinding::Kind::Upper;
+  }
 };
 
 struct Contraction {
@@ -43,8 +51,8 @@ struct Contraction {
   const clang::Expr *bias = nullptr;
   /// The pointer that `bias ? bias[o] : 0` checks for null, if any.
   const clang::Expr *biasGuard = nullptr;
-  /// The activation around the store's value, innermost clamp first.
-  std::vector<ClampStep> activation;
+  /// The activation around the store's value, innermost step first.
+  std::vector<ActivationStep> activation;
 };
 
 std::optional<Contraction> matchContraction(NestScope &scope);

@@ -33,6 +33,15 @@ SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
   return inner == s ? s->getEndLoc() : endOfStmt(inner);
 }
 
+bool mlir::gemm::isLiteral(const Expr *e, double value) {
+  e = stripCasts(e);
+  if (const auto *i = dyn_cast<IntegerLiteral>(e))
+    return i->getValue().getLimitedValue() == value;
+  if (const auto *f = dyn_cast<FloatingLiteral>(e))
+    return f->getValueAsApproximateDouble() == value;
+  return false;
+}
+
 namespace {
 
 bool isUnitLiteral(const Expr *e) {
@@ -104,14 +113,25 @@ std::optional<Loop> parseLoop(const ForStmt *loop, NestScope &scope) {
   return Loop{loop, iv, lower, upper, inclusive};
 }
 
+/// `e` and its callee if `e` calls, with `args` arguments, a named function
+/// of std or of the global namespace (where the C library's are), else
+/// nulls: a user's own `max` in a namespace may do anything.
+std::pair<const CallExpr *, const FunctionDecl *>
+libraryCall(const Expr *e, unsigned args) {
+  const auto *call = dyn_cast<CallExpr>(stripCasts(e));
+  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
+  if (!callee || !callee->getIdentifier() || call->getNumArgs() != args ||
+      !(callee->isInStdNamespace() ||
+        callee->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+    return {nullptr, nullptr};
+  return {call, callee};
+}
+
 } // namespace
 
 std::optional<MinMaxCall> mlir::gemm::asMinMaxCall(const Expr *e) {
-  const auto *call = dyn_cast<CallExpr>(stripCasts(e));
-  const FunctionDecl *callee = call ? call->getDirectCallee() : nullptr;
-  if (!callee || !callee->getIdentifier() || call->getNumArgs() != 2 ||
-      !(callee->isInStdNamespace() ||
-        callee->getDeclContext()->getRedeclContext()->isTranslationUnit()))
+  auto [call, callee] = libraryCall(e, 2);
+  if (!callee)
     return std::nullopt;
   StringRef name = callee->getName();
   bool isStd = callee->isInStdNamespace() && (name == "max" || name == "min");
@@ -123,15 +143,29 @@ std::optional<MinMaxCall> mlir::gemm::asMinMaxCall(const Expr *e) {
                     stripCasts(call->getArg(1))};
 }
 
+std::optional<MathCall> mlir::gemm::asMathCall(const Expr *e) {
+  auto [call, callee] = libraryCall(e, 1);
+  if (!callee)
+    return std::nullopt;
+  StringRef name = callee->getName();
+  for (StringRef base : {"tanh", "exp", "erf", "sqrt"})
+    if (name == base || name == (base + "f").str() ||
+        name == (base + "l").str())
+      return MathCall{base, call->getArg(0), call};
+  return std::nullopt;
+}
+
 namespace {
 
 /// Rejects expressions with effects besides the recorded assignment: calls
-/// (other than std::vector's operator[], data() and size(), and the pure
-/// min and max of asMinMaxCall), nested assignments, increments.
+/// (other than std::vector's operator[], data() and size(), the pure min
+/// and max of asMinMaxCall and the libm calls of asMathCall), nested
+/// assignments, increments.
 bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
   if (!e)
     return true;
-  if (const auto *call = dyn_cast<CallExpr>(e); call && !asMinMaxCall(call)) {
+  if (const auto *call = dyn_cast<CallExpr>(e);
+      call && !asMinMaxCall(call) && !asMathCall(call)) {
     const FunctionDecl *callee = call->getDirectCallee();
     bool vectorAccessor = false;
     if (const auto *method = dyn_cast_or_null<CXXMethodDecl>(callee)) {
@@ -233,33 +267,30 @@ private:
     const auto *compare = dyn_cast<BinaryOperator>(stripCasts(cond));
     if (!compare || compare->getOpcode() != op)
       return nullptr;
-    auto isLiteral = [literal](const Expr *e) {
-      e = stripCasts(e);
-      if (const auto *i = dyn_cast<IntegerLiteral>(e))
-        return i->getValue() == literal;
-      if (const auto *f = dyn_cast<FloatingLiteral>(e))
-        return f->getValueAsApproximateDouble() == literal;
-      return false;
-    };
-    if (isLiteral(compare->getRHS()))
+    if (isLiteral(compare->getRHS(), literal))
       return compare->getLHS();
-    if (isLiteral(compare->getLHS()))
+    if (isLiteral(compare->getLHS(), literal))
       return compare->getRHS();
     return nullptr;
   }
 
   /// `if (beta == 0) <C = 0> [else if (beta != 1) <C *= beta>]`, each branch
-  /// one write of C (in a loop or not), beta loop-invariant. The contraction
-  /// folds the pair into one scaling of C by beta, with BLAS's rule that
-  /// beta == 0 never reads C.
+  /// one write of C (in a loop or not), beta loop-invariant (`*beta` is
+  /// checked by the contraction, once the walk knows what the nest writes).
+  /// The contraction folds the pair into one scaling of C by beta, with
+  /// BLAS's rule that beta == 0 never reads C.
   bool walkBetaBranch(const IfStmt *branch, bool peelable) {
     const Expr *beta = comparedWith(branch->getCond(), BO_EQ, 0);
     const auto *other = dyn_cast_or_null<IfStmt>(branch->getElse());
     const Expr *notOne =
         other ? comparedWith(other->getCond(), BO_NE, 1) : nullptr;
+    const auto *read =
+        beta ? dyn_cast<UnaryOperator>(beta->IgnoreParenImpCasts()) : nullptr;
     bool shaped =
         beta && !branch->getInit() && !branch->getConditionVariable() &&
-        scope.isInvariant(beta) &&
+        (scope.isInvariant(beta) ||
+         (read && read->getOpcode() == UO_Deref &&
+          scope.isInvariant(read->getSubExpr()))) &&
         (!branch->getElse() ||
          (notOne && !other->getElse() && !other->getInit() &&
           !other->getConditionVariable() &&

@@ -28,6 +28,27 @@ static MemRefType memrefType(const OperandBinding &operand, Type element) {
   return MemRefType::get(shape, element, layout);
 }
 
+/// The #gemm.clamp or #gemm.fn of one activation step.
+static Attribute stepAttr(MLIRContext &context, const StepBinding &step) {
+  using Kind = StepBinding::Kind;
+  ClampNaN nan = step.nanToBound ? ClampNaN::Bound : ClampNaN::Keep;
+  switch (step.kind) {
+  case Kind::Lower:
+    return ClampAttr::get(&context, ClampSide::Lower, nan);
+  case Kind::Upper:
+    return ClampAttr::get(&context, ClampSide::Upper, nan);
+  case Kind::Tanh:
+    return FnAttr::get(&context, Function::Tanh);
+  case Kind::Sigmoid:
+    return FnAttr::get(&context, Function::Sigmoid);
+  case Kind::GeluTanh:
+    return FnAttr::get(&context, Function::GeluTanh);
+  case Kind::GeluErf:
+    return FnAttr::get(&context, Function::GeluErf);
+  }
+  llvm_unreachable("unknown activation step");
+}
+
 OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
                                               const FrontendResult &result) {
   OpBuilder builder(&context);
@@ -44,7 +65,12 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
                               memrefType(nest.c, element), element, element};
     if (nest.bias)
       args.push_back(memrefType(*nest.bias, element));
-    args.append(nest.activation.size(), element);
+    const size_t params = nest.activationParams().size();
+    args.append(params, element);
+    for (const ScalarReadBinding &read : nest.scalarReads)
+      args.push_back(MemRefType::get({}, read.isDouble
+                                             ? Type(builder.getF64Type())
+                                             : Type(builder.getF32Type())));
     auto func = builder.create<func::FuncOp>(
         loc, nest.symbol, builder.getFunctionType(args, {}));
     if (nest.symbol != nest.name)
@@ -55,11 +81,9 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
     builder.setInsertionPointToStart(body);
     ValueRange arg = body->getArguments();
     Value bias = nest.bias ? arg[5] : Value();
-    SmallVector<Attribute> clamps;
-    for (const ClampBinding &clamp : nest.activation)
-      clamps.push_back(ClampAttr::get(
-          &context, clamp.upper ? ClampSide::Upper : ClampSide::Lower,
-          clamp.nanToBound ? ClampNaN::Bound : ClampNaN::Keep));
+    SmallVector<Attribute> steps;
+    for (const StepBinding &step : nest.activation)
+      steps.push_back(stepAttr(context, step));
     // One #gemm.rows per operand where any is a table of rows.
     SmallVector<Attribute> rows;
     if (nest.a.rows || nest.b.rows || nest.c.rows)
@@ -70,8 +94,9 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
                                                : RowTable::Pointers));
     builder.create<MatmulOp>(
         loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
-        arg.drop_front(nest.bias ? 6 : 5),
-        clamps.empty() ? ArrayAttr() : builder.getArrayAttr(clamps),
+        arg.slice(nest.bias ? 6 : 5, params),
+        arg.take_back(nest.scalarReads.size()),
+        steps.empty() ? ArrayAttr() : builder.getArrayAttr(steps),
         rows.empty() ? ArrayAttr() : builder.getArrayAttr(rows),
         ScheduleAttr(), ArrayAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);

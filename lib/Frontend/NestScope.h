@@ -104,6 +104,18 @@ public:
   /// rule no write changes an integer read through a pointer (`*n`, f2c's
   /// bounds): such reads are invariant. Set once the walk is complete.
   bool integerReadsInvariant = false;
+  /// No scalar that the nest assigns can be reached through a pointer (each
+  /// is declared in the nest, or is a local of the function whose address
+  /// is never taken), so a floating-point read through a pointer (`*alpha`,
+  /// f2c style) changes only if the nest's stores to C reach it: such reads
+  /// are invariant, and recorded in scalarReads for the launcher to check
+  /// at run time. Set once the walk is complete.
+  bool floatReadsChecked = false;
+  /// Else the scalar that a pointer may reach, for messages.
+  const clang::VarDecl *reachableScalar = nullptr;
+  /// The `*p` reads that isInvariant took for invariant under
+  /// floatReadsChecked, each once.
+  mutable std::vector<const clang::UnaryOperator *> scalarReads;
   std::optional<Rejection> rejection;
   /// Values the nest was lifted with that the source spells as other than a
   /// literal (macros, enumerators, sizeof, array bounds): the spelling and
@@ -160,6 +172,10 @@ const clang::Expr *stripCasts(const clang::Expr *e);
 /// The variable `e` names (through casts and parentheses), or null.
 const clang::VarDecl *referencedVar(const clang::Expr *e);
 
+/// True if `e` is an integer or floating literal of the given value (`0`,
+/// `1.0f`, `0.5`), through casts.
+bool isLiteral(const clang::Expr *e, double value);
+
 /// True if `e` looks like a memory access (subscript or vector operator[]).
 bool isMemoryAccess(const clang::Expr *e);
 
@@ -172,6 +188,16 @@ struct MinMaxCall {
   const clang::Expr *lhs, *rhs;
 };
 std::optional<MinMaxCall> asMinMaxCall(const clang::Expr *e);
+
+/// A call of a libm function of one argument that activations and their
+/// constants use (tanh, exp, erf, sqrt; C's float, double and long double
+/// names or std::'s): pure, so a nest may hold it.
+struct MathCall {
+  llvm::StringRef name; ///< "tanh", "exp", "erf" or "sqrt", whatever type.
+  const clang::Expr *arg;
+  const clang::CallExpr *call;
+};
+std::optional<MathCall> asMathCall(const clang::Expr *e);
 
 /// The statement an OpenMP directive or loop attribute applies to, or `s`.
 const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);

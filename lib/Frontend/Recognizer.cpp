@@ -55,6 +55,38 @@ private:
   const SourceManager &sm;
 };
 
+/// Finds where a variable's address escapes: `&var`, or a reference bound
+/// to it (`float &r = var;`).
+class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
+public:
+  explicit AddressTaken(const VarDecl *var) : var(var) {}
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    found |= op->getOpcode() == UO_AddrOf &&
+             referencedVar(op->getSubExpr()) == var;
+    return !found;
+  }
+  bool VisitVarDecl(VarDecl *decl) {
+    found |= decl->getType()->isReferenceType() && decl->getInit() &&
+             referencedVar(decl->getInit()) == var;
+    return !found;
+  }
+  bool found = false;
+
+private:
+  const VarDecl *var;
+};
+
+/// A non-type template argument in `e` (an instantiation's `N`), or null.
+const SubstNonTypeTemplateParmExpr *findTemplateArgument(const Stmt *e) {
+  if (const auto *subst = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+    return subst;
+  for (const Stmt *child : e->children())
+    if (child)
+      if (const auto *subst = findTemplateArgument(child))
+        return subst;
+  return nullptr;
+}
+
 class Recognizer {
 public:
   Recognizer(const ForStmt *outer, const FunctionDecl *function,
@@ -90,6 +122,7 @@ private:
                  const Access &cAccess,
                  const std::vector<std::optional<Dim>> &dims);
   bool checkLeftovers();
+  bool scalarsUnreachable();
   bool checkRows(const Access &access, const char *name, int row, int col,
                  bool batched);
   bool checkEpilogue(const Contraction &c, const Access *bias,
@@ -105,7 +138,13 @@ bool Recognizer::checkBounds() {
       if (scope.isInvariant(bound))
         continue;
       std::string iv = loop.iv->getNameAsString();
-      if (const VarDecl *var = scope.findVaryingVar(bound)) {
+      if (const auto *param = findTemplateArgument(bound)) {
+        scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                     "' is the template parameter '" +
+                     param->getParameter()->getNameAsString() +
+                     "': a nest in a template is lifted per element type, "
+                     "not per value of a non-type template parameter");
+      } else if (const VarDecl *var = scope.findVaryingVar(bound)) {
         if (scope.ivIndex(var) >= 0)
           scope.reject("non-rectangular bounds: the bound of '" + iv +
                        "' depends on '" + var->getNameAsString() + "'");
@@ -202,13 +241,55 @@ bool Recognizer::checkLeftovers() {
   return true;
 }
 
+/// One activation step for the remark: "max with '0'", "tanh",
+/// "GELU (tanh form, k = '...', c = '...')".
+std::string describeStep(const ActivationStep &step) {
+  using Kind = StepBinding::Kind;
+  auto quoted = [&](size_t i) { return "'" + step.params[i] + "'"; };
+  switch (step.kind) {
+  case Kind::Lower:
+  case Kind::Upper:
+    return std::string(step.kind == Kind::Upper ? "min" : "max") + " with " +
+           quoted(0) + (step.nanToBound ? "" : " (NaN kept)");
+  case Kind::Tanh:
+    return "tanh";
+  case Kind::Sigmoid:
+    return "sigmoid";
+  case Kind::GeluTanh:
+    return "GELU (tanh form, k = " + quoted(0) + ", c = " + quoted(1) + ")";
+  case Kind::GeluErf:
+    return "GELU (erf form, erf(x * " + quoted(0) + "))";
+  }
+  llvm_unreachable("unknown activation step");
+}
+
+/// Whether no pointer can reach a scalar that the nest assigns: each is
+/// declared in the nest, or is a local of the function (not static) whose
+/// address is never taken. Else notes the scalar in scope.reachableScalar.
+bool Recognizer::scalarsUnreachable() {
+  if (!function || !function->getBody())
+    return false;
+  for (const VarDecl *var : scope.written) {
+    if (scope.findLocal(var))
+      continue;
+    AddressTaken finder(var);
+    finder.TraverseStmt(function->getBody());
+    if (!var->hasLocalStorage() || var->getType()->isReferenceType() ||
+        finder.found) {
+      scope.reachableScalar = var;
+      return false;
+    }
+  }
+  return true;
+}
+
 /// The bias is a buffer apart from C, of C's element type, indexed by C's
 /// dimensions alone (a vector along M or N, or per batch), and a null check
 /// tests its own pointer. The activation computes in the element type.
 bool Recognizer::checkEpilogue(const Contraction &c, const Access *bias,
                                const Access &out,
                                const std::vector<std::optional<Dim>> &dims) {
-  for (const ClampStep &step : c.activation) {
+  for (const ActivationStep &step : c.activation) {
     QualType type = step.expr->getType();
     if (!type->isRealFloatingType() ||
         scope.ctx.getFloatingTypeOrder(type, out.elementType) < 0)
@@ -319,6 +400,7 @@ std::optional<Nest> Recognizer::recognize() {
   scope.integerReadsInvariant = llvm::all_of(scope.writes, [](const Write &w) {
     return !isMemoryAccess(w.lhs) || w.lhs->getType()->isRealFloatingType();
   });
+  scope.floatReadsChecked = scalarsUnreachable();
   if (!checkBounds())
     return std::nullopt;
   std::optional<Contraction> c = matchContraction(scope);
@@ -484,6 +566,16 @@ std::optional<Nest> Recognizer::recognize() {
   nest.b = bind(*y, c->macLoops, withBatch(byDim[K][0], byDim[N][0]));
   nest.c = bind(*out, c->cLoops, withBatch(byDim[M][0], byDim[N][0]));
   nest.alpha = c->alpha;
+  // The launcher checks at run time that C holds none of these.
+  if (scope.scalarReads.size() > 4)
+    return scope.reject("the nest reads " +
+                        std::to_string(scope.scalarReads.size()) +
+                        " scalars through pointers; at most 4 are checked "
+                        "against C");
+  for (const UnaryOperator *read : scope.scalarReads)
+    nest.scalarReads.push_back(
+        {scope.print(read->getSubExpr()),
+         read->getType()->isSpecificBuiltinType(BuiltinType::Double)});
   nest.beta = c->beta;
   for (const auto &assumption : scope.assumptions)
     if (!llvm::is_contained(nest.assumptions, assumption))
@@ -494,9 +586,8 @@ std::optional<Nest> Recognizer::recognize() {
       nest.bias->ptr = parenthesize(scope.print(c->biasGuard)) + " ? " +
                        parenthesize(nest.bias->ptr) + " : 0";
   }
-  for (const ClampStep &step : c->activation)
-    nest.activation.push_back(
-        {step.upper, step.nanToBound, scope.print(step.bound)});
+  for (const ActivationStep &step : c->activation)
+    nest.activation.push_back({step.kind, step.nanToBound, step.params});
 
   // Parenthesised, so that `hi - lo x n` cannot be misread.
   auto extent = [&](int l) { return parenthesize(extents[l].str()); };
@@ -508,6 +599,9 @@ std::optional<Nest> Recognizer::recognize() {
   summary += "; A " + layoutName(nest.a) + ", B " + layoutName(nest.b) +
              ", C " + layoutName(nest.c) + "; " + c->form + ", alpha = " +
              nest.alpha + ", beta = " + nest.beta;
+  for (const UnaryOperator *read : scope.scalarReads)
+    summary += "; reads '" + scope.print(read) +
+               "' before the nest (the loop runs where C holds it)";
   for (const std::string &factor : scope.zeroSkips)
     summary += "; the terms it skips where '" + factor +
                "' is 0 are 0 unless A or B holds Inf or NaN";
@@ -515,10 +609,8 @@ std::optional<Nest> Recognizer::recognize() {
   if (bias)
     epilogue.push_back("+ '" + scope.print(c->bias) + "'" +
                        (c->biasGuard ? " (none if null)" : ""));
-  for (const ClampStep &step : c->activation)
-    epilogue.push_back(std::string(step.upper ? "min" : "max") + " with '" +
-                       scope.print(step.bound) + "'" +
-                       (step.nanToBound ? "" : " (NaN kept)"));
+  for (const ActivationStep &step : c->activation)
+    epilogue.push_back(describeStep(step));
   if (!epilogue.empty())
     summary += "; epilogue: " + llvm::join(epilogue, ", ");
   return nest;

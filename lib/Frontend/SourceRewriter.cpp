@@ -22,8 +22,10 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
                                                                       : *nest.bias;
   };
   llvm::SmallVector<std::string> args;
+  std::vector<std::string> params = nest.activationParams();
   forEachLauncherParam(
-      nest.c.sizes.size(), nest.bias.has_value(), nest.activation.size(),
+      nest.c.sizes.size(), nest.bias.has_value(), params.size(),
+      nest.scalarReads.size(),
       {nest.a.rows.has_value(), nest.b.rows.has_value(),
        nest.c.rows.has_value()},
       [&](const LauncherParam &param) {
@@ -50,8 +52,10 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
           return args.push_back(nest.alpha);
         case LauncherParam::Kind::Beta:
           return args.push_back(nest.beta);
-        case LauncherParam::Kind::Bound:
-          return args.push_back(nest.activation[param.index].bound);
+        case LauncherParam::Kind::Param:
+          return args.push_back(params[param.index]);
+        case LauncherParam::Kind::Read:
+          return args.push_back(nest.scalarReads[param.index].ptr);
         }
       });
   return nest.name + "(" + llvm::join(args, ", ") + ")";

@@ -70,4 +70,15 @@ bool isOneToOne(const Operand &op, const Extents &e) {
   return true;
 }
 
+const char *holdsRead(const std::vector<Span> &c, const ScalarReads &reads) {
+  for (int r = 0; r < reads.count; ++r) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(reads.read[r].ptr);
+    const Span read{at, at + uintptr_t(reads.read[r].bytes)};
+    for (const Span &span : c)
+      if (span.overlaps(read))
+        return "C holds a scalar that the nest reads through a pointer";
+  }
+  return nullptr;
+}
+
 } // namespace gemm_rt::detail

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gemm_rt::detail {
 
@@ -41,6 +42,11 @@ Span spanOf(const Operand &op, const Extents &e, size_t elementSize);
 /// not necessary: each stride must step past everything the smaller strides
 /// reach, which holds for every row- or column-major layout.
 bool isOneToOne(const Operand &op, const Extents &e);
+
+/// Why C, whose bytes are `c`, must not be written by anything but the
+/// loop, or null: one of `c` holds a scalar of `reads`, which the loop would
+/// read as it rewrites it.
+const char *holdsRead(const std::vector<Span> &c, const ScalarReads &reads);
 
 } // namespace gemm_rt::detail
 

@@ -84,7 +84,7 @@ const char *rowOverlap(const Problem &p, const RowOperands &rows) {
   if (p.epilogue.bias.ptr &&
       overlapAny(c, {spanOf(p.epilogue.bias, cExtents, element)}))
     return "C overlaps the bias";
-  return nullptr;
+  return holdsRead(c, p.reads);
 }
 
 RowCopy::RowCopy(const Rows &rows, const Extents &extents,

@@ -17,8 +17,8 @@
 namespace gemm_rt::detail {
 
 /// Why running p on copies of its tables would change what the loop
-/// computes, or null: a row of C overlapping another row of C, or a row or
-/// span of A, B or the bias.
+/// computes, or null: a row of C overlapping another row of C, a row or
+/// span of A, B or the bias, or a scalar the nest reads through a pointer.
 const char *rowOverlap(const Problem &p, const RowOperands &rows);
 
 /// The contiguous host copy of a table of rows: row r of the table at

@@ -99,8 +99,9 @@ struct Placement {
 };
 
 /// Why p must not run anywhere but in its original loop, or null: C sharing
-/// memory with A or B, or C's layout mapping two elements to one address,
-/// makes the result depend on the order of the updates.
+/// memory with A, B, the bias or a scalar read through a pointer, or C's
+/// layout mapping two elements to one address, makes the result depend on
+/// the order of the updates.
 const char *unsafeLayout(const Problem &p) {
   const size_t bytes = elementSize(p.dtype);
   const Extents cExtents{p.batch, p.m, p.n};
@@ -112,6 +113,8 @@ const char *unsafeLayout(const Problem &p) {
   if (p.epilogue.bias.ptr &&
       c.overlaps(spanOf(p.epilogue.bias, cExtents, bytes)))
     return "C overlaps the bias";
+  if (const char *read = holdsRead({c}, p.reads))
+    return read;
   if (!isOneToOne(p.c, cExtents))
     return "C's layout is not one-to-one";
   return nullptr;

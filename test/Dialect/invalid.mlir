@@ -52,7 +52,7 @@ func.func @not_strided(%a: memref<8x8xf32>,
 
 func.func @not_a_memref(%a: tensor<8x8xf32>, %b: memref<8x8xf32>, %s: f32) {
   // expected-error @+1 {{'gemm.matmul' op operand #0 must be rank-2 or rank-3 memref with a strided layout, but got 'tensor<8x8xf32>'}}
-  "gemm.matmul"(%a, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (tensor<8x8xf32>, memref<8x8xf32>, memref<8x8xf32>, f32, f32) -> ()
+  "gemm.matmul"(%a, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>}> : (tensor<8x8xf32>, memref<8x8xf32>, memref<8x8xf32>, f32, f32) -> ()
   return
 }
 
@@ -107,7 +107,7 @@ func.func @alpha_type(%a: memref<?x?xf32>, %s: f64) {
 
 func.func @alpha_not_float(%a: memref<?x?xf32>, %s: i32) {
   // expected-error @+1 {{'gemm.matmul' op operand #3 must be floating-point, but got 'i32'}}
-  "gemm.matmul"(%a, %a, %a, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i32, i32) -> ()
+  "gemm.matmul"(%a, %a, %a, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>}> : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i32, i32) -> ()
   return
 }
 
@@ -116,7 +116,7 @@ func.func @alpha_not_float(%a: memref<?x?xf32>, %s: i32) {
 // The custom form writes one scalar type; the generic form can disagree.
 func.func @alpha_beta_mismatch(%a: memref<?x?xf32>, %alpha: f32, %beta: f64) {
   // expected-error @+1 {{'gemm.matmul' op failed to verify that all of {alpha, beta} have same type}}
-  "gemm.matmul"(%a, %a, %a, %alpha, %beta) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}> : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32, f64) -> ()
+  "gemm.matmul"(%a, %a, %a, %alpha, %beta) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>}> : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32, f64) -> ()
   return
 }
 

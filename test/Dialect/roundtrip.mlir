@@ -147,16 +147,39 @@ func.func @transposed_with_alternatives(%a: memref<?x?xf32>, %s: f32) {
 // An epilogue: a bias broadcast along M (its row stride is 0 at run time)
 // and a clamp to [lo, hi], the upper bound keeping NaN.
 // CHECK-LABEL: func.func @epilogue
-// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>) clamp(%{{.*}}, %{{.*}} : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} bias(%{{.*}} : memref<?x?xf32, strided<[?, 1], offset: ?>>) params(%{{.*}}, %{{.*}} : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
 func.func @epilogue(%a: memref<?x?xf32>, %bias: memref<?x?xf32, strided<[?, 1], offset: ?>>, %s: f32, %lo: f32, %hi: f32) {
-  gemm.matmul %a, %a, %a, %s, %s bias(%bias : memref<?x?xf32, strided<[?, 1], offset: ?>>) clamp(%lo, %hi : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  gemm.matmul %a, %a, %a, %s, %s bias(%bias : memref<?x?xf32, strided<[?, 1], offset: ?>>) params(%lo, %hi : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = keep>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// The functions: a GELU in its tanh form (two constants) under an upper
+// clamp, its erf form (one), tanh and sigmoid (none).
+// CHECK-LABEL: func.func @functions
+// CHECK: params(%{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32) {activation = [#gemm.fn<gelu_tanh>, #gemm.clamp<upper, nan = bound>]}
+// CHECK: params(%{{.*}} : f32) {activation = [#gemm.fn<gelu_erf>]}
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {activation = [#gemm.fn<tanh>]}
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {activation = [#gemm.fn<sigmoid>]}
+func.func @functions(%a: memref<?x?xf32>, %s: f32, %k: f32, %c: f32, %hi: f32) {
+  gemm.matmul %a, %a, %a, %s, %s params(%k, %c, %hi : f32, f32, f32) {activation = [#gemm.fn<gelu_tanh>, #gemm.clamp<upper, nan = bound>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  gemm.matmul %a, %a, %a, %s, %s params(%k : f32) {activation = [#gemm.fn<gelu_erf>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  gemm.matmul %a, %a, %a, %s, %s {activation = [#gemm.fn<tanh>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  gemm.matmul %a, %a, %a, %s, %s {activation = [#gemm.fn<sigmoid>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// Scalars read through pointers, whose values alpha and a bound carry.
+// CHECK-LABEL: func.func @reads
+// CHECK: params(%{{.*}} : f32) reads(%{{.*}}, %{{.*}} : memref<f32>, memref<f64>) {activation = [#gemm.clamp<lower, nan = bound>]}
+func.func @reads(%a: memref<?x?xf32>, %s: f32, %pa: memref<f32>, %pd: memref<f64>) {
+  gemm.matmul %a, %a, %a, %s, %s params(%s : f32) reads(%pa, %pd : memref<f32>, memref<f64>) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
 
 // A batched ReLU without a bias.
 // CHECK-LABEL: func.func @relu
-// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} clamp(%{{.*}} : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?x?xf64>
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} params(%{{.*}} : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?x?xf64>
 func.func @relu(%a: memref<?x?x?xf64>, %s: f64) {
-  gemm.matmul %a, %a, %a, %s, %s clamp(%s : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
+  gemm.matmul %a, %a, %a, %s, %s params(%s : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return
 }

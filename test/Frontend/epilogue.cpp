@@ -24,7 +24,7 @@ void dense(float *out, const float *inp, const float *weight,
            const float *bias, int Bn, int T, int Cn, int OC) {
   // REMARK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, M x N x K = (Bn * T) x OC x Cn; A row-major, B column-major, C row-major; accumulates in 'val', alpha = 1, beta = 0; epilogue: + 'bias[o]' (none if null), max with '0.F'; rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
   // OUT: if (!gemm_opt_nest_0(inp, Bn * T, Cn, Cn, 1, weight, Cn, OC, 1, Cn, out, Bn * T, OC, OC, 1, 1, 0, bias ? bias : 0, Bn * T, OC, 0, 1, 0.F)) {
-  // MLIR: gemm.matmul {{.*}} bias(%arg5 : memref<?x?xf32, strided<[?, 1], offset: ?>>) clamp(%arg6 : f32) {activation = [#gemm.clamp<lower, nan = bound>]}
+  // MLIR: gemm.matmul {{.*}} bias(%arg5 : memref<?x?xf32, strided<[?, 1], offset: ?>>) params(%arg6 : f32) {activation = [#gemm.clamp<lower, nan = bound>]}
   for (int b = 0; b < Bn; b++)
     for (int t = 0; t < T; t++)
       for (int o = 0; o < OC; o++) {
@@ -71,7 +71,7 @@ void forms(float alpha, float beta, float lo, float hi, const float *bias) {
   // A clamp to [lo, hi] of a bias along M.
   // REMARK: :[[@LINE+3]]:3: remark: GEMM recognised: {{.*}}; epilogue: + 'biasM[i]', max with 'lo', min with 'hi'; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
   // OUT: if (!gemm_opt_nest_4({{.*}}, 1, 0, biasM, 64, 32, 1, 0, lo, hi)) {
-  // MLIR: gemm.matmul {{.*}} clamp(%arg6, %arg7 : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = bound>]}
+  // MLIR: gemm.matmul {{.*}} params(%arg6, %arg7 : f32, f32) {activation = [#gemm.clamp<lower, nan = bound>, #gemm.clamp<upper, nan = bound>]}
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       float s = 0;

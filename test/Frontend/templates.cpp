@@ -1,8 +1,10 @@
-// A nest in a function template is recognised in each of the file's
-// instantiations; their launchers overload one name, so the one guard in the
-// template calls the right one for each type. A template with an
+// A nest in a function template, or in a member function of a class
+// template (defined in the class or out of it), is recognised in each of the
+// file's instantiations; their launchers overload one name, so the one guard
+// in the template calls the right one for each type. A template with an
 // instantiation that is not a float or double GEMM, one never instantiated,
-// and a nest in a class template are left as written, each with a remark.
+// and a class template over a size (a non-type parameter) are left as
+// written, each with a remark.
 //
 // RUN: gemm-opt %s --reference-kernel -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -10,9 +12,12 @@
 //
 // OUT:      static bool gemm_opt_nest_0(const float *a
 // OUT:      static bool gemm_opt_nest_0(const double *a
+// OUT:      static bool gemm_opt_nest_1(const float *a
+// OUT:      static bool gemm_opt_nest_1(const double *a
+// OUT:      static bool gemm_opt_nest_2(const float *a
+// OUT:      static bool gemm_opt_nest_2(const double *a
 // OUT-NOT:  static bool gemm_opt_nest_
 // OUT:      if (!gemm_opt_nest_0(A, n, n, n, 1, B, n, n, n, 1, C, n, n, n, 1, 1, 1)) {
-// OUT-NOT:  gemm_opt_nest_
 
 template <typename T>
 void gemm(int n, const T *A, const T *B, T *C) {
@@ -34,7 +39,7 @@ void anyType(int n, const T *A, const T *B, T *C) {
 
 template <typename T>
 void unused(int n, const T *A, const T *B, T *C) {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: it is in a function template that this file never instantiates [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: it is in a template that this file never instantiates [-Rpass-missed=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k)
@@ -44,10 +49,51 @@ void unused(int n, const T *A, const T *B, T *C) {
 template <int N> struct Fixed {
   double a[N][N], b[N][N], c[N][N];
   void multiply() {
-    // REMARK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is in a class template; only function templates are rewritten per instantiation [-Rpass-missed=gemm]
+    // REMARK: :[[@LINE+1]]:5: remark: loop nest not rewritten: in its instantiation 'Fixed<8>::multiply': bound '8' of 'i' is the template parameter 'N': a nest in a template is lifted per element type, not per value of a non-type template parameter [-Rpass-missed=gemm]
     for (int i = 0; i < N; ++i)
       for (int j = 0; j < N; ++j)
         for (int k = 0; k < N; ++k)
+          c[i][j] += a[i][k] * b[k][j];
+  }
+};
+
+// A layer of a templated framework, its bias a std::vector member.
+#include <vector>
+template <class T> struct Layer {
+  int in, out;
+  std::vector<T> w, b;
+  void forward(const T *x, T *y, int n) const {
+    // REMARK: :[[@LINE+2]]:5: remark: GEMM recognised: f32, M x N x K = n x this->out x this->in; {{.*}} epilogue: + 'this->b[o]', max with '0'; and in the template's other 1 instantiation(s), one launcher overload each; rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+    // OUT: if (!gemm_opt_nest_1(x, n, this->in, this->in, 1, this->w.data(), {{.*}}, this->b.data(), n, this->out, 0, 1, 0)) {
+    for (int s = 0; s < n; s++)
+      for (int o = 0; o < out; o++) {
+        T acc = b[o];
+        for (int i = 0; i < in; i++)
+          acc += x[s * in + i] * w[o * in + i];
+        y[s * out + o] = acc > 0 ? acc : 0;
+      }
+  }
+  void backward(const T *dy, T *dx, int n) const;
+};
+
+// Out of the class.
+template <class T> void Layer<T>::backward(const T *dy, T *dx, int n) const {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_2(dy, {{.*}})) {
+  for (int s = 0; s < n; s++)
+    for (int i = 0; i < in; i++)
+      for (int o = 0; o < out; o++)
+        dx[s * in + i] += dy[s * out + o] * w[o * in + i];
+}
+
+// Counts<int> is no float or double GEMM.
+template <class T> struct Counts {
+  T a[4][4], b[4][4], c[4][4];
+  void multiply() {
+    // REMARK: :[[@LINE+1]]:5: remark: loop nest not rewritten: in its instantiation 'Counts<int>::multiply': element type 'int' of 'this->a[i][k]' is not float or double [-Rpass-missed=gemm]
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j)
+        for (int k = 0; k < 4; ++k)
           c[i][j] += a[i][k] * b[k][j];
   }
 };
@@ -57,3 +103,7 @@ template void gemm<double>(int, const double *, const double *, double *);
 template void anyType<float>(int, const float *, const float *, float *);
 template void anyType<int>(int, const int *, const int *, int *);
 template struct Fixed<8>;
+template struct Layer<float>;
+template struct Layer<double>;
+template struct Counts<float>;
+template struct Counts<int>;

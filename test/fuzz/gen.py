@@ -217,6 +217,8 @@ class NestGen:
         self.prelude, self.post = [], []     # fz_nestN, around the nest
         self.globals = []
         self.info = NestInfo(index)
+        self.bias_role = None     # 'i' or 'j': fz_biasN's loop
+        self.has_function = False
 
     def pick(self, *options):
         return self.rng.choice(options)
@@ -237,14 +239,15 @@ class NestGen:
             info.kind = self.rng.choices(
                 names, [NEAR_MISSES[k][0] for k in names])[0]
             info.expect = NEAR_MISSES[info.kind][1]
-        forms = ["plain", "plain", "acc", "hoist", "fused_stmt", "fused_loop"]
+        forms = ["plain", "plain", "acc", "acc", "hoist", "fused_stmt",
+                 "fused_loop"]
         if info.kind in ("assign", "extra_term", "read_c", "call",
                          "alias_static", "write_input"):
             forms = ["plain"]
         elif info.kind == "wrong_index":
-            forms = forms[:3] + forms[4:]   # a hoisted load needs its loops
+            forms = forms[:4] + forms[5:]   # a hoisted load needs its loops
         elif info.kind == "nonrect":
-            forms = forms[:5]   # the init loop runs outside the loop it uses
+            forms = forms[:6]   # the init loop runs outside the loop it uses
         elif info.kind in ("liveout_acc", "mixed_acc"):
             forms = ["acc"]
         self.form = self.rng.choice(forms)
@@ -569,7 +572,7 @@ class NestGen:
                 f"{al} * ({a} * {b})", f"{a} * {al} * {b}"][form - 3]
         return text, abs(alpha)
 
-    def activation(self, s):
+    def clamp(self, s):
         """`s` under a ReLU or a clamp, in one of the written forms."""
         t = self.dtype
         zero, lo, hi = f"({t})0", f"({t})-0.25", f"({t})0.5"
@@ -579,6 +582,42 @@ class NestGen:
                          f"std::fmax({zero}, {s})",
                          f"std::min(std::max({s}, {lo}), {hi})",
                          f"std::fmin(std::fmax({s}, {lo}), {hi})")
+
+    def function(self, x):
+        """tanh, the sigmoid or GELU of `x` in one of the written forms, with
+        the element type's libm calls (tanhf for float) or std::'s."""
+        f = "f" if self.dtype == "float" else ""
+        one, half = lit(self.dtype, 1), lit(self.dtype, 0.5)
+        k, c = lit(self.dtype, 0.7978845608), lit(self.dtype, 0.044715)
+        return self.pick(
+            f"tanh{f}({x})", f"std::tanh({x})",
+            f"{one} / ({one} + exp{f}(-{x}))",
+            f"{one} / ({one} + std::exp(-{x}))",
+            f"{half} * {x} * ({one} + tanh{f}({k} * ({x} + {c} * {x} * {x} "
+            f"* {x})))",
+            f"{x} * {half} * ({one} + erf{f}({x} * "
+            f"{lit(self.dtype, 0.7071067811865476)}))",
+            f"{half} * {x} * ({one} + std::erf({x} / std::sqrt("
+            f"{lit(self.dtype, 2)})))")
+
+    def activation(self, x):
+        """`x` under a clamp, a function, or a clamp of a function; notes a
+        function in self.has_function (its libm rounds apart by ulps)."""
+        form = self.rng.randint(0, 2)
+        self.has_function = form > 0
+        if form == 0:
+            return self.clamp(x)
+        fx = self.function(x)
+        return fx if form == 1 else self.clamp(f"({fx})")
+
+    def bias_element(self):
+        """A bias along C's rows or columns: `fz_biasN[i]` or `[j]`, a global
+        of the element type that fz_runN fills."""
+        role = self.pick("i", "j")
+        self.bias_role = role
+        size = self.loops[role].hi
+        self.globals.append(f"static {self.dtype} fz_bias{self.n}[{size}];")
+        return f"fz_bias{self.n}[{self.loops[role].name}]"
 
     def build_body(self):
         """The nest's loop tree; sets self.update (the statement holding the
@@ -610,19 +649,29 @@ class NestGen:
             if self.info.kind == "liveout_acc":
                 decl = "outside"
                 self.post.append(f"fz_sink_d = {s};")
+            store = self.rng.choice([0, 0, 0, 1, 2, 3, 4])
+            # A bias (C = s, valid nests): the accumulator's start or a term
+            # of the store.
+            bias = (self.bias_element() if store == 0 and
+                    self.info.kind == "valid" and self.chance(0.6) else None)
+            start = bias if bias and self.chance(0.5) else "0"
             if decl == "init":
-                pre = [Stmt(f"{at} {s} = 0;")]
+                pre = [Stmt(f"{at} {s} = {start};")]
             elif decl == "assign":
-                pre = [Stmt(f"{at} {s};"), Stmt(f"{s} = 0;")]
+                pre = [Stmt(f"{at} {s};"), Stmt(f"{s} = {start};")]
             else:
                 self.prelude.append(f"{at} {s};")
-                pre = [Stmt(f"{s} = 0;")]
-            store = self.rng.randint(0, 4)
+                pre = [Stmt(f"{s} = {start};")]
             if store < 3:
                 st = [f"{c} = {s};", f"{c} += {s};", f"{c} -= {s};"][store]
-                if store == 0 and self.chance(0.3):
-                    # An activation: a clamp never widens the error.
-                    st = f"{c} = {self.activation(s)};"
+                x = s
+                if bias and start == "0":
+                    x = self.pick(f"({s} + {bias})", f"({bias} + {s})")
+                    st = f"{c} = {x};"
+                if store == 0 and self.chance(0.6 if bias else 0.4):
+                    # An activation: a clamp never widens the error; a
+                    # function by its slope (render_run).
+                    st = f"{c} = {self.activation(x)};"
                 self.beta = 0.0 if store == 0 else 1.0
                 self.c0_unread = store == 0
                 if store == 2 and self.info.expect == "gemm":
@@ -911,6 +960,26 @@ class NestGen:
                          ", ".join(f"{e}, {s}" for e, s in dims) + "))")
         L(f"  double scale = {self.alpha!r} * {norms[0]} * {norms[1]} + "
           f"{self.beta!r} * {norms[2]};")
+        # The bias: its norm once per row (column) it is broadcast over.
+        cells = {r: self.loops[r].hi - self.loops[r].lo
+                 for r in ("b", "i", "j") if r in self.loops}
+        if self.bias_role:
+            size = self.loops[self.bias_role].hi
+            L(f"  fz_fill(fz_bias{n}, {size}, "
+              f"{self.rng.getrandbits(48)}ull);")
+            times = 1
+            for r, e in cells.items():
+                times *= 1 if r == self.bias_role else e
+            L(f"  scale += std::sqrt(fz_norm2(fz_bias{n}, 1, 0, 1, 0, {size}, "
+              f"1) * {times});")
+        # A function carries the error by its slope (at most 1.2, GELU's
+        # 1.13), and its libm rounds apart from the CPU reference's fp64 by
+        # ulps of a result no larger than |x| + 1.
+        if self.has_function:
+            total = 1
+            for e in cells.values():
+                total *= e
+            L(f"  scale = 1.2 * scale + std::sqrt({total}.0);")
         L("  fz_sink_l = 0;")
         L("  fz_sink_d = 0;")
         for i, r in enumerate("ABC"):

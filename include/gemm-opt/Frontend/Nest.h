@@ -50,12 +50,22 @@ struct OperandBinding {
 /// "column pointers", "row vectors" or "column vectors".
 std::string layoutName(const OperandBinding &operand);
 
-/// One clamp of a nest's activation (gemm_rt::Clamp): its bound as a C++
-/// expression valid before the nest.
-struct ClampBinding {
-  bool upper = false;      ///< min(x, bound), else max(x, bound).
-  bool nanToBound = false; ///< A NaN x becomes the bound, else stays NaN.
-  std::string bound;
+/// One step of a nest's activation (gemm_rt::Step, #gemm.clamp or
+/// #gemm.fn), with its params (a clamp's bound, a GELU's constants) as C++
+/// expressions valid before the nest.
+struct StepBinding {
+  enum class Kind { Lower, Upper, Tanh, Sigmoid, GeluTanh, GeluErf };
+  Kind kind;
+  bool nanToBound = false; ///< A clamp: a NaN x becomes the bound.
+  std::vector<std::string> params;
+};
+
+/// A floating-point scalar that the nest reads through a pointer (`*alpha`):
+/// the launcher gets its value (in alpha, beta or a param) and the pointer,
+/// and runs the loop where C holds it.
+struct ScalarReadBinding {
+  std::string ptr; ///< The pointer, valid before the nest.
+  bool isDouble = false;
 };
 
 /// A nest proven to compute C = act(alpha * A * B + beta * C + bias).
@@ -80,7 +90,17 @@ struct Nest {
   /// dimensions it is broadcast over. Its ptr is `cond ? ptr : 0` where the
   /// source checks the pointer for null: a null bias is no bias.
   std::optional<OperandBinding> bias;
-  std::vector<ClampBinding> activation; ///< Applied in order.
+  std::vector<StepBinding> activation; ///< Applied in order.
+  std::vector<ScalarReadBinding> scalarReads;
+
+  /// The params of every activation step, in order: the launcher's last
+  /// arguments.
+  std::vector<std::string> activationParams() const {
+    std::vector<std::string> params;
+    for (const StepBinding &step : activation)
+      params.insert(params.end(), step.params.begin(), step.params.end());
+    return params;
+  }
 };
 
 /// What the front end learned from one translation unit.

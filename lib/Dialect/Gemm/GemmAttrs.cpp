@@ -1,7 +1,7 @@
 //===- GemmAttrs.cpp - gemm dialect attributes ----------------------------===//
 //
-// The generated attribute storage, parsers and printers, and the checks on
-// #gemm.schedule.
+// The generated attribute storage, parsers and printers, the checks on
+// #gemm.schedule, and the constants each #gemm.fn takes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,4 +96,17 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (occupancy < 1)
     return emitError() << "occupancy must be at least 1, got " << occupancy;
   return success();
+}
+
+unsigned FnAttr::getParamCount() const {
+  switch (getFunction()) {
+  case Function::Tanh:
+  case Function::Sigmoid:
+    return 0;
+  case Function::GeluTanh:
+    return 2;
+  case Function::GeluErf:
+    return 1;
+  }
+  llvm_unreachable("unknown activation function");
 }

@@ -31,8 +31,9 @@ static LogicalResult verifyExtent(MatmulOp op, StringRef lhsWhat, int64_t lhs,
                           << " = " << rhs << ")";
 }
 
-/// The bias is laid out like C and has its extents; every clamp has one
-/// bound of the element type. The runtime's Problem holds two clamps.
+/// The bias is laid out like C and has its extents; the activation's steps
+/// take its params in order, each of the element type. The runtime's
+/// Epilogue holds two clamps and a function.
 static LogicalResult verifyEpilogue(MatmulOp op) {
   MemRefType cType = op.getCType();
   if (Value bias = op.getBias()) {
@@ -49,17 +50,29 @@ static LogicalResult verifyEpilogue(MatmulOp op) {
                               "C's", cType.getDimSize(i), names[first + i])))
         return failure();
   }
-  size_t clamps = op.getActivationAttr() ? op.getActivationAttr().size() : 0;
-  if (clamps != op.getBounds().size())
-    return op.emitOpError("the activation has ")
-           << clamps << " clamps but " << op.getBounds().size()
-           << " bounds are given";
+  unsigned clamps = 0, functions = 0, params = 0;
+  for (Attribute step : op.getActivationSteps()) {
+    auto fn = dyn_cast<FnAttr>(step);
+    ++(fn ? functions : clamps);
+    params += fn ? fn.getParamCount() : 1;
+  }
+  if (params != op.getParams().size())
+    return op.emitOpError("the activation's steps take ")
+           << params << " params but " << op.getParams().size()
+           << " are given";
   if (clamps > 2)
     return op.emitOpError("at most 2 clamps are supported, got ") << clamps;
-  for (Value bound : op.getBounds())
-    if (bound.getType() != cType.getElementType())
-      return op.emitOpError("clamp bounds must have the element type ")
-             << cType.getElementType() << ", got " << bound.getType();
+  if (functions > 1)
+    return op.emitOpError("at most 1 function is supported, got ")
+           << functions;
+  for (Value param : op.getParams())
+    if (param.getType() != cType.getElementType())
+      return op.emitOpError("activation params must have the element type ")
+             << cType.getElementType() << ", got " << param.getType();
+  // The runtime's ScalarReads holds four.
+  if (op.getReads().size() > 4)
+    return op.emitOpError("at most 4 scalar reads are checked, got ")
+           << op.getReads().size();
   return success();
 }
 
@@ -181,12 +194,11 @@ TileStrides MatmulOp::getTileStridesB() {
   return {hasUnitStride(getBType(), row + 1), hasUnitStride(getBType(), row)};
 }
 
-SmallVector<ClampAttr> MatmulOp::getClamps() {
-  SmallVector<ClampAttr> clamps;
+SmallVector<Attribute> MatmulOp::getActivationSteps() {
+  SmallVector<Attribute> steps;
   if (ArrayAttr activation = getActivationAttr())
-    for (Attribute clamp : activation)
-      clamps.push_back(cast<ClampAttr>(clamp));
-  return clamps;
+    llvm::append_range(steps, activation);
+  return steps;
 }
 
 RowTable MatmulOp::getRowTable(unsigned operand) {

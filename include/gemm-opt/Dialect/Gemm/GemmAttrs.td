@@ -2,9 +2,9 @@
 //
 // `#gemm.target` names the GPU that the module is compiled for;
 // `#gemm.schedule` is the tiling that the cost model chose for one
-// `gemm.matmul` and that later passes and CodeGen read; `#gemm.clamp` is one
-// step of a matmul's activation; `#gemm.rows` says how an operand holds its
-// rows.
+// `gemm.matmul` and that later passes and CodeGen read; `#gemm.clamp` and
+// `#gemm.fn` are the steps of a matmul's activation; `#gemm.rows` says how
+// an operand holds its rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +52,17 @@ def Gemm_ClampNaN : I32EnumAttr<"ClampNaN",
     "what a clamp of the activation makes of a NaN", [
       I32EnumAttrCase<"Bound", 0, "bound">,
       I32EnumAttrCase<"Keep", 1, "keep">
+    ]> {
+  let cppNamespace = "::mlir::gemm";
+  let genSpecializedAttr = 0;
+}
+
+def Gemm_Function : I32EnumAttr<"Function",
+    "a function step of the activation, as the source writes it", [
+      I32EnumAttrCase<"Tanh", 0, "tanh">,
+      I32EnumAttrCase<"Sigmoid", 1, "sigmoid">,
+      I32EnumAttrCase<"GeluTanh", 2, "gelu_tanh">,
+      I32EnumAttrCase<"GeluErf", 3, "gelu_erf">
     ]> {
   let cppNamespace = "::mlir::gemm";
   let genSpecializedAttr = 0;
@@ -134,7 +145,7 @@ def Gemm_ClampAttr : Gemm_Attr<"Clamp", "clamp"> {
   let summary = "one step of a gemm.matmul's activation";
   let description = [{
     x = max(x, bound) (`lower`) or min(x, bound) (`upper`), the bound being
-    the matching operand of the op's `clamp(...)` list. `nan` says what a NaN
+    the matching operand of the op's `params(...)` list. `nan` says what a NaN
     x becomes, as the source's form does: the bound (`fmaxf(x, 0.0f)`,
     `x > 0 ? x : 0`) or NaN (`std::max(x, 0.0f)`, which is
     `x < 0 ? 0 : x`). ReLU is one lower clamp at 0.
@@ -152,6 +163,40 @@ def Gemm_ClampAttr : Gemm_Attr<"Clamp", "clamp"> {
   );
 
   let assemblyFormat = "`<` $side `,` `nan` `=` $nan `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// FnAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_FnAttr : Gemm_Attr<"Fn", "fn"> {
+  let summary = "a function step of a gemm.matmul's activation";
+  let description = [{
+    x = f(x) with the source's formula and constants, computed in the
+    element type through its libm call (tanhf, expf, erff for f32). The
+    constants are the next operands of the op's `params(...)` list:
+
+    - `tanh`: tanh(x); no constants.
+    - `sigmoid`: 1 / (1 + exp(-x)); no constants.
+    - `gelu_tanh`: 0.5 * x * (1 + tanh(k * (x + c * x*x*x))); k and c
+      (sqrt(2/pi) and 0.044715 as the source spells them).
+    - `gelu_erf`: 0.5 * x * (1 + erf(x * s)); s (1/sqrt(2)).
+
+    Example:
+
+    ```mlir
+    #gemm.fn<gelu_tanh>
+    ```
+  }];
+
+  let parameters = (ins EnumParameter<Gemm_Function>:$function);
+
+  let assemblyFormat = "`<` $function `>`";
+
+  let extraClassDeclaration = [{
+    /// How many constants of the op's `params(...)` the step takes.
+    unsigned getParamCount() const;
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,8 +35,16 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     a `bias` operand laid out like C, with a stride of 0 along the
     dimensions it is broadcast over (a vector indexed by the row or by the
     column is M x N with strides [s, 0] or [0, s]), is added; then the
-    `activation` clamps are applied in order, each with its bound from the
-    `clamp(...)` operands (scalars of the element type).
+    `activation` steps are applied in order: `#gemm.clamp`s and at most one
+    `#gemm.fn` (tanh, sigmoid, GELU). Each step takes its scalars (a
+    clamp's bound, a GELU's constants) in order from the `params(...)`
+    operands, which have the element type.
+
+    The optional `reads` are the scalars that the source reads through
+    pointers (f2c's `*alpha`) and whose values alpha, beta or the params
+    carry: the op reads them once, before C is written, so it computes what
+    the source does only where C does not hold them; the launcher checks
+    that at run time and runs the original loop otherwise.
 
     The optional `rows` attribute, one `#gemm.rows` each for A, B and C,
     marks the operands whose rows are separate allocations (a table of row
@@ -70,7 +78,18 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     ```mlir
     gemm.matmul %a, %b, %c, %alpha, %beta
         bias(%bias : memref<?x?xf32, strided<[0, 1], offset: ?>>)
-        clamp(%zero : f32) {activation = [#gemm.clamp<lower, nan = bound>]}
+        params(%zero : f32) {activation = [#gemm.clamp<lower, nan = bound>]}
+        : memref<?x?xf32, strided<[?, 1], offset: ?>>,
+          memref<?x?xf32, strided<[1, ?], offset: ?>>,
+          memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+    ```
+
+    A GELU in its tanh form, its constants sqrt(2/pi) and 0.044715 passed
+    as the source spells them:
+
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta
+        params(%k, %c3 : f32, f32) {activation = [#gemm.fn<gelu_tanh>]}
         : memref<?x?xf32, strided<[?, 1], offset: ?>>,
           memref<?x?xf32, strided<[1, ?], offset: ?>>,
           memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -87,9 +106,11 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     Arg<Optional<Gemm_MatrixMemRef>,
         "added to each element: [batch x] M x N, broadcast by zero strides",
         [MemRead]>:$bias,
-    Variadic<AnyFloat>:$bounds,
-    OptionalAttr<TypedArrayAttrBase<Gemm_ClampAttr,
-        "array of #gemm.clamp">>:$activation,
+    Variadic<AnyFloat>:$params,
+    Arg<Variadic<MemRefRankOf<[F32, F64], [0]>>,
+        "scalars read through pointers, which C must not hold", [MemRead]>:$reads,
+    OptionalAttr<TypedArrayAttrBase<AnyAttrOf<[Gemm_ClampAttr, Gemm_FnAttr]>,
+        "array of #gemm.clamp and #gemm.fn">>:$activation,
     OptionalAttr<TypedArrayAttrBase<Gemm_RowsAttr,
         "array of #gemm.rows">>:$rows,
     OptionalAttr<Gemm_ScheduleAttr>:$schedule,
@@ -102,7 +123,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
   let assemblyFormat = [{
     $a `,` $b `,` $c `,` $alpha `,` $beta
     (`bias` `(` $bias^ `:` type($bias) `)`)?
-    (`clamp` `(` $bounds^ `:` type($bounds) `)`)?
+    (`params` `(` $params^ `:` type($params) `)`)?
+    (`reads` `(` $reads^ `:` type($reads) `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($c) `,` type($alpha)
   }];
 
@@ -112,8 +134,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b, "::mlir::Value":$c,
                    "::mlir::Value":$alpha, "::mlir::Value":$beta), [{
       build($_builder, $_state, a, b, c, alpha, beta, /*bias=*/nullptr,
-            /*bounds=*/::mlir::ValueRange(), /*activation=*/nullptr,
-            /*rows=*/nullptr, /*schedule=*/::mlir::gemm::ScheduleAttr(),
+            /*params=*/::mlir::ValueRange(), /*reads=*/::mlir::ValueRange(),
+            /*activation=*/nullptr, /*rows=*/nullptr,
+            /*schedule=*/::mlir::gemm::ScheduleAttr(),
             /*alternatives=*/::mlir::ArrayAttr(), /*kernels=*/::mlir::ArrayAttr());
     }]>
   ];
@@ -133,9 +156,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     ::mlir::gemm::TileStrides getTileStridesA();
     ::mlir::gemm::TileStrides getTileStridesB();
     /// True if the op has a bias or an activation.
-    bool hasEpilogue() { return getBias() || !getBounds().empty(); }
-    /// The activation's clamps, in order (none without an activation).
-    ::llvm::SmallVector<::mlir::gemm::ClampAttr> getClamps();
+    bool hasEpilogue() { return getBias() || !getActivationSteps().empty(); }
+    /// The activation's steps (#gemm.clamp, #gemm.fn), in order.
+    ::llvm::SmallVector<::mlir::Attribute> getActivationSteps();
     /// How operand `operand` (0 A, 1 B, 2 C) holds its rows: `None` without
     /// the `rows` attribute.
     ::mlir::gemm::RowTable getRowTable(unsigned operand);

@@ -15,11 +15,13 @@ namespace mlir::gemm {
 
 /// One parameter of a launcher.
 struct LauncherParam {
-  enum class Kind { Pointer, Table, Size, Stride, RowOffset, Alpha, Beta, Bound };
+  enum class Kind {
+    Pointer, Table, Size, Stride, RowOffset, Alpha, Beta, Param, Read
+  };
   Kind kind;
   /// "a", "b", "c" or "bias" for an operand's pointer, sizes and strides.
   llvm::StringRef operand;
-  /// Which size, stride or bound.
+  /// Which size, stride, activation param or scalar read.
   unsigned index = 0;
 };
 
@@ -31,13 +33,15 @@ struct RowTables {
 };
 
 /// The parameters of a launcher whose matrices have `rank` dimensions, with
-/// or without a bias and with `clamps` activation bounds, in order: A, B
-/// and C each as (pointer, sizes..., strides...) in elements, or for a table
-/// of rows as (its first row, sizes..., the offset of the first element in
-/// each row); alpha, beta, the bias as an operand, then the bounds.
+/// or without a bias, with `params` activation params (clamp bounds, GELU
+/// constants) and `reads` scalars read through pointers, in order: A, B and
+/// C each as (pointer, sizes..., strides...) in elements, or for a table of
+/// rows as (its first row, sizes..., the offset of the first element in
+/// each row); alpha, beta, the bias as an operand, the params, then the
+/// pointers of the reads.
 template <class Fn>
-void forEachLauncherParam(unsigned rank, bool bias, unsigned clamps,
-                          RowTables tables, Fn fn) {
+void forEachLauncherParam(unsigned rank, bool bias, unsigned params,
+                          unsigned reads, RowTables tables, Fn fn) {
   using Kind = LauncherParam::Kind;
   auto operand = [&](llvm::StringRef name, bool table) {
     fn(LauncherParam{table ? Kind::Table : Kind::Pointer, name});
@@ -55,8 +59,10 @@ void forEachLauncherParam(unsigned rank, bool bias, unsigned clamps,
   fn(LauncherParam{Kind::Beta, ""});
   if (bias)
     operand("bias", false);
-  for (unsigned i = 0; i < clamps; ++i)
-    fn(LauncherParam{Kind::Bound, "", i});
+  for (unsigned i = 0; i < params; ++i)
+    fn(LauncherParam{Kind::Param, "", i});
+  for (unsigned i = 0; i < reads; ++i)
+    fn(LauncherParam{Kind::Read, "", i});
 }
 
 } // namespace mlir::gemm
