@@ -90,15 +90,20 @@ Profitability profitability() {
   return mode;
 }
 
+const char *loopBeforeStaging(const Problem &p, Profitability mode) {
+  if (mode == Profitability::Loop)
+    return "GEMM_OPT_PROFITABILITY=always-loop";
+  // Tiny problems take this exit on every call: no formatting.
+  if (mode == Profitability::Model && loopSeconds(p) < kCallSeconds)
+    return "the loop is faster (under a staged call's fixed cost)";
+  return nullptr;
+}
+
 Route route(const Problem &p, const Plan &plan, Hosted hosted,
             Profitability mode, Machine (*machine)(const char *nest)) {
-  if (mode == Profitability::Loop)
-    return {false, "GEMM_OPT_PROFITABILITY=always-loop", {}};
+  if (const char *why = loopBeforeStaging(p, mode))
+    return {false, why, {}};
   const double loop = loopSeconds(p);
-  // Tiny problems take this exit on every call: no formatting.
-  if (mode == Profitability::Model && loop < kCallSeconds)
-    return {false, "the loop is faster (under a staged call's fixed cost)",
-            {}};
   const Machine m = machine(p.nest);
   const StagePlan stage = planStaging(p, plan, hosted, m);
   if (stage.panels == 0)

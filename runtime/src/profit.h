@@ -55,9 +55,14 @@ struct Route {
   StagePlan stage;
 };
 
-/// The rule for `p` (A, B or C in host memory as `hosted` says). A problem
-/// whose loop takes less than a staged call's fixed cost runs in the loop
-/// before `machine` is asked for (it measures the copy rates once).
+/// Why `mode` keeps a call of `p` with host operands in its loop before any
+/// staging is planned or copy made, or null: always-loop, or (the model's
+/// rule) a loop that takes less than a staged call's fixed cost.
+const char *loopBeforeStaging(const Problem &p, Profitability mode);
+
+/// The rule for `p` (A, B or C in host memory as `hosted` says): first
+/// loopBeforeStaging, which needs no `machine` (it measures the copy rates
+/// once).
 Route route(const Problem &p, const Plan &plan, Hosted hosted,
             Profitability mode, Machine (*machine)(const char *nest));
 

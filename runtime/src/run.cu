@@ -230,6 +230,11 @@ bool run(const Problem &p, const RowOperands &rows, const Plan &plan) {
     return fallBack(p, why);
   if (const char *unsafe = rowOverlap(p, rows))
     return fallBack(p, unsafe);
+  // The tables are host memory, so the copies below would be staged: where
+  // the rule keeps the call in its loop anyway, it is kept before copying.
+  if (const char *why = cpuMode() ? nullptr
+                                  : loopBeforeStaging(p, profitability()))
+    return fallBack(p, why);
   // Each table as a contiguous copy; C's is read only if beta != 0.
   Problem copies = p;
   std::optional<RowCopy> a, b, c;
