@@ -99,12 +99,9 @@ struct GemmAddAlternatives
   addMeasured(MatmulOp op, const GpuTarget &gpu,
               const ScheduleOverrides &options, const TuningDb &db,
               SmallVector<Attribute> &kernels) {
-    TuningMatch match =
-        db.find(gpu, [&](const TuningKey &key) { return admits(op, key); });
-    if (match.stale)
-      op.emitRemark() << getArgument() << ": " << match.stale
-                      << " row(s) of " << db.path()
-                      << " for this op ignored: " << match.staleReason;
+    TuningMatch match = findMeasured(
+        op, gpu, db, [&](const TuningKey &key) { return admits(op, key); },
+        getArgument(), "op");
     SmallVector<int64_t> measured;
     unsigned added = 0;
     for (const TuningRecord *r : match.best) {

@@ -39,6 +39,18 @@ mlir::gemm::loadTuningDb(StringRef path, ModuleOp module, StringRef pass) {
   return failure();
 }
 
+TuningMatch
+mlir::gemm::findMeasured(MatmulOp op, const GpuTarget &gpu, const TuningDb &db,
+                         llvm::function_ref<bool(const TuningKey &)> accepts,
+                         StringRef pass, StringRef what) {
+  TuningMatch match = db.find(gpu, accepts);
+  if (match.stale)
+    op.emitRemark() << pass << ": " << match.stale << " row(s) of "
+                    << db.path() << " for this " << what
+                    << " ignored: " << match.staleReason;
+  return match;
+}
+
 ScheduleParams ScheduleParams::fromAttr(ScheduleAttr s) {
   return {SmallVector<int64_t, 3>(s.getBlock()),
           SmallVector<int64_t, 2>(s.getThread()),

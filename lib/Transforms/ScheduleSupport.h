@@ -34,6 +34,14 @@ FailureOr<std::optional<TuningDb>> loadTuningDb(StringRef path,
                                                 ModuleOp module,
                                                 StringRef pass);
 
+/// The rows of `db` for `op` on `gpu` whose problems `accepts`
+/// (TuningDb::find), with a remark at `op`, naming `pass`, on the rows it
+/// ignored as stale; `what` names what they were for.
+TuningMatch findMeasured(MatmulOp op, const GpuTarget &gpu,
+                         const TuningDb &db,
+                         llvm::function_ref<bool(const TuningKey &)> accepts,
+                         StringRef pass, StringRef what);
+
 /// The searches of one pass-manager run, as an analysis of the module:
 /// gemm-select-schedule makes them and gemm-add-alternatives ranks them
 /// again for smaller problems. A search reads nothing but its key (the

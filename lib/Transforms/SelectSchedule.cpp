@@ -63,12 +63,9 @@ struct GemmSelectSchedule
     std::optional<TuningKey> key = tuningKeyOf(op);
     if (!key)
       return nullptr;
-    TuningMatch match =
-        db.find(gpu, [&](const TuningKey &row) { return row == *key; });
-    if (match.stale)
-      op.emitRemark() << getArgument() << ": " << match.stale
-                      << " row(s) of " << db.path()
-                      << " for this problem ignored: " << match.staleReason;
+    TuningMatch match = findMeasured(
+        op, gpu, db, [&](const TuningKey &row) { return row == *key; },
+        getArgument(), "problem");
     const TuningRecord *r = match.best.empty() ? nullptr : match.best[0];
     if (r)
       op.emitRemark() << getArgument() << ": measured on " << r->device
