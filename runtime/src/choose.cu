@@ -42,6 +42,7 @@ bool forced(const Problem &p, const Plan &plan, Choice &choice) {
   choice = {variant, splits};
   return true;
 }
+
 /// The model's seconds for p with variant v split `splits` ways.
 double predictedSeconds(const Problem &p, const Plan &plan, int v,
                         int64_t splits, int sms) {
@@ -94,7 +95,8 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
     return best;
   if (const Measured *m = nearestMeasured(p, plan)) {
     // A split the call's K does not allow runs unsplit.
-    const int64_t splits = m->splits > 1 && canSplit(p, m->splits) ? m->splits : 1;
+    const int64_t splits =
+        m->splits > 1 && canSplit(p, m->splits) ? m->splits : 1;
     return {m->variant, splits,
             predictedSeconds(p, plan, m->variant, splits, sms)};
   }
