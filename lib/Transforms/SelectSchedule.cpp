@@ -66,21 +66,19 @@ struct GemmSelectSchedule
     TuningMatch match = findMeasured(
         op, gpu, db, [&](const TuningKey &row) { return row == *key; },
         getArgument(), "problem");
-    const TuningRecord *r = match.best.empty() ? nullptr : match.best[0];
-    if (r)
-      op.emitRemark() << getArgument() << ": measured on " << r->device
-                      << " (" << db.path() << ":" << r->line << "): "
-                      << llvm::formatv("{0:F0} GFLOP/s", r->gflops)
-                      << (r->cublasGFlops > 0
-                              ? llvm::formatv(", {0:F3} of cuBLAS",
-                                              r->gflops / r->cublasGFlops)
-                                    .str()
-                              : std::string())
-                      << (r->splits > 1 ? llvm::formatv(
-                                              " with K split {0} ways",
-                                              r->splits)
-                                              .str()
-                                        : std::string());
+    if (match.best.empty())
+      return nullptr;
+    const TuningRecord *r = match.best.front();
+    InFlightDiagnostic remark = op.emitRemark();
+    remark << getArgument() << ": measured on " << r->device << " ("
+           << db.path() << ":" << r->line << "): "
+           << llvm::formatv("{0:F0} GFLOP/s", r->gflops).str();
+    if (r->cublasGFlops > 0)
+      remark << llvm::formatv(", {0:F3} of cuBLAS",
+                              r->gflops / r->cublasGFlops)
+                    .str();
+    if (r->splits > 1)
+      remark << " with K split " << r->splits << " ways";
     return r;
   }
 
