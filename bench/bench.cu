@@ -25,15 +25,11 @@
 // Usage: bench [seed]              (the default seed is 1)
 //        bench --choices [seed]    every kernel variant and K split of each
 //                                  plan instead (GEMM_OPT_CHOICE)
-//        bench --choices=FILE [seed]  the same, and each choice appended to
-//                                  FILE as a tuning record (docs/tuning.md)
 //
 //===----------------------------------------------------------------------===//
 #include "gemms.h"
 
 #include "gpu_check.h"
-
-#include "gemm-opt/Target/TuningFormat.h"
 
 #include <cmath>
 #include <cstdio>
@@ -217,47 +213,6 @@ void benchRewritten(cublasHandle_t handle, const Functions<T> &f, DType dtype,
               count, std::exp(logSum / count));
 }
 
-/// Where --choices=FILE appends its tuning records, or null.
-FILE *tuningDb = nullptr;
-
-/// Opens `path` for appending, with the header if it is empty.
-FILE *openTuningDb(const char *path) {
-  FILE *file = std::fopen(path, "a");
-  if (!file) {
-    std::fprintf(stderr, "bench: cannot open %s\n", path);
-    std::exit(1);
-  }
-  if (std::ftell(file) == 0)
-    std::fprintf(file, "%s\n", gemm_tuning::kHeader);
-  return file;
-}
-
-/// The last call of the rewritten function of `s` (gemm_rt::lastRun) and
-/// its row, as a tuning record: the layout says which operands are stored
-/// transposed (column-major, 'c'), beta is 0.
-void writeRecord(DType dtype, const Shape &s, const Row &row) {
-  const gemm_rt::LastRun r = gemm_rt::lastRun();
-  if (!tuningDb || !r.schedule)
-    return;
-  cudaDeviceProp prop;
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  int driver = 0, runtime = 0;
-  CHECK_CUDA(cudaDriverGetVersion(&driver));
-  CHECK_CUDA(cudaRuntimeGetVersion(&runtime));
-  const char layout[] = {transposesA(s) ? 'c' : 'r',
-                         transposesB(s) ? 'c' : 'r', 'r', 0};
-  const double flops = 2.0 * s.batch * s.m * s.n * s.k;
-  gemm_tuning::writeRecord(
-      tuningDb,
-      {prop.name, prop.major * 10 + prop.minor, prop.multiProcessorCount,
-       driver, runtime, r.version, r.templates,
-       dtype == DType::F32 ? "f32" : "f64", layout, s.batch, s.m, s.n, s.k,
-       /*betaZero=*/true, r.splits, r.schedule, row.oursMs * 1e3,
-       flops / row.oursMs / 1e6, flops / row.blasMs / 1e6,
-       row.check.failures == 0});
-  std::fflush(tuningDb);
-}
-
 /// Every variant and K split of the rewritten functions on the shapes up to
 /// 4096^3, forced through GEMM_OPT_CHOICE, with the one that run() picks
 /// first: whether the runtime's choice (runtime/src/choose.cu) is the
@@ -291,10 +246,8 @@ void benchChoices(cublasHandle_t handle, const Functions<T> &f, DType dtype,
         row = measure<T>(handle, s, dtype, ours);
         const gemm_rt::LastRun r = gemm_rt::lastRun();
         // A split that the problem does not allow runs the model's choice.
-        if (r.variant == v && r.splits == splits) {
+        if (r.variant == v && r.splits == splits)
           printRow(label("").c_str(), s, row);
-          writeRecord(dtype, s, row);
-        }
       }
     unsetenv("GEMM_OPT_CHOICE");
   }
@@ -330,9 +283,7 @@ int main(int argc, char **argv) {
   if (!haveGpu("bench"))
     return 2;
   // --choices times every variant and split of the plans instead.
-  const bool choices = argc > 1 && std::strncmp(argv[1], "--choices", 9) == 0;
-  if (choices && argv[1][9] == '=')
-    tuningDb = openTuningDb(argv[1] + 10);
+  const bool choices = argc > 1 && std::strcmp(argv[1], "--choices") == 0;
   const int seedArg = choices ? 2 : 1;
   const unsigned long long seed =
       argc > seedArg ? std::strtoull(argv[seedArg], nullptr, 0) : 1;
@@ -355,8 +306,6 @@ int main(int argc, char **argv) {
     benchSeeds(handle);
   }
   CHECK_CUBLAS(cublasDestroy(handle));
-  if (tuningDb)
-    std::fclose(tuningDb);
   if (failures) {
     std::printf("\n%d checks FAILED\n", failures);
     return 1;

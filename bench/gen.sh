@@ -12,18 +12,35 @@
 # The kernels are chosen for the GPU that the device tool lends first, an
 # H100 (its DRAM bandwidth sets the runtime's split and streaming terms);
 # BENCH_TARGET=hopper-h200 (any --target name) writes them for another.
+# BENCH_TUNING_DB=FILE chooses them with a tuning database (docs/tuning.md;
+# without it, with none).
+# It also writes the tuning programs of the inputs on the benchmark's
+# shapes to .gpu/tune/<name>.cu (gemm-opt --emit=tune, the model's first
+# BENCH_TUNE_TOP schedules per shape), which bench/tune.sh runs.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 gemm_opt=${BUILD_DIR:-$root/build}/bin/gemm-opt
 out=$root/.gpu/bench
+tune=$root/.gpu/tune
 target=${BENCH_TARGET:-hopper-h100}
-rm -rf "$out"
-mkdir -p "$out"
+# bench.cu's shapes, with their layout classes; batched ones with their
+# batch.
+shapes=rrr:1024x1024x1024,rrr:2048x2048x2048,rrr:4096x4096x4096
+shapes+=,rrr:8192x8192x8192,rrr:1000x1000x1000,rrr:3000x3000x3000
+shapes+=,rrr:4096x4096x64,rrr:4096x4096x256,rrr:16384x64x16384
+shapes+=,rrr:64x16384x16384,rcr:4096x4096x4096,crr:4096x4096x4096
+shapes+=,ccr:4096x4096x4096,rrr:1024x64x64x64,rrr:64x256x256x256
+rm -rf "$out" "$tune"
+mkdir -p "$out" "$tune"
 for src in "$root"/bench/inputs/*.cpp; do
   name=$(basename "$src" .cpp)
-  "$gemm_opt" "$src" -o "$out/$name.cu" --target="$target" 2>"$out/$name.remarks"
+  "$gemm_opt" "$src" -o "$tune/$name.cu" --target="$target" --emit=tune \
+    --tune-problems="$shapes" --tune-top="${BENCH_TUNE_TOP:-12}" \
+    --tuning-db=none 2>"$tune/$name.remarks"
+  "$gemm_opt" "$src" -o "$out/$name.cu" --target="$target" \
+    --tuning-db="${BENCH_TUNING_DB:-none}" 2>"$out/$name.remarks"
   functions=$(grep -c '^void ' "$src")
   rewritten=$(grep -c '\[-Rpass=gemm\]' "$out/$name.remarks" || true)
   if ((rewritten != functions)) || grep -q 'Rpass-missed' "$out/$name.remarks"; then
@@ -35,3 +52,4 @@ for src in "$root"/bench/inputs/*.cpp; do
 done
 # Which compiler wrote the kernels, for the results' record.
 echo "$(git -C "$root" describe --always --dirty) for $target" >"$out/VERSION"
+cp "$out/VERSION" "$tune/VERSION"

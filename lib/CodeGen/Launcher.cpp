@@ -6,37 +6,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/CodeGen/Launcher.h"
-#include "KernelConfig.h"
+#include "Plans.h"
 #include "gemm-opt/Dialect/Gemm/LauncherSignature.h"
 #include "gemm-opt/Dialect/Gemm/GemmDialect.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
-#include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Target/OpModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
 
-#include <map>
 
 using namespace mlir;
 using namespace mlir::gemm;
 
 namespace {
-
-/// "file.cpp:12:3" for the runtime's messages, escaped as in a C string
-/// literal: a file name may hold quotes, backslashes or newlines.
-std::string nestName(Location loc) {
-  std::string name = "<unknown>";
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    name = (llvm::sys::path::filename(file.getFilename().getValue()) + ":" +
-            llvm::Twine(file.getLine()) + ":" + llvm::Twine(file.getColumn()))
-               .str();
-  std::string escaped;
-  llvm::raw_string_ostream(escaped).write_escaped(name);
-  return escaped;
-}
 
 /// One activation step as the runtime's gemm_rt::Step kind, and as the
 /// launcher's comment writes it (x for its input; paramN for the launcher's
@@ -104,46 +88,24 @@ void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
      << first + 1 << "}";
 }
 
-/// The call of gemm_rt::run: with the configuration of each planned kernel
-/// (`configs`, in the op's order) and what the model predicts of it on the
-/// module's target, or, without a schedule, with the runtime's reference
-/// kernel.
-void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
-               ArrayRef<std::string> configs) {
+/// The call of gemm_rt::run: with `nest`'s planned kernels, or, without a
+/// schedule, with the runtime's reference kernel.
+void printPlan(llvm::raw_ostream &os, const PlannedNest &nest) {
+  MatmulOp op = nest.op;
   StringRef rows = rowTablesOf(op).any() ? "rows, " : "";
-  if (configs.empty()) {
+  if (nest.configs.empty()) {
     os << "  return gemm_rt::run(problem, " << rows
        << "gemm_rt::launchReference);\n";
     return;
   }
-  // gemm-attach-target has checked the module's target name.
-  const GpuTarget *target = &targetOf(func->getParentOfType<ModuleOp>());
-  os << "  // One kernel per schedule, with its tile, its blocks per SM, the\n"
-        "  // GFLOP/s the cost model predicts on a full "
-     << target->name
-     << " and the shares\n"
-        "  // of DRAM bandwidth its rows of A and B stream at, and its\n"
-        "  // schedule: run() picks one, and a split of K, from the extents of\n"
-        "  // each call. The plan names the gemm-opt and kernel templates that\n"
-        "  // printed it, for tuning records (docs/tuning.md).\n"
-        "  static const gemm_rt::Variant variants[] = {\n";
-  // The tile as the runtime sees it, along C's rows and columns.
-  for (auto [config, s] : llvm::zip(configs, op.getSchedules())) {
-    auto [shareA, shareB] = streamShares(*target, precisionOf(op),
-                                         toSchedule(s), problemOf(op));
-    os << llvm::formatv(
-        "      {{gemm_kernels::launch<{0}>, {1}, {2}, {3}, {4:F1}, {5:F3}, "
-        "{6:F3},\n       \"{7}\"},\n",
-        config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
-        s.getTranspose() ? s.getBlockM() : s.getBlockN(), s.getOccupancy(),
-        fullRate(*target, op, s), shareA, shareB,
-        formatScheduleOptions(toSchedule(s)));
-  }
-  os << "  };\n";
+  os << "  // run() picks a kernel, and a split of K, from the extents of "
+        "each call.\n";
+  printVariants(os, nest, "variants", "  ");
   std::string measured;
   if (auto entries = op->getAttrOfType<DenseI64ArrayAttr>(
           GemmDialect::getMeasuredAttrName())) {
-    os << "  // Problems a tuning database timed on " << target->name
+    os << "  // Problems a tuning database timed on "
+       << targetNameOf(op->getParentOfType<ModuleOp>())
        << ": batch, M, N, K,\n"
           "  // the fastest variant and its K split (docs/tuning.md).\n"
           "  static const gemm_rt::Measured measured[] = {\n";
@@ -154,10 +116,8 @@ void printPlan(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op,
     os << "  };\n";
     measured = llvm::formatv(", measured, {0}", e.size() / 6);
   }
-  os << llvm::formatv("  return gemm_rt::run(problem, {0}gemm_rt::Plan{{"
-                      "variants, {1}, {2:F1}, \"{3}\", \"{4}\"{5}});\n",
-                      rows, configs.size(), target->dramGBs, toolVersion(),
-                      templatesHash(), measured);
+  os << "  return gemm_rt::run(problem, " << rows
+     << planOf(nest, "variants", measured) << ");\n";
 }
 
 /// The launcher's name and parameters (LauncherSignature.h). Overloads of a
@@ -271,30 +231,11 @@ void printRowTables(llvm::raw_ostream &os, MatmulOp op) {
   os << "  const gemm_rt::RowOperands rows = {" << list << "};\n";
 }
 
-/// The func's gemm.matmul, checked against the launcher ABI.
-FailureOr<MatmulOp> launcherOp(func::FuncOp func) {
-  SmallVector<MatmulOp> ops(func.getOps<MatmulOp>());
-  if (ops.size() != 1)
-    return func.emitError("a launcher func must hold exactly one gemm.matmul");
-  MatmulOp op = ops.front();
-  SmallVector<Value> expected = {op.getA(), op.getB(), op.getC(),
-                                 op.getAlpha(), op.getBeta()};
-  if (Value bias = op.getBias())
-    expected.push_back(bias);
-  llvm::append_range(expected, op.getParams());
-  llvm::append_range(expected, op.getReads());
-  if (!llvm::equal(func.getArguments(), expected))
-    return op.emitError("launcher funcs take (A, B, C, alpha, beta[, bias]"
-                        "[, activation params][, reads]) and pass them to gemm.matmul in "
-                        "that order");
-  return op;
-}
-
-/// The launcher of `op` in `func`, whose kernels run the configurations
-/// `configs`.
-void emitLauncher(func::FuncOp func, MatmulOp op,
-                  ArrayRef<std::string> configs, llvm::raw_ostream &os,
+/// The launcher of `nest`.
+void emitLauncher(const PlannedNest &nest, llvm::raw_ostream &os,
                   LauncherLinkage linkage) {
+  func::FuncOp func = nest.func;
+  MatmulOp op = nest.op;
 
   bool f64 = op.getElementType().isF64();
   bool batched = op.isBatched();
@@ -360,7 +301,7 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
   }
   os << "};\n";
   printRowTables(os, op);
-  printPlan(os, func, op, configs);
+  printPlan(os, nest);
   os << "}\n\n";
 }
 
@@ -368,46 +309,16 @@ void emitLauncher(func::FuncOp func, MatmulOp op,
 
 LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
                                         LauncherLinkage linkage) {
-  // Each configuration once, whichever nests run it, so that nvcc compiles
-  // each kernel once.
-  std::string configText;
-  llvm::raw_string_ostream configOs(configText);
-  std::map<std::tuple<const void *, const void *, bool>, std::string> names;
-  SmallVector<std::tuple<func::FuncOp, MatmulOp, SmallVector<std::string>>>
-      launchers;
-  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-    FailureOr<MatmulOp> op = launcherOp(func);
-    if (failed(op))
-      return failure();
-    if (op->getSchedules().size() != op->getKernelPlans().size())
-      return op->emitError("CodeGen prints planned kernels: run "
-                           "gemm-specialize after gemm-select-schedule");
-    SmallVector<std::string> configs;
-    for (auto [i, kernel] : llvm::enumerate(op->getKernelPlans())) {
-      // T and a fused epilogue are part of the configuration too. Named
-      // after the first launcher that runs it, so that files of other
-      // modules may be included into one translation unit.
-      auto [it, added] = names.try_emplace(
-          {kernel.getAsOpaquePointer(), op->getElementType().getAsOpaquePointer(),
-           op->hasEpilogue()},
-          (func.getSymName() + "_k" + Twine(i)).str());
-      if (added)
-        printKernelConfig(configOs, it->second, *op, kernel);
-      configs.push_back(it->second);
-    }
-    launchers.emplace_back(func, *op, std::move(configs));
-  }
+  std::string configs;
+  llvm::raw_string_ostream configOs(configs);
+  FailureOr<SmallVector<PlannedNest>> nests = planNests(module, configOs);
+  if (failed(nests))
+    return failure();
   os << "// Generated by gemm-opt. Each launcher below returns false when its\n"
-     << "// nest must run as written (no GPU, overlapping operands).\n"
-     << "#include \"gemm_kernels/kernel.cuh\"\n\n";
-  if (!configText.empty())
-    os << "// The kernels' configurations (runtime/include/gemm_kernels), "
-          "named after the\n// first launcher that runs each. Internal "
-          "linkage: every rewritten file\n// numbers its nests from 0.\n"
-          "namespace {\n"
-       << configText << "} // namespace\n\n";
-  for (auto &[func, op, configs] : launchers)
-    emitLauncher(func, op, configs, os, linkage);
+     << "// nest must run as written (no GPU, overlapping operands).\n";
+  printConfigs(os, configs);
+  for (const PlannedNest &nest : *nests)
+    emitLauncher(nest, os, linkage);
   return success();
 }
 

@@ -44,9 +44,17 @@ void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
   select.explain = options.explain;
   select.explainSchedules = options.explainSchedules;
   pm.addPass(createGemmSelectSchedule(select));
-  auto alternatives = scheduleOptions<GemmAddAlternativesOptions>(options);
-  alternatives.alternatives = options.alternatives;
-  pm.addPass(createGemmAddAlternatives(alternatives));
+  if (options.tune) {
+    auto tuning = scheduleOptions<GemmAddTuningCandidatesOptions>(options);
+    tuning.problems = ArrayRef<std::string>(options.tuneProblems);
+    tuning.top = options.tuneTop;
+    pm.addPass(createGemmAddTuningCandidates(tuning));
+  } else {
+    auto alternatives =
+        scheduleOptions<GemmAddAlternativesOptions>(options);
+    alternatives.alternatives = options.alternatives;
+    pm.addPass(createGemmAddAlternatives(alternatives));
+  }
   pm.addPass(createGemmSpecialize());
   pm.addPass(createGemmVerifyBudget());
 }
@@ -55,6 +63,7 @@ void mlir::gemm::registerGemmPipeline() {
   PassPipelineRegistration<GemmPipelineOptions>(
       "gemm-pipeline",
       "The passes of gemm-opt's driver: attach-target, select-schedule, "
-      "add-alternatives, specialize, verify-budget",
+      "add-alternatives (add-tuning-candidates with tune), specialize, "
+      "verify-budget",
       buildGemmPipeline);
 }

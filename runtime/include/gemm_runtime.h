@@ -288,10 +288,46 @@ bool run(const Problem &p, const RowOperands &rows, LaunchFn launch);
 struct LastRun {
   int variant, count;
   int64_t blockM, blockN, splits;
-  /// The variant's schedule and the plan's build (Variant, Plan).
-  const char *schedule, *version, *templates;
 };
 LastRun lastRun();
+
+/// One problem that a tuning program (gemm-opt --emit=tune) times a nest's
+/// plan on, and the plan's variants to time for it: the model's first
+/// schedules for that problem.
+struct TuneCase {
+  int64_t batch, m, n, k;
+  const int *variants;
+  int count;
+};
+
+/// One nest of a tuning program: its plan, the layout class its operands
+/// are stored in (docs/tuning.md: A's, B's and C's unit stride, 'r' along
+/// the row, 'c' along the column; "rcr" has B column-major), and its cases.
+struct TuneNest {
+  const char *nest;
+  DType dtype;
+  const char *layout;
+  Plan plan;
+  const TuneCase *cases;
+  int caseCount;
+};
+
+/// The main() of a tuning program. For each case of each nest it fills
+/// packed operands of the nest's layout with random numbers in [-1, 1) in
+/// device memory (a nest of layout class 'g' is skipped), computes the
+/// reference (launchReference) with alpha = 1 and beta = 0, then runs every
+/// listed variant unsplit and with each split of K that run() could choose:
+/// once into a C filled with NaN, checked against the reference under the
+/// norm-wise bound of verify(), then timed (the median of runs between CUDA
+/// events, after 3 warm-ups; long kernels get fewer runs, at least 5). It
+/// prints a markdown table per case to stdout and appends one tuning record
+/// per choice to the database (docs/tuning.md; cublas_gflops is 0, since a
+/// tuning program does not link cuBLAS). Arguments: --db=FILE (default
+/// $GEMM_OPT_TUNING_DB, else the user's cache file; its directory is
+/// created; "none" records nothing), --runs=N (default 25).
+/// Returns 0, 1 for a bad argument, a failed check or a database that
+/// cannot be written, 2 without a GPU.
+int tuneMain(int argc, char **argv, const TuneNest *nests, int count);
 
 /// The plain reference kernel: one thread per element of C, accumulating in
 /// double. It is the launcher's kernel until tuned kernels exist, and an oracle.

@@ -15,12 +15,6 @@
 namespace gemm_rt::detail {
 
 namespace {
-/// The most ways K is split; beyond it the chunks' sum costs more than the
-/// blocks it fills gain on any problem in the benchmark.
-constexpr int64_t kMaxSplits = 16;
-/// The fewest K per chunk: a block's prologue (the pipeline's first tiles)
-/// and epilogue (C) should stay a small share of its work.
-constexpr int64_t kMinChunk = 256;
 /// What a split costs beyond its traffic: the sum's launch, and its pass
 /// after the product's last wave. Measured on an H200 with
 /// `bench/run.sh --choices`: the product at its full rate and the traffic at
@@ -103,29 +97,33 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
   for (int v = 0; v < plan.count; ++v)
-    for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
-      if (splits > 1 && (p.k / splits < kMinChunk || !canSplit(p, splits)))
-        break;
+    forEachSplit(p, [&](int64_t splits) {
       const double seconds = predictedSeconds(p, plan, v, splits, sms);
       if (best.seconds == 0 || seconds < best.seconds)
         best = {v, splits, seconds};
-    }
+    });
   return best;
+}
+
+void *splitWorkspace(const Problem &p, int64_t splits) {
+  return poolBuffer(Role::Chunks, splitWorkspaceBytes(p, splits), p.nest);
+}
+
+void launchChoice(const Problem &p, const Plan &plan, const Choice &choice,
+                  cudaStream_t stream) {
+  const LaunchFn launch = plan.variants[choice.variant].launch;
+  if (choice.splits > 1)
+    checkCuda(launchSplit(p, launch, choice.splits,
+                          splitWorkspace(p, choice.splits), stream),
+              p.nest, "kernel launch");
+  else
+    checkCuda(launch(p, stream), p.nest, "kernel launch");
 }
 
 Choice launchChosen(const Problem &p, const Plan &plan, int sms,
                     cudaStream_t stream) {
   const Choice choice = choose(p, plan, sms);
-  const LaunchFn launch = plan.variants[choice.variant].launch;
-  if (choice.splits > 1)
-    checkCuda(launchSplit(p, launch, choice.splits,
-                          poolBuffer(Role::Chunks,
-                                     splitWorkspaceBytes(p, choice.splits),
-                                     p.nest),
-                          stream),
-              p.nest, "kernel launch");
-  else
-    checkCuda(launch(p, stream), p.nest, "kernel launch");
+  launchChoice(p, plan, choice, stream);
   return choice;
 }
 

@@ -9,8 +9,27 @@
 #define GEMM_RUNTIME_CHOOSE_H
 
 #include "gemm_runtime.h"
+#include "split.h"
 
 namespace gemm_rt::detail {
+
+/// The most ways K is split; beyond it the chunks' sum costs more than the
+/// blocks it fills gain on any problem in the benchmark.
+constexpr int64_t kMaxSplits = 16;
+/// The fewest K per chunk: a block's prologue (the pipeline's first tiles)
+/// and epilogue (C) should stay a small share of its work.
+constexpr int64_t kMinChunk = 256;
+
+/// Calls visit(splits) for each split of K that choose() weighs for p: 1,
+/// then powers of two up to kMaxSplits while p can be split so and each
+/// chunk keeps kMinChunk of K. The tuning program times the same ones.
+template <class Visit> void forEachSplit(const Problem &p, Visit &&visit) {
+  for (int64_t splits = 1; splits <= kMaxSplits; splits *= 2) {
+    if (splits > 1 && (p.k / splits < kMinChunk || !canSplit(p, splits)))
+      break;
+    visit(splits);
+  }
+}
 
 /// A variant of a plan, how many ways K is split, and the predicted
 /// seconds (0 where the model was not asked: one unrated variant, or
@@ -32,9 +51,17 @@ struct Choice {
 /// (bench/bench.cu --choices).
 Choice choose(const Problem &p, const Plan &plan, int sms);
 
-/// Launches the device problem `p` on `stream` with choose()'s variant and
-/// split (split-K's workspace from the device pool); aborts, naming the
-/// nest, if the launch fails. Returns the choice.
+/// The workspace that launchChoice() splits p `splits` ways through: the
+/// device pool's chunk buffer, of at least splitWorkspaceBytes(p, splits).
+void *splitWorkspace(const Problem &p, int64_t splits);
+
+/// Launches the device problem `p` on `stream` with `choice`'s variant and
+/// split (through splitWorkspace()); aborts, naming the nest, if the launch
+/// fails.
+void launchChoice(const Problem &p, const Plan &plan, const Choice &choice,
+                  cudaStream_t stream);
+
+/// launchChoice() with choose()'s variant and split. Returns the choice.
 Choice launchChosen(const Problem &p, const Plan &plan, int sms,
                     cudaStream_t stream);
 

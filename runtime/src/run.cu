@@ -199,8 +199,8 @@ bool run(const Problem &p, const Plan &plan) {
     launchCheck.report();
   }
   const Variant &variant = plan.variants[choice.variant];
-  last = {choice.variant,    plan.count,   variant.blockM, variant.blockN,
-          choice.splits,     variant.schedule, plan.version, plan.templates};
+  last = {choice.variant, plan.count, variant.blockM, variant.blockN,
+          choice.splits};
 
   if (tracing())
     std::fprintf(stderr,

@@ -173,6 +173,17 @@ double verify(const Problem &host, const void *cInitial, const void *cResult) {
 
 namespace detail {
 
+std::vector<double> denseCopy(const Problem &p, const void *c) {
+  std::vector<double> dense(size_t(p.batch * p.m * p.n));
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j)
+        dense[(b * p.m + i) * p.n + j] =
+            p.dtype == DType::F32 ? elementAt<float>(c, p.c, b, i, j)
+                                  : elementAt<double>(c, p.c, b, i, j);
+  return dense;
+}
+
 bool verifying() {
   static const bool on = [] {
     const char *value = std::getenv("GEMM_OPT_VERIFY");
@@ -243,14 +254,8 @@ void LaunchCheck::report() {
   host.b.ptr = rebase(p.b.ptr, bSpan, bHost.data());
   if (bias.ptr)
     host.epilogue.bias.ptr = rebase(bias.ptr, biasSpan, biasHost.data());
-  const void *cOracle = rebase(p.c.ptr, cSpan, oracleC.data());
-  std::vector<double> reference(size_t(p.batch * p.m * p.n));
-  for (int64_t b = 0; b < p.batch; ++b)
-    for (int64_t i = 0; i < p.m; ++i)
-      for (int64_t j = 0; j < p.n; ++j)
-        reference[(b * p.m + i) * p.n + j] =
-            p.dtype == DType::F32 ? elementAt<float>(cOracle, p.c, b, i, j)
-                                  : elementAt<double>(cOracle, p.c, b, i, j);
+  const std::vector<double> reference =
+      denseCopy(p, rebase(p.c.ptr, cSpan, oracleC.data()));
   double ratio =
       normwiseRatio(host, rebase(p.c.ptr, cSpan, initialC.data()),
                     rebase(p.c.ptr, cSpan, resultC.data()), reference.data());

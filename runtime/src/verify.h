@@ -19,6 +19,11 @@ namespace gemm_rt::detail {
 double normwiseRatio(const Problem &host, const void *cInitial,
                      const void *cResult, const double *reference);
 
+/// C's elements as normwiseRatio's `reference` takes them: `c` is a host
+/// copy laid out like p.c (whose ptr is not read), returned as doubles,
+/// element (b, i, j) at (b*m + i)*n + j.
+std::vector<double> denseCopy(const Problem &p, const void *c);
+
 /// Whether GEMM_OPT_VERIFY is set to something other than "" or "0".
 bool verifying();
 

@@ -40,3 +40,29 @@ func.func @ragged(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>,
 func.func @not_a_matmul() attributes {gemm.measured = array<i64: 1, 64, 64, 64, 0, 1>} {
   return
 }
+
+// -----
+
+// gemm.tune (a tuning program's problems): (batch, m, n, k, kernel).
+
+// CHECK: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0, 1, 4096, 4096, 4096, 1>
+func.func @tune(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>], gemm.tune = array<i64: 1, 4096, 4096, 4096, 0, 1, 4096, 4096, 4096, 1>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// -----
+
+func.func @tune_no_such_kernel(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
+  // expected-error@+1 {{'gemm.tune' entry 1 needs positive extents and one of the 1 kernel(s) of the op}}
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, gemm.tune = array<i64: 1, 64, 64, 64, 0, 1, 64, 64, 64, 1>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}
+
+// -----
+
+func.func @tune_ragged(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
+  // expected-error@+1 {{'gemm.tune' must be an array<i64> of (batch, m, n, k, kernel) entries on a gemm.matmul}}
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, gemm.tune = array<i64: 1, 64, 64, 64, 0, 1>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  return
+}

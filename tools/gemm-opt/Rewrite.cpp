@@ -5,6 +5,7 @@
 #include "Record.h"
 
 #include "gemm-opt/CodeGen/Launcher.h"
+#include "gemm-opt/CodeGen/TuningProgram.h"
 #include "gemm-opt/Dialect/Gemm/GemmDialect.h"
 #include "gemm-opt/Frontend/Action.h"
 #include "gemm-opt/Frontend/MLIRGen.h"
@@ -165,6 +166,9 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   if (!pipelineOptions)
     return driverError("bad --schedule options '" + options.schedule + "'");
   pipelineOptions->tuningDb = options.tuningDb;
+  pipelineOptions->tune = emit == Emit::Tune;
+  pipelineOptions->tuneProblems = options.tuneProblems;
+  pipelineOptions->tuneTop = options.tuneTop;
   mlir::PassManager pm(&context);
   mlir::gemm::buildGemmPipeline(pm, *pipelineOptions);
   if (!options.referenceKernel && mlir::failed(pm.run(*module)))
@@ -174,8 +178,20 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   // gemm-select-schedule has printed the candidates.
   if (listOnly)
     return 0;
+  // A host compiler would stop deep inside the kernels; say at the top
+  // what builds the file.
+  auto nvccOnly = [&] {
+    os << "#ifndef __CUDACC__\n"
+          "#error \"gemm-opt output must be compiled with nvcc (see gemm-opt "
+          "--cflags)\"\n"
+          "#endif\n";
+  };
   if (emit == Emit::Cuda) {
     if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
+      return 1;
+  } else if (emit == Emit::Tune) {
+    nvccOnly();
+    if (mlir::failed(mlir::gemm::emitTuningProgram(*module, os)))
       return 1;
   } else if (!job.kernels.empty()) {
     // The host file is the user's compiler's, in the input's language: it
@@ -194,12 +210,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
     raw_string_ostream los(launchers);
     if (mlir::failed(mlir::gemm::emitLaunchers(*module, los)))
       return 1;
-    // A host compiler would stop deep inside the kernels; say at the top
-    // what builds the file.
-    os << "#ifndef __CUDACC__\n"
-          "#error \"gemm-opt output must be compiled with nvcc (see gemm-opt "
-          "--cflags)\"\n"
-          "#endif\n";
+    nvccOnly();
     os << mlir::gemm::rewriteSource(result, launchers);
   }
   return writeOutput(job.output, text);

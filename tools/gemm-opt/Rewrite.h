@@ -14,10 +14,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <string>
+#include <vector>
 
 namespace gemm_opt {
 
-enum class Emit { Source, Mlir, Cuda, Schedules };
+enum class Emit { Source, Mlir, Cuda, Schedules, Tune };
 enum class Language { FromName, C, Cxx };
 
 /// What applies to every input of one call.
@@ -28,6 +29,10 @@ struct RewriteOptions {
   std::string schedule, target;
   /// The tuning database's path, or empty for none.
   std::string tuningDb;
+  /// --emit=tune: the problems of nests with dynamic extents, and the
+  /// schedules timed per problem.
+  std::vector<std::string> tuneProblems;
+  unsigned tuneTop = 16;
   bool referenceKernel = false;
   Language language = Language::FromName;
   RemarkSelection remarks;

@@ -12,6 +12,7 @@
 #include "Rewrite.h"
 
 #include "gemm-opt/Target/TuningDb.h"
+#include "gemm-opt/Target/TuningFormat.h"
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -55,23 +56,16 @@ bool isSourceName(StringRef path) {
                       sys::path::extension(path));
 }
 
-/// The tuning database that --tuning-db names, or the default: the
-/// environment's, else the user's cache file where it exists; empty for
-/// none.
+/// The tuning database that --tuning-db names, or the default
+/// (gemm_tuning::defaultPath) where it exists, so that a database a tuning
+/// program has yet to write does not stop a build; empty for none.
 std::string tuningDbPath(StringRef flag) {
-  std::string path = flag.str();
-  if (path.empty())
-    if (const char *env = std::getenv("GEMM_OPT_TUNING_DB"))
-      path = env;
-  if (path == "none")
+  if (flag == "none")
     return "";
-  if (!path.empty())
-    return path;
-  SmallString<256> cache;
-  if (!sys::path::cache_directory(cache))
-    return "";
-  sys::path::append(cache, "gemm-opt", "tuning.csv");
-  return sys::fs::exists(cache) ? std::string(cache) : "";
+  if (!flag.empty())
+    return flag.str();
+  std::string path = gemm_tuning::defaultPath();
+  return !path.empty() && sys::fs::exists(path) ? path : "";
 }
 
 /// The flags of Options (and of CommonOptionsParser) other than -o, which
@@ -84,7 +78,7 @@ constexpr StringLiteral ownFlags[] = {
     "p",          "extra-arg",    "extra-arg-before",
     "cflags",     "libs",         "nvcc-flags",
     "cuda-arch",  "kernels",      "fsave-optimization-record",
-    "tuning-db"};
+    "tuning-db",  "tune-problems", "tune-top"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
 /// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
@@ -136,7 +130,10 @@ struct Options {
                      "the lifted gemm module (a fast dry run)"),
           clEnumValN(Emit::Cuda, "cuda", "the generated launchers and kernels"),
           clEnumValN(Emit::Schedules, "schedules",
-                     "each nest's best --schedule options (see --candidates)")),
+                     "each nest's best --schedule options (see --candidates)"),
+          clEnumValN(Emit::Tune, "tune",
+                     "a program that times each nest's first schedules on "
+                     "the GPU into a tuning database (docs/tuning.md)")),
       cl::cat(category)};
   cl::opt<std::string> target{
       "target",
@@ -166,6 +163,19 @@ struct Options {
                "~/.cache/gemm-opt/tuning.csv where it exists; 'none': no "
                "database"),
       cl::value_desc("file"), cl::cat(category)};
+  cl::list<std::string> tuneProblems{
+      "tune-problems",
+      cl::desc("--emit=tune: the problems to time nests of dynamic extents "
+               "on, comma-separated [LAYOUT:][BATCHx]MxNxK: BATCHx for "
+               "batched nests, LAYOUT (rrr, rcr, ...; docs/tuning.md) for "
+               "nests of that layout only (a nest of static extents is timed "
+               "on its own)"),
+      cl::value_desc("list"), cl::CommaSeparated, cl::cat(category)};
+  cl::opt<unsigned> tuneTop{
+      "tune-top",
+      cl::desc("--emit=tune: the model's first schedules timed per problem "
+               "(default: 16)"),
+      cl::init(16), cl::cat(category)};
   cl::opt<bool> referenceKernel{
       "reference-kernel",
       cl::desc("Skip schedule selection: every launcher runs the runtime's "
@@ -407,6 +417,13 @@ int runSourceMode(int argc, const char **argv) {
   if (!remarks)
     return driverError(toString(remarks.takeError()));
 
+  if (opts.emit != Emit::Tune &&
+      (opts.tuneProblems.getNumOccurrences() || opts.tuneTop.getNumOccurrences()))
+    return driverError("--tune-problems and --tune-top go with --emit=tune");
+  if (opts.emit == Emit::Tune && opts.referenceKernel)
+    return driverError("--emit=tune times the model's kernels; it does not go "
+                       "with --reference-kernel");
+
   gemm_opt::RewriteOptions rewrite;
   rewrite.emit = opts.emit;
   rewrite.explain = opts.explain;
@@ -414,6 +431,8 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.schedule = opts.schedule;
   rewrite.target = opts.target;
   rewrite.tuningDb = tuningDbPath(opts.tuningDb);
+  rewrite.tuneProblems = opts.tuneProblems;
+  rewrite.tuneTop = opts.tuneTop;
   rewrite.referenceKernel = opts.referenceKernel;
   rewrite.language = opts.language;
   rewrite.remarks = *remarks;

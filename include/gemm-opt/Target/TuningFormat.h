@@ -1,21 +1,44 @@
 //===- TuningFormat.h - The tuning database's columns -----------*- C++ -*-===//
 //
 // The rows of a tuning database (docs/tuning.md) as the programs that time
-// kernels on a GPU write them (bench/bench.cu), and the header line that
-// gemm-opt's reader (TuningDb.h) requires. Plain C++, so that device
-// programs can include it.
+// kernels on a GPU write them (bench/bench.cu, the runtime's tuneMain), the
+// header line that gemm-opt's reader (TuningDb.h) requires, and where the
+// database lies by default. Plain C++, so that device programs can include
+// it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_TARGET_TUNINGFORMAT_H
 #define GEMM_OPT_TARGET_TUNINGFORMAT_H
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 namespace gemm_tuning {
 
 constexpr const char *kHeader =
     "device,cc,sms,driver,cuda,gemm_opt,templates,dtype,layout,batch,m,n,k,"
     "beta_zero,splits,schedule,us,gflops,cublas_gflops,check";
+
+/// The database used when none is named: $GEMM_OPT_TUNING_DB, else the
+/// user's cache file, $XDG_CACHE_HOME/gemm-opt/tuning.csv or
+/// $HOME/.cache/gemm-opt/tuning.csv (an empty variable counts as unset).
+/// "" for none: GEMM_OPT_TUNING_DB=none, or no home known. The file and its
+/// directory may not exist yet.
+inline std::string defaultPath() {
+  auto env = [](const char *name) {
+    const char *value = std::getenv(name);
+    return std::string(value ? value : "");
+  };
+  if (const std::string db = env("GEMM_OPT_TUNING_DB"); !db.empty())
+    return db == "none" ? "" : db;
+  if (const std::string cache = env("XDG_CACHE_HOME"); !cache.empty())
+    return cache + "/gemm-opt/tuning.csv";
+  if (const std::string home = env("HOME"); !home.empty())
+    return home + "/.cache/gemm-opt/tuning.csv";
+  return "";
+}
 
 /// One row: the columns of kHeader (docs/tuning.md).
 struct Record {

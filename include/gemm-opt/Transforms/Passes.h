@@ -61,6 +61,16 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
       llvm::cl::init(GemmSelectScheduleOptions().explainSchedules)};
   Option<std::string> tuningDb{*this, "tuning-db",
                                llvm::cl::desc("See gemm-select-schedule")};
+  Option<bool> tune{*this, "tune",
+                    llvm::cl::desc("Pick the kernels of a tuning program: "
+                                   "gemm-add-tuning-candidates instead of "
+                                   "gemm-add-alternatives")};
+  ListOption<std::string> tuneProblems{
+      *this, "tune-problems",
+      llvm::cl::desc("See gemm-add-tuning-candidates' problems")};
+  Option<unsigned> tuneTop{
+      *this, "tune-top", llvm::cl::desc("See gemm-add-tuning-candidates' top"),
+      llvm::cl::init(GemmAddTuningCandidatesOptions().top)};
 };
 
 /// The passes that take a lifted module to one CodeGen can print.

@@ -1,8 +1,8 @@
 //===- Passes.td - gemm-opt passes -------------------------*- tablegen -*-===//
 //
 // One pass a decision, run in this order by buildGemmPipeline (Passes.h):
-// attach-target, select-schedule, add-alternatives, specialize,
-// verify-budget.
+// attach-target, select-schedule, add-alternatives (or, for a tuning
+// program, add-tuning-candidates), specialize, verify-budget.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_TRANSFORMS_PASSES_TD
@@ -147,6 +147,47 @@ def GemmAddAlternatives : Pass<"gemm-add-alternatives", "ModuleOp"> {
     Option<"alternatives", "alternatives", "unsigned", "4",
            "Most extra kernels for smaller problems than C's dynamic "
            "extents allow (0: one kernel per op)">,
+  ]);
+}
+
+def GemmAddTuningCandidates
+    : Pass<"gemm-add-tuning-candidates", "ModuleOp"> {
+  let summary = "Give each op the model's first schedules for the problems "
+                "a tuning program times";
+  let description = [{
+    For a tuning program (`gemm-opt --emit=tune`, docs/tuning.md), which
+    times kernels on the GPU instead of trusting the model's ranking of
+    them. An op whose extents are all static is tuned on its own problem;
+    any other on each problem of `problems` that it admits: its static
+    extents, a BATCHx prefix for batched ops and none for the others, and
+    the layout class where the problem names one (`rcr:4096x4096x4096` is
+    for ops with B column-major only). For each of them the op
+    gets the model's first `top` schedules under the schedule options as
+    `alternatives` (each kernel once, none equal to its schedule), and
+    `gemm.tune` lists (batch, M, N, K, kernel) for each problem and each of
+    its kernels, kernel 0 being the op's schedule. An op that no problem
+    fits gets a remark and no `gemm.tune`: the tuning program skips it.
+
+    Before:
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<...>}
+        : memref<?x?xf32>, ..., f32
+    ```
+    After (problems=1024x1024x1024, top=2):
+    ```mlir
+    gemm.matmul %a, %b, %c, %alpha, %beta {alternatives = [
+        #gemm.schedule<...>], gemm.tune = array<i64: 1, 1024, 1024, 1024, 0,
+        1, 1024, 1024, 1024, 1>, schedule = #gemm.schedule<...>}
+        : memref<?x?xf32>, ..., f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::gemm::GemmDialect"];
+  let options = !listconcat(scheduleOptions, [
+    ListOption<"problems", "problems", "std::string",
+               "Problems to tune ops of dynamic extents on: "
+               "[LAYOUT:][BATCHx]MxNxK">,
+    Option<"top", "top", "unsigned", "16",
+           "Schedules per problem, the model's first">,
   ]);
 }
 

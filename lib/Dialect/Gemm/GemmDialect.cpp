@@ -25,25 +25,30 @@ void GemmDialect::initialize() {
       >();
 }
 
-/// CodeGen prints each entry of `gemm.measured` as a run-time choice, so a
-/// bad one would pick a kernel the launcher does not hold.
-static LogicalResult verifyMeasured(Operation *op, Attribute value) {
+/// CodeGen prints each entry of `gemm.measured` and `gemm.tune` as a
+/// choice of the launcher's kernels, so a bad one would pick a kernel the
+/// launcher does not hold. An entry is (batch, m, n, k, kernel), then the
+/// splits where `splits` is set.
+static LogicalResult verifyChoices(Operation *op, NamedAttribute attr,
+                                   bool splits) {
   auto matmul = dyn_cast<MatmulOp>(op);
-  auto entries = dyn_cast<DenseI64ArrayAttr>(value);
-  if (!matmul || !entries || entries.size() % 6 != 0)
-    return op->emitError()
-           << "'" << GemmDialect::getMeasuredAttrName()
-           << "' must be an array<i64> of (batch, m, n, k, kernel, splits) "
-              "entries on a gemm.matmul";
+  auto entries = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  const size_t width = splits ? 6 : 5;
+  if (!matmul || !entries || entries.size() % width != 0)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be an array<i64> of (batch, m, n, k, "
+                           << (splits ? "kernel, splits" : "kernel")
+                           << ") entries on a gemm.matmul";
   size_t kernels = matmul.getSchedules().size();
   ArrayRef<int64_t> e = entries.asArrayRef();
-  for (size_t i = 0; i < e.size(); i += 6)
+  for (size_t i = 0; i < e.size(); i += width)
     if (llvm::any_of(e.slice(i, 4), [](int64_t x) { return x <= 0; }) ||
-        e[i + 4] < 0 || size_t(e[i + 4]) >= kernels || e[i + 5] < 1)
+        e[i + 4] < 0 || size_t(e[i + 4]) >= kernels ||
+        (splits && e[i + 5] < 1))
       return op->emitError()
-             << "'" << GemmDialect::getMeasuredAttrName() << "' entry "
-             << i / 6 << " needs positive extents and splits and one of the "
-             << kernels << " kernel(s) of the op";
+             << "'" << attr.getName().getValue() << "' entry " << i / width
+             << " needs positive extents" << (splits ? " and splits" : "")
+             << " and one of the " << kernels << " kernel(s) of the op";
   return success();
 }
 
@@ -60,7 +65,8 @@ LogicalResult GemmDialect::verifyOperationAttribute(Operation *op,
       !isa<StringAttr>(attr.getValue()))
     return op->emitError() << "'" << getLauncherAttrName()
                            << "' must be a string, got " << attr.getValue();
-  if (attr.getName() == getMeasuredAttrName())
-    return verifyMeasured(op, attr.getValue());
+  if (attr.getName() == getMeasuredAttrName() ||
+      attr.getName() == getTuneAttrName())
+    return verifyChoices(op, attr, attr.getName() == getMeasuredAttrName());
   return success();
 }

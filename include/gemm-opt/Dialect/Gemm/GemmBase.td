@@ -56,6 +56,14 @@ def Gemm_Dialect : Dialect {
       return ::llvm::StringLiteral("gemm.measured");
     }
 
+    /// The discardable array<i64> attribute of a gemm.matmul in a tuning
+    /// program: the problems to time it on, each kernel as (batch, m, n, k,
+    /// kernel), kernel indexing the op's schedule and then its
+    /// alternatives.
+    static constexpr ::llvm::StringLiteral getTuneAttrName() {
+      return ::llvm::StringLiteral("gemm.tune");
+    }
+
   private:
     void registerAttributes();
 

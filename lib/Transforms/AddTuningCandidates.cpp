@@ -1,0 +1,172 @@
+//===- AddTuningCandidates.cpp - The kernels a tuning program times -------===//
+//
+// The model prunes thousands of schedules well but ranks its last few
+// poorly (docs/tuning.md), so a tuning program times its first `top` for
+// each problem on the GPU. This pass picks them and writes them into the
+// op as alternatives, with gemm.tune saying which problem times which.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScheduleSupport.h"
+
+#include "gemm-opt/Target/OpModel.h"
+#include "gemm-opt/Transforms/Passes.h"
+
+
+namespace mlir::gemm {
+#define GEN_PASS_DEF_GEMMADDTUNINGCANDIDATES
+#include "gemm-opt/Transforms/Passes.h.inc"
+} // namespace mlir::gemm
+
+using namespace mlir;
+using namespace mlir::gemm;
+
+namespace {
+
+/// A problem of the `problems` option: its extents, whether it names a
+/// batch (then it is for batched ops only, else for the others), and,
+/// where given, the only layout class it applies to.
+struct ListedProblem {
+  std::string layout;
+  int64_t batch, m, n, k;
+  bool batched;
+};
+
+/// "[LAYOUT:][BATCHx]MxNxK"; nullopt unless every extent is a positive
+/// integer and the layout three of 'r', 'c' and 'g'.
+std::optional<ListedProblem> parseProblem(StringRef text) {
+  ListedProblem problem{"", 1, 0, 0, 0, false};
+  if (text.contains(':')) {
+    auto [layout, rest] = text.split(':');
+    if (layout.size() != 3 ||
+        layout.find_first_not_of("rcg") != StringRef::npos)
+      return std::nullopt;
+    problem.layout = layout.str();
+    text = rest;
+  }
+  SmallVector<StringRef, 4> parts;
+  text.split(parts, 'x');
+  if (parts.size() != 3 && parts.size() != 4)
+    return std::nullopt;
+  int64_t *extents[] = {&problem.batch, &problem.m, &problem.n, &problem.k};
+  problem.batched = parts.size() == 4;
+  size_t first = 4 - parts.size();
+  for (auto [i, part] : llvm::enumerate(parts))
+    if (part.trim().getAsInteger(10, *extents[first + i]) ||
+        *extents[first + i] <= 0)
+      return std::nullopt;
+  return problem;
+}
+
+struct GemmAddTuningCandidates
+    : public mlir::gemm::impl::GemmAddTuningCandidatesBase<
+          GemmAddTuningCandidates> {
+  using GemmAddTuningCandidatesBase::GemmAddTuningCandidatesBase;
+  /// ScheduleOverrides::read reads the schedule options it declares.
+  friend class mlir::gemm::ScheduleOverrides;
+
+  void runOnOperation() override {
+    SmallVector<ListedProblem> listed;
+    for (const std::string &text : problems) {
+      std::optional<ListedProblem> problem = parseProblem(text);
+      if (!problem) {
+        getOperation().emitError()
+            << getArgument() << ": problem '" << text
+            << "' must be [LAYOUT:][BATCHx]MxNxK with positive extents, "
+               "LAYOUT as tuning databases write it (rrr, rcr, ...)";
+        return signalPassFailure();
+      }
+      listed.push_back(*problem);
+    }
+    SearchCache &searches = getAnalysis<ScheduleSearches>().cache;
+    auto add = [&](MatmulOp op, const GpuTarget &gpu,
+                   const ScheduleOverrides &options, const TuningDb *) {
+      return addCandidates(op, gpu, options, searches, listed);
+    };
+    if (failed(forEachMatmul(*this, getOperation(), add)))
+      signalPassFailure();
+  }
+
+  /// The problems to time `op` on: its own where every extent is static,
+  /// else those of `listed` that it admits.
+  SmallVector<TuningKey> problemsOf(MatmulOp op,
+                                    ArrayRef<ListedProblem> listed) {
+    if (std::optional<TuningKey> own = tuningKeyOf(op))
+      return {*own};
+    SmallVector<TuningKey> keys;
+    std::string layout = layoutClass(problemOf(op));
+    for (const ListedProblem &p : listed) {
+      TuningKey key{precisionOf(op), p.layout.empty() ? layout : p.layout,
+                    p.batch, p.m, p.n, p.k};
+      if (p.batched == op.isBatched() && admits(op, key))
+        keys.push_back(key);
+    }
+    return keys;
+  }
+
+  /// Sets `op`'s alternatives to the model's first `top` schedules of each
+  /// of its problems, and gemm.tune to which kernels each problem times.
+  LogicalResult addCandidates(MatmulOp op, const GpuTarget &gpu,
+                              const ScheduleOverrides &options,
+                              SearchCache &searches,
+                              ArrayRef<ListedProblem> listed) {
+    if (!op.getScheduleAttr())
+      return op.emitError() << getArgument()
+                            << " needs a schedule: run gemm-select-schedule "
+                               "first";
+    SmallVector<TuningKey> keys = problemsOf(op, listed);
+    if (keys.empty()) {
+      op.emitRemark() << getArgument() << ": no problem to tune on: give "
+                      << "--tune-problems that fit its extents";
+      return success();
+    }
+    SmallVector<Attribute> kernels;
+    SmallVector<int64_t> tune;
+    // Records that the problem times `index`, once.
+    auto time = [&](const TuningKey &key, int64_t index) {
+      SmallVector<int64_t, 5> entry = {key.batch, key.m, key.n, key.k, index};
+      for (size_t i = 0; i < tune.size(); i += 5)
+        if (ArrayRef(tune).slice(i, 5) == ArrayRef(entry))
+          return;
+      llvm::append_range(tune, entry);
+    };
+    for (const TuningKey &key : keys) {
+      // The op's own schedule, the model's choice or a given one, is the
+      // baseline of every problem.
+      time(key, 0);
+      Problem problem = problemOf(op);
+      problem.batch = key.batch;
+      problem.m = key.m;
+      problem.n = key.n;
+      const CandidateSet &set = searches.search(
+          gpu, precisionOf(op), options.constraints(), problem);
+      for (const Candidate &c :
+           ArrayRef<Candidate>(set.ranked).take_front(top)) {
+        FailureOr<ScheduleAttr> schedule = buildSchedule(
+            op, gpu, options.apply(ScheduleParams::fromSchedule(c.schedule)),
+            getArgument());
+        if (failed(schedule))
+          return failure();
+        int64_t index = 0;
+        if (*schedule != op.getScheduleAttr()) {
+          auto *at = llvm::find(kernels, *schedule);
+          index = at - kernels.begin() + 1;
+          if (at == kernels.end())
+            kernels.push_back(*schedule);
+        }
+        // Options applied to two candidates may make them one kernel.
+        time(key, index);
+      }
+    }
+    if (!kernels.empty())
+      op.setAlternativesAttr(ArrayAttr::get(op.getContext(), kernels));
+    op->setAttr(GemmDialect::getTuneAttrName(),
+                DenseI64ArrayAttr::get(op.getContext(), tune));
+    op.emitRemark() << getArgument() << ": " << kernels.size() + 1
+                    << " kernel(s) to time on " << keys.size()
+                    << " problem(s)";
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,469 @@
+//===- tune.cu - The main() of a tuning program ---------------------------===//
+//
+// `gemm-opt --emit=tune` writes a program that holds each nest's plan and the
+// problems to time it on, and calls tuneMain. Each case runs on packed random
+// operands in device memory: every listed variant, unsplit and with each K
+// split that run() weighs (choose.h), is launched once into a poisoned C,
+// checked against launchReference under verify()'s bound, then timed; one
+// tuning record per choice goes to the database (docs/tuning.md). The records'
+// cuBLAS rate is 0: a tuning program does not link cuBLAS.
+//
+//===----------------------------------------------------------------------===//
+#include "gemm_runtime.h"
+
+#include "check.h"
+#include "choose.h"
+#include "device.h"
+#include "gemm-opt/Target/TuningFormat.h"
+#include "layout.h"
+#include "split.h"
+#include "verify.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gemm_rt {
+
+using namespace detail;
+
+namespace {
+/// The timing protocol of bench/bench.cu: warm-ups, then the median of runs
+/// each between two CUDA events.
+constexpr int kWarmups = 3;
+constexpr int kDefaultRuns = 25;
+/// Long kernels get fewer runs: at least kMinRuns, and beyond them only as
+/// many as fit in kExtraSeconds, so that a large case stays minutes long.
+constexpr int kMinRuns = 5;
+constexpr double kExtraSeconds = 0.3;
+
+/// What the command line asks for.
+struct Options {
+  std::string db; ///< "" for no database.
+  int runs = kDefaultRuns;
+};
+
+/// The positive count that `text` spells, or 0.
+int countOf(const char *text) {
+  char *end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  return end != text && !*end && value > 0 && value <= 1000000 ? int(value)
+                                                                : 0;
+}
+
+/// Parses argv into `options`; false, having said why, on a bad argument.
+bool parseArguments(int argc, char **argv, Options &options) {
+  options.db = gemm_tuning::defaultPath();
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (std::strncmp(arg, "--db=", 5) == 0 && arg[5]) {
+      // "none", as for gemm-opt's --tuning-db: time without recording.
+      options.db = std::strcmp(arg + 5, "none") == 0 ? "" : arg + 5;
+      continue;
+    }
+    if (std::strncmp(arg, "--runs=", 7) == 0 && countOf(arg + 7)) {
+      options.runs = countOf(arg + 7);
+      continue;
+    }
+    std::fprintf(stderr,
+                 "tune: bad argument '%s'\nusage: %s [--db=FILE|none] "
+                 "[--runs=N]\n",
+                 arg, argv[0]);
+    return false;
+  }
+  return true;
+}
+
+/// The database opened for appending, its directory created and the header
+/// written if it is empty; null, having said why, if it cannot be opened.
+std::FILE *openDatabase(const std::string &path) {
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::error_code ignored; // fopen reports a directory that is still missing.
+  if (!dir.empty())
+    std::filesystem::create_directories(dir, ignored);
+  std::FILE *file = std::fopen(path.c_str(), "a");
+  if (!file) {
+    std::fprintf(stderr, "tune: cannot open the tuning database %s: %s\n",
+                 path.c_str(), std::strerror(errno));
+    return nullptr;
+  }
+  std::fseek(file, 0, SEEK_END);
+  if (std::ftell(file) == 0)
+    std::fprintf(file, "%s\n", gemm_tuning::kHeader);
+  return file;
+}
+
+/// The GPU's columns of a tuning record.
+struct DeviceColumns {
+  cudaDeviceProp prop;
+  int driver = 0, runtime = 0;
+};
+
+DeviceColumns deviceColumns() {
+  DeviceColumns d;
+  int device = 0;
+  checkCuda(cudaGetDevice(&device), "tune", "cudaGetDevice");
+  checkCuda(cudaGetDeviceProperties(&d.prop, device), "tune",
+            "cudaGetDeviceProperties");
+  checkCuda(cudaDriverGetVersion(&d.driver), "tune", "cudaDriverGetVersion");
+  checkCuda(cudaRuntimeGetVersion(&d.runtime), "tune",
+            "cudaRuntimeGetVersion");
+  return d;
+}
+
+/// A device allocation of one case, freed with it.
+class DeviceBuffer {
+public:
+  DeviceBuffer(size_t bytes, const char *nest) : bytes(bytes), nest(nest) {
+    checkCuda(cudaMalloc(&ptr, bytes), nest, "allocating a tuning buffer");
+  }
+  ~DeviceBuffer() {
+    checkCuda(cudaFree(ptr), nest, "freeing a tuning buffer");
+  }
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+
+  /// A host copy of the buffer.
+  std::vector<unsigned char> toHost() const {
+    std::vector<unsigned char> host(bytes);
+    checkCuda(cudaMemcpy(host.data(), ptr, bytes, cudaMemcpyDeviceToHost),
+              nest, "copying a tuning buffer to the host");
+    return host;
+  }
+
+  void *ptr = nullptr;
+  size_t bytes;
+
+private:
+  const char *nest;
+};
+
+/// splitmix64's finaliser: consecutive inputs give unrelated outputs.
+__device__ uint64_t mixBits(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// A number in [-1, 1) from the top bits of h, exact in T.
+__device__ float uniformOf(uint64_t h, float) {
+  return float(h >> 40) * 0x1p-23f - 1.0f;
+}
+__device__ double uniformOf(uint64_t h, double) {
+  return double(h >> 11) * 0x1p-52 - 1.0;
+}
+
+/// data[e] = a pseudo-random number in [-1, 1), a hash of e and the seed.
+template <class T>
+__global__ void fillRandom(T *data, int64_t count, uint64_t seed) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
+       e += int64_t(gridDim.x) * blockDim.x)
+    data[e] = uniformOf(mixBits(seed * 0x9e3779b97f4a7c15ull + uint64_t(e)),
+                        T());
+}
+
+/// Fills `buffer` with fillRandom's numbers of `dtype`.
+void fillOperand(const DeviceBuffer &buffer, DType dtype, uint64_t seed,
+                 const char *nest) {
+  constexpr int threads = 256;
+  const int64_t count = int64_t(buffer.bytes / elementSize(dtype));
+  const unsigned blocks =
+      unsigned(std::min<int64_t>((count + threads - 1) / threads, 1 << 16));
+  if (dtype == DType::F32)
+    fillRandom<<<blocks, threads>>>(static_cast<float *>(buffer.ptr), count,
+                                    seed);
+  else
+    fillRandom<<<blocks, threads>>>(static_cast<double *>(buffer.ptr), count,
+                                    seed);
+  checkCuda(cudaGetLastError(), nest, "filling the operands");
+}
+
+/// A packed rows x cols operand whose unit stride runs along the row ('r')
+/// or the column ('c'), batches back to back.
+Operand packed(const void *ptr, char unit, int64_t rows, int64_t cols) {
+  return unit == 'r' ? Operand{ptr, rows * cols, cols, 1}
+                     : Operand{ptr, rows * cols, 1, rows};
+}
+
+/// The case's problem on packed operands of `layout` (A's, B's and C's
+/// unit stride): alpha 1, beta 0, no epilogue.
+Problem problemOf(const TuneNest &nest, const TuneCase &c, const char *layout,
+                  const void *a, const void *b, const void *cPtr) {
+  Problem p{};
+  p.nest = nest.nest;
+  p.dtype = nest.dtype;
+  p.batch = c.batch;
+  p.m = c.m;
+  p.n = c.n;
+  p.k = c.k;
+  p.a = packed(a, layout[0], c.m, c.k);
+  p.b = packed(b, layout[1], c.k, c.n);
+  p.c = packed(cPtr, layout[2], c.m, c.n);
+  p.alpha = 1;
+  p.beta = 0;
+  return p;
+}
+
+/// Why a nest cannot be tuned, or null.
+const char *untunable(const TuneNest &nest) {
+  const char *l = nest.layout;
+  auto packable = [](char unit) { return unit == 'r' || unit == 'c'; };
+  if (!l || std::strlen(l) != 3 || !packable(l[0]) || !packable(l[1]) ||
+      !packable(l[2]))
+    return "its layout class is not one of packed rows and columns ('r', "
+           "'c')";
+  if (nest.plan.count < 1)
+    return "its plan has no variants";
+  return nullptr;
+}
+
+/// What the check compares a choice's C with, on the host. The check
+/// compares C with the reference element by element and takes A's and B's
+/// Frobenius norms; neither depends on the order the elements are visited
+/// in, so the packed copies are read in memory order, as if all were
+/// row-major, whatever the layout.
+struct Oracle {
+  Problem host;
+  std::vector<unsigned char> a, b;
+  std::vector<double> reference;
+};
+
+Oracle oracleOf(const TuneNest &nest, const TuneCase &c,
+                const DeviceBuffer &a, const DeviceBuffer &b,
+                const DeviceBuffer &reference) {
+  Oracle o;
+  o.a = a.toHost();
+  o.b = b.toHost();
+  const std::vector<unsigned char> ref = reference.toHost();
+  o.host = problemOf(nest, c, "rrr", o.a.data(), o.b.data(), nullptr);
+  o.reference = denseCopy(o.host, ref.data());
+  return o;
+}
+
+/// err / bound of the result in `c` (verify()'s bound); +inf where C holds
+/// a NaN, as a poisoned element the choice did not write does.
+double checkRatio(const Oracle &o, const DeviceBuffer &c) {
+  const std::vector<unsigned char> result = c.toHost();
+  return normwiseRatio(o.host, nullptr, result.data(), o.reference.data());
+}
+
+/// Seconds of one launch of `choice`, between two events.
+double timeOnce(const Problem &p, const Plan &plan, const Choice &choice,
+                cudaEvent_t start, cudaEvent_t stop) {
+  checkCuda(cudaEventRecord(start), p.nest, "cudaEventRecord");
+  launchChoice(p, plan, choice, 0);
+  checkCuda(cudaEventRecord(stop), p.nest, "cudaEventRecord");
+  checkCuda(cudaEventSynchronize(stop), p.nest, "running a timed kernel");
+  float ms = 0;
+  checkCuda(cudaEventElapsedTime(&ms, start, stop), p.nest,
+            "cudaEventElapsedTime");
+  return ms * 1e-3;
+}
+
+/// The median seconds of `runs` launches of `choice` after the warm-ups,
+/// with fewer runs where the first warm-up says they would take long.
+double medianSeconds(const Problem &p, const Plan &plan, const Choice &choice,
+                     int runs) {
+  cudaEvent_t start, stop;
+  checkCuda(cudaEventCreate(&start), p.nest, "cudaEventCreate");
+  checkCuda(cudaEventCreate(&stop), p.nest, "cudaEventCreate");
+  const double first = timeOnce(p, plan, choice, start, stop);
+  for (int i = 1; i < kWarmups; ++i)
+    timeOnce(p, plan, choice, start, stop);
+  // Compared in double: kExtraSeconds / first may not fit an int.
+  if (kMinRuns + kExtraSeconds / first < runs)
+    runs = kMinRuns + int(kExtraSeconds / first);
+  std::vector<double> seconds(size_t(runs), 0.0);
+  for (double &s : seconds)
+    s = timeOnce(p, plan, choice, start, stop);
+  checkCuda(cudaEventDestroy(start), p.nest, "cudaEventDestroy");
+  checkCuda(cudaEventDestroy(stop), p.nest, "cudaEventDestroy");
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+/// One timed choice of a case.
+struct Row {
+  Choice choice;
+  double seconds, ratio;
+  bool passed() const { return ratio <= 1; }
+};
+
+/// The choices of case `c`: each listed variant with each split run() weighs.
+std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
+                              const Problem &p) {
+  std::vector<Choice> choices;
+  for (int i = 0; i < c.count; ++i) {
+    const int v = c.variants[i];
+    if (v < 0 || v >= nest.plan.count) {
+      std::fprintf(stderr, "tune: nest %s: no variant %d (the plan has %d)\n",
+                   nest.nest, v, nest.plan.count);
+      continue;
+    }
+    forEachSplit(p, [&](int64_t splits) { choices.push_back({v, splits}); });
+  }
+  return choices;
+}
+
+/// Poisons C, runs each choice once and checks it, then times it.
+std::vector<Row> measureCase(const TuneNest &nest, const TuneCase &c,
+                             int runs) {
+  const size_t size = elementSize(nest.dtype);
+  const DeviceBuffer a(size_t(c.batch * c.m * c.k) * size, nest.nest),
+      b(size_t(c.batch * c.k * c.n) * size, nest.nest),
+      cBuf(size_t(c.batch * c.m * c.n) * size, nest.nest),
+      reference(cBuf.bytes, nest.nest);
+  fillOperand(a, nest.dtype, 1, nest.nest);
+  fillOperand(b, nest.dtype, 2, nest.nest);
+  const Problem p = problemOf(nest, c, nest.layout, a.ptr, b.ptr, cBuf.ptr);
+  Problem oracle = p;
+  oracle.c.ptr = reference.ptr;
+  checkCuda(launchReference(oracle, 0), nest.nest, "launching the reference");
+  checkCuda(cudaDeviceSynchronize(), nest.nest, "running the reference");
+  const Oracle o = oracleOf(nest, c, a, b, reference);
+
+  std::vector<Row> rows;
+  for (const Choice &choice : choicesOf(nest, c, p)) {
+    // All bits set is a NaN in f32 and f64: an element left unwritten fails.
+    // Split-K's chunks too, or a chunk the kernel skipped would sum what an
+    // earlier choice left there.
+    checkCuda(cudaMemset(cBuf.ptr, 0xff, cBuf.bytes), nest.nest,
+              "poisoning C");
+    if (choice.splits > 1)
+      checkCuda(cudaMemset(splitWorkspace(p, choice.splits), 0xff,
+                           splitWorkspaceBytes(p, choice.splits)),
+                nest.nest, "poisoning the split's workspace");
+    launchChoice(p, nest.plan, choice, 0);
+    checkCuda(cudaDeviceSynchronize(), nest.nest, "running a kernel");
+    const double ratio = checkRatio(o, cBuf);
+    rows.push_back({choice, medianSeconds(p, nest.plan, choice, runs), ratio});
+  }
+  return rows;
+}
+
+double gflopsOf(const TuneCase &c, double seconds) {
+  return 2.0 * c.batch * c.m * c.n * c.k / seconds / 1e9;
+}
+
+const char *dtypeName(DType dtype) {
+  return dtype == DType::F32 ? "f32" : "f64";
+}
+
+/// The case's table; the fastest choice that passed is marked.
+void printTable(const TuneNest &nest, const TuneCase &c,
+                const std::vector<Row> &rows) {
+  const Row *fastest = nullptr;
+  for (const Row &row : rows)
+    if (row.passed() && (!fastest || row.seconds < fastest->seconds))
+      fastest = &row;
+  std::printf("\n## %s %s %s %lld x %lld x %lld x %lld\n\n", nest.nest,
+              dtypeName(nest.dtype), nest.layout, (long long)c.batch,
+              (long long)c.m, (long long)c.n, (long long)c.k);
+  std::printf("| variant | schedule | splits | us | GFLOP/s | err/bound | "
+              "check |\n|---:|---|---:|---:|---:|---:|---|\n");
+  for (const Row &row : rows) {
+    const char *schedule = nest.plan.variants[row.choice.variant].schedule;
+    std::printf("| %d | %s | %lld | %.1f | %.1f | %.2e | %s |\n",
+                row.choice.variant, schedule ? schedule : "-",
+                (long long)row.choice.splits, row.seconds * 1e6,
+                gflopsOf(c, row.seconds), row.ratio,
+                !row.passed()     ? "FAIL"
+                : &row == fastest ? "PASS, fastest"
+                                  : "PASS");
+  }
+}
+
+/// Appends the case's rows to the database, one record per choice whose
+/// variant has a schedule.
+void writeRecords(std::FILE *db, const DeviceColumns &d, const TuneNest &nest,
+                  const TuneCase &c, const std::vector<Row> &rows) {
+  for (const Row &row : rows) {
+    const char *schedule = nest.plan.variants[row.choice.variant].schedule;
+    if (!schedule)
+      continue;
+    gemm_tuning::writeRecord(
+        db, {d.prop.name, d.prop.major * 10 + d.prop.minor,
+             d.prop.multiProcessorCount, d.driver, d.runtime,
+             nest.plan.version, nest.plan.templates, dtypeName(nest.dtype),
+             nest.layout, c.batch, c.m, c.n, c.k, /*betaZero=*/true,
+             row.choice.splits, schedule, row.seconds * 1e6,
+             gflopsOf(c, row.seconds), /*cublasGFlops=*/0, row.passed()});
+  }
+}
+} // namespace
+
+int tuneMain(int argc, char **argv, const TuneNest *nests, int count) {
+  // Keep the tables in order with the messages when both go to one pipe.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  Options options;
+  if (!parseArguments(argc, argv, options))
+    return 1;
+  if (!gpuName()) {
+    std::fprintf(stderr, "tune: %s\n", noGpuReason());
+    return 2;
+  }
+  std::FILE *db = nullptr;
+  if (!options.db.empty() && !(db = openDatabase(options.db)))
+    return 1;
+  const DeviceColumns device = deviceColumns();
+  std::printf("Device: %s (cc %d, %d SMs). Each time is the median of %d runs "
+              "(fewer, at least %d, for long kernels) after %d warm-ups "
+              "between CUDA events; alpha = 1, beta = 0, random operands in "
+              "device memory. Database: %s.\n",
+              device.prop.name, device.prop.major * 10 + device.prop.minor,
+              device.prop.multiProcessorCount, options.runs, kMinRuns,
+              kWarmups, db ? options.db.c_str() : "none");
+  bool failed = false;
+  for (const TuneNest *nest = nests; nest != nests + count; ++nest) {
+    if (const char *why = untunable(*nest)) {
+      std::fprintf(stderr, "tune: nest %s skipped: %s\n", nest->nest, why);
+      continue;
+    }
+    const bool recorded = db && nest->plan.version && nest->plan.templates;
+    if (db && !recorded)
+      std::fprintf(stderr,
+                   "tune: nest %s: its plan names no gemm-opt version or "
+                   "template hash; its timings are not recorded\n",
+                   nest->nest);
+    for (int v = 0; recorded && v < nest->plan.count; ++v)
+      if (!nest->plan.variants[v].schedule)
+        std::fprintf(stderr,
+                     "tune: nest %s: variant %d has no schedule; its timings "
+                     "are not recorded\n",
+                     nest->nest, v);
+    for (const TuneCase *c = nest->cases; c != nest->cases + nest->caseCount;
+         ++c) {
+      if (c->batch < 1 || c->m < 1 || c->n < 1 || c->k < 1) {
+        std::fprintf(stderr, "tune: nest %s: an empty case skipped\n",
+                     nest->nest);
+        continue;
+      }
+      const std::vector<Row> rows = measureCase(*nest, *c, options.runs);
+      printTable(*nest, *c, rows);
+      for (const Row &row : rows)
+        failed = failed || !row.passed();
+      if (recorded) {
+        writeRecords(db, device, *nest, *c, rows);
+        if (std::fflush(db) != 0 || std::ferror(db)) {
+          std::fprintf(stderr, "tune: cannot write the tuning database %s\n",
+                       options.db.c_str());
+          std::fclose(db);
+          return 1;
+        }
+      }
+    }
+  }
+  if (db && std::fclose(db) != 0) {
+    std::fprintf(stderr, "tune: cannot write the tuning database %s\n",
+                 options.db.c_str());
+    return 1;
+  }
+  return failed ? 1 : 0;
+}
+
+} // namespace gemm_rt

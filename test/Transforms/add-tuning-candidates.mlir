@@ -1,0 +1,77 @@
+// RUN: gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096x4096,rcr:2048x2048x2048,ccr:512x512x512,1000x1000x1000,8x64x64x64 top=3" -split-input-file 2>/dev/null | FileCheck %s
+// RUN: gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096x4096,rcr:2048x2048x2048,ccr:512x512x512,1000x1000x1000,8x64x64x64 top=3" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096x4096 top=0" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=OWN
+// RUN: gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096x4096 top=5 block=128,128,8 thread=8,8" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=FIXED
+// RUN: not gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=rxr:64x64x64" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD-LAYOUT
+// RUN: not gemm-opt %s -gemm-add-tuning-candidates -split-input-file 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
+
+// BAD: error: gemm-add-tuning-candidates: problem '4096x4096' must be [LAYOUT:][BATCHx]MxNxK with positive extents, LAYOUT as tuning databases write it (rrr, rcr, ...)
+// BAD-LAYOUT: error: gemm-add-tuning-candidates: problem 'rxr:64x64x64'
+// UNSCHEDULED: error: gemm-add-tuning-candidates needs a schedule: run gemm-select-schedule first
+
+// An op of dynamic extents with B column-major (layout rcr) is timed on the
+// problems that fit it: those without a layout class or a batch, and
+// rcr:2048^3; not ccr:512^3 (another layout) or 8x64^3 (a batch). Each
+// problem times the op's own schedule (kernel 0) and the model's first 3
+// for it; the kernels are listed once.
+
+// CHECK-LABEL: func.func @dynamic_rcr
+// CHECK: gemm.matmul
+// CHECK-SAME: alternatives = [
+// CHECK-SAME: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0, 1, 4096, 4096, 4096, {{[1-9]}}, 1, 4096, 4096, 4096, {{[1-9]}}, {{(1, 4096, 4096, 4096, [1-9], )?}}1, 2048, 2048, 2048, 0,
+// CHECK-SAME: 1, 1000, 1000, 1000, 0,
+// CHECK-NOT: 512
+// CHECK-NOT: 8, 64, 64, 64
+// REMARK: remark: gemm-add-tuning-candidates: {{[0-9]+}} kernel(s) to time on 3 problem(s)
+// OWN: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0>
+// OWN-NOT: alternatives
+// With schedule options every candidate keeps what they fix.
+// FIXED-LABEL: func.func @dynamic_rcr
+// FIXED: alternatives = [#gemm.schedule<block = [128, 128, 8], thread = [8, 8]
+// FIXED-NOT: block = [{{(64|256|96)}},
+// FIXED-SAME: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0,
+func.func @dynamic_rcr(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>,
+                       %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// -----
+
+// An op of static extents is timed on its own problem only; its schedule
+// is the model's first for it.
+
+// CHECK-LABEL: func.func @static
+// CHECK: gemm.tune = array<i64: 1, 64, 96, 128, 0, 1, 64, 96, 128, 1, 1, 64, 96, 128, 2>
+// REMARK: remark: gemm-add-tuning-candidates: 3 kernel(s) to time on 1 problem(s)
+func.func @static(%a: memref<64x128xf64>, %b: memref<128x96xf64>, %c: memref<64x96xf64>, %alpha: f64, %beta: f64) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<64x128xf64>, memref<128x96xf64>, memref<64x96xf64>, f64
+  return
+}
+
+// -----
+
+// A batched op takes the problems with a batch; its static K of 64 admits
+// 8x64x64x64 only.
+
+// CHECK-LABEL: func.func @batched
+// CHECK: gemm.tune = array<i64: 8, 64, 64, 64, 0,
+// CHECK-NOT: 4096
+// REMARK: remark: gemm-add-tuning-candidates: {{[0-9]+}} kernel(s) to time on 1 problem(s)
+func.func @batched(%a: memref<?x?x64xf32>, %b: memref<?x64x?xf32>, %c: memref<?x?x?xf32>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x64xf32>, memref<?x64x?xf32>, memref<?x?x?xf32>, f32
+  return
+}
+
+// -----
+
+// No listed problem fits a K of 100: a remark, and nothing to time.
+
+// CHECK-LABEL: func.func @unfit
+// CHECK-NOT: gemm.tune
+// REMARK: remark: gemm-add-tuning-candidates: no problem to tune on: give --tune-problems that fit its extents
+func.func @unfit(%a: memref<?x100xf32>, %b: memref<100x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x100xf32>, memref<100x?xf32>, memref<?x?xf32>, f32
+  return
+}
