@@ -120,7 +120,14 @@ struct GemmAddTuningCandidates
                       << "--tune-problems that fit its extents";
       return success();
     }
+    // The kernels the launcher already has (gemm-add-alternatives') are
+    // what run() would choose among without the database: each problem
+    // times them too, so that a measured choice is never one the model's
+    // would beat.
     SmallVector<Attribute> kernels;
+    if (ArrayAttr alternatives = op.getAlternativesAttr())
+      llvm::append_range(kernels, alternatives);
+    size_t launcherKernels = kernels.size() + 1;
     SmallVector<int64_t> tune;
     // Records that the problem times `index`, once.
     auto time = [&](const TuningKey &key, int64_t index) {
@@ -131,9 +138,8 @@ struct GemmAddTuningCandidates
       llvm::append_range(tune, entry);
     };
     for (const TuningKey &key : keys) {
-      // The op's own schedule, the model's choice or a given one, is the
-      // baseline of every problem.
-      time(key, 0);
+      for (size_t index = 0; index < launcherKernels; ++index)
+        time(key, index);
       Problem problem = problemOf(op);
       problem.batch = key.batch;
       problem.m = key.m;

@@ -44,16 +44,14 @@ void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
   select.explain = options.explain;
   select.explainSchedules = options.explainSchedules;
   pm.addPass(createGemmSelectSchedule(select));
+  auto alternatives = scheduleOptions<GemmAddAlternativesOptions>(options);
+  alternatives.alternatives = options.alternatives;
+  pm.addPass(createGemmAddAlternatives(alternatives));
   if (options.tune) {
     auto tuning = scheduleOptions<GemmAddTuningCandidatesOptions>(options);
     tuning.problems = ArrayRef<std::string>(options.tuneProblems);
     tuning.top = options.tuneTop;
     pm.addPass(createGemmAddTuningCandidates(tuning));
-  } else {
-    auto alternatives =
-        scheduleOptions<GemmAddAlternativesOptions>(options);
-    alternatives.alternatives = options.alternatives;
-    pm.addPass(createGemmAddAlternatives(alternatives));
   }
   pm.addPass(createGemmSpecialize());
   pm.addPass(createGemmVerifyBudget());
@@ -63,7 +61,7 @@ void mlir::gemm::registerGemmPipeline() {
   PassPipelineRegistration<GemmPipelineOptions>(
       "gemm-pipeline",
       "The passes of gemm-opt's driver: attach-target, select-schedule, "
-      "add-alternatives (add-tuning-candidates with tune), specialize, "
+      "add-alternatives, add-tuning-candidates (with tune), specialize, "
       "verify-budget",
       buildGemmPipeline);
 }

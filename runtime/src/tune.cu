@@ -222,34 +222,73 @@ const char *untunable(const TuneNest &nest) {
   return nullptr;
 }
 
-/// What the check compares a choice's C with, on the host. The check
-/// compares C with the reference element by element and takes A's and B's
-/// Frobenius norms; neither depends on the order the elements are visited
-/// in, so the packed copies are read in memory order, as if all were
-/// row-major, whatever the layout.
-struct Oracle {
-  Problem host;
-  std::vector<unsigned char> a, b;
-  std::vector<double> reference;
-};
-
-Oracle oracleOf(const TuneNest &nest, const TuneCase &c,
-                const DeviceBuffer &a, const DeviceBuffer &b,
-                const DeviceBuffer &reference) {
-  Oracle o;
-  o.a = a.toHost();
-  o.b = b.toHost();
-  const std::vector<unsigned char> ref = reference.toHost();
-  o.host = problemOf(nest, c, "rrr", o.a.data(), o.b.data(), nullptr);
-  o.reference = denseCopy(o.host, ref.data());
-  return o;
+/// The check's bound for the case (verify()'s), from host copies of A and
+/// B. The bound takes their Frobenius norms, which do not depend on the
+/// order the elements are visited in, so the packed copies are read in
+/// memory order, as if row-major, whatever the layout.
+double boundOf(const TuneNest &nest, const TuneCase &c, const DeviceBuffer &a,
+               const DeviceBuffer &b) {
+  const std::vector<unsigned char> hostA = a.toHost(), hostB = b.toHost();
+  // No epilogue: the reference is not read.
+  return normwiseBound(
+      problemOf(nest, c, "rrr", hostA.data(), hostB.data(), nullptr), nullptr,
+      nullptr);
 }
 
-/// err / bound of the result in `c` (verify()'s bound); +inf where C holds
-/// a NaN, as a poisoned element the choice did not write does.
-double checkRatio(const Oracle &o, const DeviceBuffer &c) {
-  const std::vector<unsigned char> result = c.toHost();
-  return normwiseRatio(o.host, nullptr, result.data(), o.reference.data());
+/// Adds (c - ref)^2 over `count` elements laid out alike to error[0] where
+/// ref is finite, and sets mismatch where c differs from ref in kind.
+template <class T>
+__global__ void squaredError(const T *c, const T *ref, int64_t count,
+                             double *error, int *mismatch) {
+  double sum = 0;
+  bool differs = false;
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < count;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const double got = c[e], want = ref[e];
+    if (!isfinite(want))
+      differs |= !(got == want || (isnan(got) && isnan(want)));
+    else if (!isfinite(got))
+      differs = true;
+    else
+      sum += (got - want) * (got - want);
+  }
+  atomicAdd(error, sum);
+  if (differs)
+    atomicOr(mismatch, 1);
+}
+
+/// err / bound of the result in `c` against `reference` (laid out alike),
+/// summed on the GPU; +inf where C holds a NaN, as a poisoned element the
+/// choice did not write does.
+double checkRatio(const TuneNest &nest, const DeviceBuffer &c,
+                  const DeviceBuffer &reference, double bound) {
+  struct Sums {
+    double squared;
+    int mismatch;
+  };
+  Sums *sums = nullptr;
+  checkCuda(cudaMalloc(&sums, sizeof(Sums)), nest.nest, "cudaMalloc");
+  checkCuda(cudaMemset(sums, 0, sizeof(Sums)), nest.nest, "cudaMemset");
+  constexpr int threads = 256;
+  const int64_t count = int64_t(c.bytes / elementSize(nest.dtype));
+  const unsigned blocks =
+      unsigned(std::min<int64_t>((count + threads - 1) / threads, 1024));
+  if (nest.dtype == DType::F32)
+    squaredError<<<blocks, threads>>>(
+        static_cast<const float *>(c.ptr),
+        static_cast<const float *>(reference.ptr), count, &sums->squared,
+        &sums->mismatch);
+  else
+    squaredError<<<blocks, threads>>>(
+        static_cast<const double *>(c.ptr),
+        static_cast<const double *>(reference.ptr), count, &sums->squared,
+        &sums->mismatch);
+  checkCuda(cudaGetLastError(), nest.nest, "launching the check");
+  Sums host;
+  checkCuda(cudaMemcpy(&host, sums, sizeof(Sums), cudaMemcpyDeviceToHost),
+            nest.nest, "running the check");
+  checkCuda(cudaFree(sums), nest.nest, "cudaFree");
+  return errorRatio({host.squared, host.mismatch != 0}, bound);
 }
 
 /// Seconds of one launch of `choice`, between two events.
@@ -325,7 +364,7 @@ std::vector<Row> measureCase(const TuneNest &nest, const TuneCase &c,
   oracle.c.ptr = reference.ptr;
   checkCuda(launchReference(oracle, 0), nest.nest, "launching the reference");
   checkCuda(cudaDeviceSynchronize(), nest.nest, "running the reference");
-  const Oracle o = oracleOf(nest, c, a, b, reference);
+  const double bound = boundOf(nest, c, a, b);
 
   std::vector<Row> rows;
   for (const Choice &choice : choicesOf(nest, c, p)) {
@@ -340,7 +379,7 @@ std::vector<Row> measureCase(const TuneNest &nest, const TuneCase &c,
                 nest.nest, "poisoning the split's workspace");
     launchChoice(p, nest.plan, choice, 0);
     checkCuda(cudaDeviceSynchronize(), nest.nest, "running a kernel");
-    const double ratio = checkRatio(o, cBuf);
+    const double ratio = checkRatio(nest, cBuf, reference, bound);
     rows.push_back({choice, medianSeconds(p, nest.plan, choice, runs), ratio});
   }
   return rows;

@@ -78,12 +78,12 @@ void referenceCpuOf(const Problem &p, const void *cInitial, double *out) {
     }
 }
 
+/// The squared Frobenius error of a result against the reference, and
+/// whether an Inf or NaN differs in kind.
 template <class T>
-double normwiseRatioOf(const Problem &p, const void *cInitial,
-                       const void *cResult, const double *reference) {
-  const double inf = std::numeric_limits<double>::infinity();
-  double err2 = 0;
-  bool mismatch = false;
+ResultError errorOf(const Problem &p, const void *cResult,
+                    const double *reference) {
+  ResultError e;
   for (int64_t b = 0; b < p.batch; ++b)
     for (int64_t i = 0; i < p.m; ++i)
       for (int64_t j = 0; j < p.n; ++j) {
@@ -92,20 +92,21 @@ double normwiseRatioOf(const Problem &p, const void *cInitial,
         // Inf or NaN in the inputs: the result must match it in kind.
         if (!std::isfinite(ref)) {
           if (!(got == ref || (std::isnan(got) && std::isnan(ref))))
-            mismatch = true;
+            e.mismatch = true;
           continue;
         }
         if (!std::isfinite(got)) {
-          mismatch = true;
+          e.mismatch = true;
           continue;
         }
-        err2 += (got - ref) * (got - ref);
+        e.squared += (got - ref) * (got - ref);
       }
-  if (mismatch)
-    return inf;
-  double err = std::sqrt(err2);
-  if (err == 0)
-    return 0;
+  return e;
+}
+
+template <class T>
+double normwiseBoundOf(const Problem &p, const void *cInitial,
+                       const double *reference) {
   double scale = std::fabs(p.alpha) *
                  std::sqrt(sumOfSquares<T>(p.a.ptr, p.a, p.batch, p.m, p.k)) *
                  std::sqrt(sumOfSquares<T>(p.b.ptr, p.b, p.batch, p.k, p.n));
@@ -130,9 +131,21 @@ double normwiseRatioOf(const Problem &p, const void *cInitial,
         ref2 += reference[e] * reference[e];
     bound = 1.2 * bound + 8 * epsilonOf(p.dtype) * std::sqrt(ref2);
   }
-  if (!(bound > 0))
-    return inf;
-  return err / bound;
+  return bound;
+}
+
+/// C's elements as normwiseRatio's `reference` takes them: `c` is a host
+/// copy laid out like p.c (whose ptr is not read), returned as doubles,
+/// element (b, i, j) at (b*m + i)*n + j.
+std::vector<double> denseCopy(const Problem &p, const void *c) {
+  std::vector<double> dense(size_t(p.batch * p.m * p.n));
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j)
+        dense[(b * p.m + i) * p.n + j] =
+            p.dtype == DType::F32 ? elementAt<float>(c, p.c, b, i, j)
+                                  : elementAt<double>(c, p.c, b, i, j);
+  return dense;
 }
 
 /// The span of C's elements in the problem as the kernel sees it.
@@ -173,17 +186,6 @@ double verify(const Problem &host, const void *cInitial, const void *cResult) {
 
 namespace detail {
 
-std::vector<double> denseCopy(const Problem &p, const void *c) {
-  std::vector<double> dense(size_t(p.batch * p.m * p.n));
-  for (int64_t b = 0; b < p.batch; ++b)
-    for (int64_t i = 0; i < p.m; ++i)
-      for (int64_t j = 0; j < p.n; ++j)
-        dense[(b * p.m + i) * p.n + j] =
-            p.dtype == DType::F32 ? elementAt<float>(c, p.c, b, i, j)
-                                  : elementAt<double>(c, p.c, b, i, j);
-  return dense;
-}
-
 bool verifying() {
   static const bool on = [] {
     const char *value = std::getenv("GEMM_OPT_VERIFY");
@@ -192,11 +194,32 @@ bool verifying() {
   return on;
 }
 
+double normwiseBound(const Problem &host, const void *cInitial,
+                     const double *reference) {
+  if (host.dtype == DType::F32)
+    return normwiseBoundOf<float>(host, cInitial, reference);
+  return normwiseBoundOf<double>(host, cInitial, reference);
+}
+
+double errorRatio(const ResultError &error, double bound) {
+  const double inf = std::numeric_limits<double>::infinity();
+  if (error.mismatch)
+    return inf;
+  const double err = std::sqrt(error.squared);
+  if (err == 0)
+    return 0;
+  return bound > 0 ? err / bound : inf;
+}
+
 double normwiseRatio(const Problem &host, const void *cInitial,
                      const void *cResult, const double *reference) {
-  if (host.dtype == DType::F32)
-    return normwiseRatioOf<float>(host, cInitial, cResult, reference);
-  return normwiseRatioOf<double>(host, cInitial, cResult, reference);
+  const ResultError error =
+      host.dtype == DType::F32 ? errorOf<float>(host, cResult, reference)
+                               : errorOf<double>(host, cResult, reference);
+  // The bound reads all of A and B: only an error needs it.
+  if (error.mismatch || error.squared == 0)
+    return errorRatio(error, 0);
+  return errorRatio(error, normwiseBound(host, cInitial, reference));
 }
 
 LaunchCheck::LaunchCheck(const Problem &device)

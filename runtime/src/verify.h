@@ -19,10 +19,22 @@ namespace gemm_rt::detail {
 double normwiseRatio(const Problem &host, const void *cInitial,
                      const void *cResult, const double *reference);
 
-/// C's elements as normwiseRatio's `reference` takes them: `c` is a host
-/// copy laid out like p.c (whose ptr is not read), returned as doubles,
-/// element (b, i, j) at (b*m + i)*n + j.
-std::vector<double> denseCopy(const Problem &p, const void *c);
+/// How far a result is from the reference: the squared Frobenius norm of
+/// the difference over the elements where the reference is finite, and
+/// whether any element differs from it in kind (finite, Inf or NaN).
+struct ResultError {
+  double squared = 0;
+  bool mismatch = false;
+};
+
+/// The norm-wise bound of gemm_rt::verify on ||C - Cref||_F for `host`
+/// (whose operands are host memory); `reference` as for normwiseRatio.
+double normwiseBound(const Problem &host, const void *cInitial,
+                     const double *reference);
+
+/// err / bound: 0 for no error, +inf for a mismatch or an error where the
+/// bound is 0.
+double errorRatio(const ResultError &error, double bound);
 
 /// Whether GEMM_OPT_VERIFY is set to something other than "" or "0".
 bool verifying();

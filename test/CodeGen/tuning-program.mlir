@@ -1,5 +1,6 @@
 // --emit=tune prints a tuning program (docs/tuning.md): each nest's kernels
-// in a gemm_rt::Plan, the problems of its gemm.tune with the kernels each
+// in a gemm_rt::Plan (its schedule, its alternatives and the model's first
+// for each problem), the problems of its gemm.tune with the kernels each
 // times, and a main() that hands them to gemm_rt::tuneMain. A nest without
 // a problem (dynamic extents that no listed problem fits) is left out.
 // RUN: gemm-opt --emit=tune --tune-problems=rcr:2048x2048x2048,512x512x512 --tune-top=1 %s -o - 2>/dev/null | FileCheck %s
@@ -20,8 +21,8 @@
 // CHECK:      // The nest at tuning-program.mlir:{{[0-9]+}}:5: f32, layout rcr.
 // CHECK:      static const gemm_rt::Variant dynamic_variants[] = {
 // CHECK:      static const gemm_rt::TuneCase dynamic_cases[] = {
-// CHECK-NEXT:     {1, 2048, 2048, 2048, dynamic_kernels + 0, {{[12]}}},
-// CHECK-NEXT:     {1, 512, 512, 512, dynamic_kernels + {{[12]}}, {{[12]}}},
+// CHECK-NEXT:     {1, 2048, 2048, 2048, dynamic_kernels + 0, [[COUNT:[0-9]+]]},
+// CHECK-NEXT:     {1, 512, 512, 512, dynamic_kernels + [[COUNT]], {{[0-9]+}}},
 // CHECK-NEXT: };
 // CHECK-NOT:  unfit_variants
 // CHECK:      static const gemm_rt::TuneNest nests[] = {

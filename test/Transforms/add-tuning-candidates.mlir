@@ -2,6 +2,7 @@
 // RUN: gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096x4096,rcr:2048x2048x2048,ccr:512x512x512,1000x1000x1000,8x64x64x64 top=3" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096x4096 top=0" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=OWN
 // RUN: gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096x4096 top=5 block=128,128,8 thread=8,8" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=FIXED
+// RUN: gemm-opt %s -gemm-select-schedule -gemm-add-alternatives=alternatives=1 -gemm-add-tuning-candidates="problems=4096x4096x4096 top=0" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=LAUNCHER
 // RUN: not gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=4096x4096" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not gemm-opt %s -gemm-select-schedule -gemm-add-tuning-candidates="problems=rxr:64x64x64" -split-input-file 2>&1 | FileCheck %s --check-prefix=BAD-LAYOUT
 // RUN: not gemm-opt %s -gemm-add-tuning-candidates -split-input-file 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
@@ -26,6 +27,10 @@
 // REMARK: remark: gemm-add-tuning-candidates: {{[0-9]+}} kernel(s) to time on 3 problem(s)
 // OWN: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0>
 // OWN-NOT: alternatives
+// The kernels that the launcher has besides its schedule
+// (gemm-add-alternatives') are timed on every problem too.
+// LAUNCHER-LABEL: func.func @dynamic_rcr
+// LAUNCHER: alternatives = [#gemm.schedule<{{[^>]*}}>], gemm.tune = array<i64: 1, 4096, 4096, 4096, 0, 1, 4096, 4096, 4096, 1>
 // With schedule options every candidate keeps what they fix.
 // FIXED-LABEL: func.func @dynamic_rcr
 // FIXED: alternatives = [#gemm.schedule<block = [128, 128, 8], thread = [8, 8]

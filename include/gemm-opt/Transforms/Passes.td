@@ -1,8 +1,8 @@
 //===- Passes.td - gemm-opt passes -------------------------*- tablegen -*-===//
 //
 // One pass a decision, run in this order by buildGemmPipeline (Passes.h):
-// attach-target, select-schedule, add-alternatives (or, for a tuning
-// program, add-tuning-candidates), specialize, verify-budget.
+// attach-target, select-schedule, add-alternatives, (for a tuning program)
+// add-tuning-candidates, specialize, verify-budget.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_TRANSFORMS_PASSES_TD
@@ -161,11 +161,12 @@ def GemmAddTuningCandidates
     any other on each problem of `problems` that it admits: its static
     extents, a BATCHx prefix for batched ops and none for the others, and
     the layout class where the problem names one (`rcr:4096x4096x4096` is
-    for ops with B column-major only). For each of them the op
-    gets the model's first `top` schedules under the schedule options as
-    `alternatives` (each kernel once, none equal to its schedule), and
-    `gemm.tune` lists (batch, M, N, K, kernel) for each problem and each of
-    its kernels, kernel 0 being the op's schedule. An op that no problem
+    for ops with B column-major only). Each problem times the kernels the
+    op has (its schedule, kernel 0, and the alternatives that
+    gemm-add-alternatives gave it: what the launcher would choose among)
+    and the model's first `top` schedules for it under the schedule
+    options, added to `alternatives` (each kernel once); `gemm.tune` lists
+    (batch, M, N, K, kernel) for each problem and each of its kernels. An op that no problem
     fits gets a remark and no `gemm.tune`: the tuning program skips it.
 
     Before:
