@@ -24,72 +24,52 @@ namespace {
 
 using gemm_tuning::kHeader;
 
-/// The fields of one line: commas separate them, and a field in double
-/// quotes may hold commas ("" is a quote).
-std::optional<SmallVector<std::string>> splitFields(StringRef line) {
-  SmallVector<std::string> fields(1);
-  bool quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char ch = line[i];
-    if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-      fields.back() += '"';
-      ++i;
-    } else if (ch == '"') {
-      quoted = !quoted;
-    } else if (ch == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += ch;
-    }
-  }
-  if (quoted)
-    return std::nullopt;
-  return fields;
-}
-
 /// The record of one data line, or the reason it is malformed.
 llvm::Expected<TuningRecord> parseRecord(ArrayRef<std::string> f,
                                          unsigned line) {
+  namespace col = gemm_tuning::column;
   auto fail = [](const Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
   };
-  size_t columns = StringRef(kHeader).count(',') + 1;
-  if (f.size() != columns)
-    return fail("expected " + Twine(columns) + " fields, found " +
+  if (f.size() != col::Count)
+    return fail("expected " + Twine(int(col::Count)) + " fields, found " +
                 Twine(f.size()));
   TuningRecord r{};
   r.line = line;
-  r.device = f[0];
-  r.version = f[5];
-  r.templates = f[6];
+  r.device = f[col::Device];
+  r.version = f[col::GemmOpt];
+  r.templates = f[col::Templates];
   const std::pair<int64_t *, int> integers[] = {
-      {&r.cc, 1},        {&r.sms, 2},   {&r.driver, 3}, {&r.cuda, 4},
-      {&r.key.batch, 9}, {&r.key.m, 10}, {&r.key.n, 11}, {&r.key.k, 12},
-      {&r.splits, 14}};
+      {&r.cc, col::Cc},     {&r.sms, col::Sms},         {&r.driver, col::Driver},
+      {&r.cuda, col::Cuda}, {&r.key.batch, col::Batch}, {&r.key.m, col::M},
+      {&r.key.n, col::N},   {&r.key.k, col::K},         {&r.splits, col::Splits}};
   for (auto [field, index] : integers)
     if (!llvm::to_integer(f[index], *field, 10))
       return fail("field " + Twine(index + 1) + " is not an integer: '" +
                   f[index] + "'");
   const std::pair<double *, int> reals[] = {
-      {&r.microseconds, 16}, {&r.gflops, 17}, {&r.cublasGFlops, 18}};
+      {&r.microseconds, col::Us}, {&r.gflops, col::Gflops},
+      {&r.cublasGFlops, col::CublasGflops}};
   for (auto [field, index] : reals)
     if (!llvm::to_float(f[index], *field))
       return fail("field " + Twine(index + 1) + " is not a number: '" +
                   f[index] + "'");
-  if (f[7] != "f32" && f[7] != "f64")
-    return fail("dtype must be f32 or f64, found '" + f[7] + "'");
-  r.key.precision = f[7] == "f32" ? Precision::F32 : Precision::F64;
-  r.key.layout = f[8];
+  if (f[col::Dtype] != "f32" && f[col::Dtype] != "f64")
+    return fail("dtype must be f32 or f64, found '" + f[col::Dtype] + "'");
+  r.key.precision = f[col::Dtype] == "f32" ? Precision::F32 : Precision::F64;
+  r.key.layout = f[col::Layout];
   if (r.key.layout.size() != 3 ||
       StringRef(r.key.layout).find_first_not_of("rcg") != StringRef::npos)
-    return fail("layout must be three of r, c and g, found '" + f[8] + "'");
-  if ((f[13] != "0" && f[13] != "1") || (f[19] != "pass" && f[19] != "fail"))
+    return fail("layout must be three of r, c and g, found '" +
+                f[col::Layout] + "'");
+  if ((f[col::BetaZero] != "0" && f[col::BetaZero] != "1") ||
+      (f[col::Check] != "pass" && f[col::Check] != "fail"))
     return fail("beta_zero must be 0 or 1 and check pass or fail");
-  r.betaZero = f[13] == "1";
-  r.checked = f[19] == "pass";
-  std::optional<Schedule> schedule = parseScheduleOptions(f[15]);
+  r.betaZero = f[col::BetaZero] == "1";
+  r.checked = f[col::Check] == "pass";
+  std::optional<Schedule> schedule = parseScheduleOptions(f[col::Schedule]);
   if (!schedule)
-    return fail("not a schedule: '" + f[15] + "'");
+    return fail("not a schedule: '" + f[col::Schedule] + "'");
   r.schedule = *schedule;
   return r;
 }
@@ -139,7 +119,8 @@ llvm::Expected<TuningDb> TuningDb::parse(StringRef text, StringRef path) {
       header = true;
       continue;
     }
-    std::optional<SmallVector<std::string>> fields = splitFields(line);
+    std::optional<std::vector<std::string>> fields =
+        gemm_tuning::splitFields(line.str());
     if (!fields)
       return fail("unterminated quote");
     llvm::Expected<TuningRecord> record = parseRecord(*fields, number);

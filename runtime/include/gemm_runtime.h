@@ -214,7 +214,8 @@ struct Plan {
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's
 /// run-time terms (RunTimeTerms.h) and the split's extra traffic make fastest
-/// on this GPU. Device and managed pointers are used in place. Where A, B or
+/// on this GPU, or that a tuning database measured fastest (Plan::measured;
+/// with GEMM_OPT_TUNE=1, the runtime's own measurements: docs/tuning.md). Device and managed pointers are used in place. Where A, B or
 /// C is host memory, the call runs in panels of C whose operands stream
 /// through pinned memory, overlapped with the kernels, and only C's elements
 /// are written back (C is read only if beta != 0); but the original loop runs

@@ -1,6 +1,8 @@
 //===- choose.cu - A nest's kernel variant and split-K per problem --------===//
 #include "choose.h"
 
+#include "autotune.h"
+
 #include "check.h"
 #include "device.h"
 #include "gemm-opt/Target/RunTimeTerms.h"
@@ -58,14 +60,14 @@ double predictedSeconds(const Problem &p, const Plan &plan, int v,
   return seconds;
 }
 
-/// The measured problem of `plan` nearest to p, where each of p's extents
-/// is within a quarter of its (the sum of the extents' log ratios is the
-/// distance); null if none is.
-const Measured *nearestMeasured(const Problem &p, const Plan &plan) {
+} // namespace
+
+const Measured *nearestMeasured(const Problem &p, const Measured *measured,
+                                int count) {
   const Measured *nearest = nullptr;
   double best = 0;
-  for (int i = 0; i < plan.measuredCount; ++i) {
-    const Measured &m = plan.measured[i];
+  for (int i = 0; i < count; ++i) {
+    const Measured &m = measured[i];
     double distance = 0;
     bool near = true;
     for (auto [call, timed] : {std::pair{p.batch, m.batch}, {p.m, m.m},
@@ -81,13 +83,18 @@ const Measured *nearestMeasured(const Problem &p, const Plan &plan) {
   }
   return nearest;
 }
-} // namespace
 
 Choice choose(const Problem &p, const Plan &plan, int sms) {
   Choice best{0, 1};
   if (forced(p, plan, best))
     return best;
-  if (const Measured *m = nearestMeasured(p, plan)) {
+  std::optional<Measured> m;
+  if (const Measured *compiled =
+          nearestMeasured(p, plan.measured, plan.measuredCount))
+    m = *compiled;
+  else
+    m = tunedAtRunTime(p, plan);
+  if (m) {
     // A split the call's K does not allow runs unsplit.
     const int64_t splits =
         m->splits > 1 && canSplit(p, m->splits) ? m->splits : 1;

@@ -31,6 +31,12 @@ template <class Visit> void forEachSplit(const Problem &p, Visit &&visit) {
   }
 }
 
+/// The problem of `measured` nearest to p, where each of p's extents is
+/// within a quarter of its (the sum of the extents' log ratios is the
+/// distance); null if none is.
+const Measured *nearestMeasured(const Problem &p, const Measured *measured,
+                                int count);
+
 /// A variant of a plan, how many ways K is split, and the predicted
 /// seconds (0 where the model was not asked: one unrated variant, or
 /// GEMM_OPT_CHOICE).
@@ -45,7 +51,8 @@ struct Choice {
 /// it, times its fill over the problem's tiles (RunTimeTerms.h), plus the
 /// split's workspace and C traffic at DRAM speed and its second kernel.
 /// A plan of one variant without a rate runs as given. A call near a problem
-/// that the plan's tuning database timed (Plan::measured) takes the measured
+/// that the plan's tuning database timed (Plan::measured), or, with
+/// GEMM_OPT_TUNE, that the runtime timed (autotune.h), takes the measured
 /// choice instead. GEMM_OPT_CHOICE="v,s" overrides both where the plan has
 /// variant v and K splits s ways, for experiments that time each choice
 /// (bench/bench.cu --choices).

@@ -5,8 +5,11 @@
 # .gpu/regress (test/gpu/regress/*.cpp rewritten by test/gpu/prepare.sh) and
 # runs it once with the runtime's own choice and once forced onto each
 # variant of its plans, unsplit and split two ways (GEMM_OPT_CHOICE), so that
-# a fault in any generated kernel shows whatever the extents favour. Each run
-# must exit 0 and run a nest on the GPU. Prints one line per program.
+# a fault in any generated kernel shows whatever the extents favour; then
+# twice under GEMM_OPT_TUNE=1 with a database of its own, the first run
+# timing each plan's choices at run time and the second reading them back.
+# Each run must exit 0 and run a nest on the GPU. Prints one line per
+# program.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -43,11 +46,29 @@ for cu in .gpu/regress/*.cu; do
       grep -v 'ran on the GPU' "$exe.err" | tail -n 5 || true
     fi
   done
+  db=$WORK/$name-tuning.csv
+  rm -f "$db"
+  rows=()
+  for run in timing reading; do
+    if ! GEMM_OPT_TUNE=1 GEMM_OPT_TUNING_DB=$db GEMM_OPT_TRACE=1 timeout 600 \
+        "$exe" >"$exe.out" 2>"$exe.err" || ! grep -q 'ran on the GPU' "$exe.err"
+    then
+      failed+=("GEMM_OPT_TUNE ($run)")
+      echo "-- $name, GEMM_OPT_TUNE=1 ($run):"
+      tail -n 5 "$exe.out"
+      grep -v 'ran on the GPU' "$exe.err" | tail -n 5 || true
+    fi
+    rows+=("$(($(wc -l <"$db" 2>/dev/null || echo 1) - 1))")
+  done
   if ((${#failed[@]})); then
-    echo "$name: FAIL under choices ${failed[*]}"
+    echo "$name: FAIL under ${failed[*]}"
+    status=1
+  elif ((rows[0] < 1)); then
+    echo "$name: FAIL: GEMM_OPT_TUNE=1 recorded no timings"
     status=1
   else
-    echo "$name: PASS under ${#choices[@]} choices ($(tail -n 1 "$exe.out"))"
+    echo "$name: PASS under ${#choices[@]} choices and GEMM_OPT_TUNE" \
+      "(${rows[0]} then ${rows[1]} rows; $(tail -n 1 "$exe.out"))"
   fi
 done
 exit $status

@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gemm_tuning {
 
@@ -63,6 +65,40 @@ inline void writeRecord(std::FILE *file, const Record &r) {
                r.templates, r.dtype, r.layout, r.batch, r.m, r.n, r.k,
                r.betaZero ? 1 : 0, r.splits, r.schedule, r.microseconds,
                r.gflops, r.cublasGFlops, r.passed ? "pass" : "fail");
+}
+
+/// The columns of kHeader, by index, and their count.
+namespace column {
+enum Index : size_t {
+  Device, Cc, Sms, Driver, Cuda, GemmOpt, Templates, Dtype, Layout, Batch,
+  M, N, K, BetaZero, Splits, Schedule, Us, Gflops, CublasGflops, Check,
+  Count
+};
+} // namespace column
+
+/// The fields of one line: commas separate them, and a field in double
+/// quotes may hold commas ("" is a quote); nullopt for an unterminated
+/// quote.
+inline std::optional<std::vector<std::string>>
+splitFields(const std::string &line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char ch = line[i];
+    if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += ch;
+    }
+  }
+  if (quoted)
+    return std::nullopt;
+  return fields;
 }
 
 } // namespace gemm_tuning
