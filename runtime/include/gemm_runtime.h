@@ -207,7 +207,8 @@ struct Plan {
   /// variants (`gemm-opt --version`), for tuning records.
   const char *version = nullptr, *templates = nullptr;
   /// Measured choices: a call within a quarter of one of these problems'
-  /// extents takes its variant and split instead of the model's.
+  /// extents, whose K can be split as its was, takes its variant and split
+  /// instead of the model's.
   const Measured *measured = nullptr;
   int measuredCount = 0;
 };

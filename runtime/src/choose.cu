@@ -68,6 +68,10 @@ const Measured *nearestMeasured(const Problem &p, const Measured *measured,
   double best = 0;
   for (int i = 0; i < count; ++i) {
     const Measured &m = measured[i];
+    // A choice the call cannot take says nothing of it: unsplit, a kernel
+    // timed split runs with a fill it was not timed at.
+    if (m.splits > 1 && !canSplit(p, m.splits))
+      continue;
     double distance = 0;
     bool near = true;
     for (auto [call, timed] : {std::pair{p.batch, m.batch}, {p.m, m.m},
@@ -94,13 +98,9 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
     m = *compiled;
   else
     m = tunedAtRunTime(p, plan);
-  if (m) {
-    // A split the call's K does not allow runs unsplit.
-    const int64_t splits =
-        m->splits > 1 && canSplit(p, m->splits) ? m->splits : 1;
-    return {m->variant, splits,
-            predictedSeconds(p, plan, m->variant, splits, sms)};
-  }
+  if (m)
+    return {m->variant, m->splits,
+            predictedSeconds(p, plan, m->variant, m->splits, sms)};
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
   for (int v = 0; v < plan.count; ++v)

@@ -33,7 +33,7 @@ template <class Visit> void forEachSplit(const Problem &p, Visit &&visit) {
 
 /// The problem of `measured` nearest to p, where each of p's extents is
 /// within a quarter of its (the sum of the extents' log ratios is the
-/// distance); null if none is.
+/// distance) and p can be split as it was; null if none is.
 const Measured *nearestMeasured(const Problem &p, const Measured *measured,
                                 int count);
 

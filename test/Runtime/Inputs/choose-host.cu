@@ -55,5 +55,6 @@ int main() {
   pick("measured 1024^3", 1024, 1024, 1024, tuned);
   pick("measured 4096x4096x64", 4096, 4096, 64, tuned);
   pick("measured 3000^3", 3000, 3000, 3000, tuned);
+  pick("measured 4096x4096x4094", 4096, 4096, 4094, tuned);
   return 0;
 }
