@@ -25,6 +25,8 @@
 // Usage: bench [seed]              (the default seed is 1)
 //        bench --choices [seed]    every kernel variant and K split of each
 //                                  plan instead (GEMM_OPT_CHOICE)
+//        bench --ab [seed]         this build's functions against a base
+//                                  set's, in turn (bench/run.sh BENCH_BASE)
 //
 //===----------------------------------------------------------------------===//
 #include "gemms.h"
@@ -89,7 +91,7 @@ Problem problemOf(const Shape &s, DType dtype, const CaseData &d) {
   const Operand b = transposesB(s) ? Operand{d.b, s.k * s.n, 1, s.k}
                                    : Operand{d.b, s.k * s.n, s.n, 1};
   const Operand c{d.c, s.m * s.n, s.n, 1};
-  return {"bench", dtype, s.batch, s.m, s.n, s.k, a, b, c, 1.0, 0.0};
+  return {"bench", dtype, s.batch, s.m, s.n, s.k, a, b, c, 1.0, 0.0, {}, {}};
 }
 
 /// `op`'s layout in another buffer.
@@ -126,31 +128,46 @@ struct Row {
   Comparison check;
 };
 
+/// Runs `f` into p.c, poisoned with NaN first so that an element it does
+/// not write fails, and checks the result element by element against
+/// cuBLAS, counting a failure.
+template <class T, class F>
+Comparison checked(cublasHandle_t handle, const Shape &s, const Problem &p,
+                   const CaseData &d, F f) {
+  CHECK_CUDA(cudaMemset(const_cast<void *>(p.c.ptr), 0xff,
+                        size_t(s.batch * s.m * s.n) * sizeof(T)));
+  f(p);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  oracleAndBound(handle, p, at(p.c, d.ref), at(p.a, d.absA), at(p.b, d.absB),
+                 at(p.c, d.bound), /*useReference=*/false);
+  const Comparison check =
+      compare<T>(p.c, d.ref, d.bound, s.batch, s.m, s.n, boundScale<T>(s.k),
+                 double(std::numeric_limits<T>::min()));
+  if (check.failures) {
+    ++failures;
+    std::fprintf(stderr, "FAIL: %s: %u elements over the bound; first %s\n",
+                 currentCase.c_str(), check.failures,
+                 describeFailure<T>(check, p.c, d.ref, d.bound, s.m, s.n,
+                                    "cuBLAS", "bound term")
+                     .c_str());
+  }
+  return check;
+}
+
+/// Fills s's operands with random numbers (never zeros) on the device.
+template <class T> CaseData prepare(const Shape &s) {
+  return prepareCase<T>(scratch, s.batch * s.m * s.k, s.batch * s.k * s.n,
+                        s.batch * s.m * s.n, /*nanC=*/false, rng);
+}
+
 /// Fills s's operands; checks what `ours` computes into p.c against
 /// cuBLAS, then times `ours` and cuBLAS in turn on the same buffers.
 template <class T, class F>
 Row measure(cublasHandle_t handle, const Shape &s, DType dtype, F ours) {
-  const size_t aCount = s.batch * s.m * s.k, bCount = s.batch * s.k * s.n,
-               cCount = s.batch * s.m * s.n;
-  const CaseData d = prepareCase<T>(scratch, aCount, bCount, cCount,
-                                    /*nanC=*/false, rng);
+  const CaseData d = prepare<T>(s);
   const Problem p = problemOf(s, dtype, d);
   Row row;
-  ours(p);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  oracleAndBound(handle, p, at(p.c, d.ref), at(p.a, d.absA), at(p.b, d.absB),
-                 at(p.c, d.bound), /*useReference=*/false);
-  row.check =
-      compare<T>(p.c, d.ref, d.bound, s.batch, s.m, s.n, boundScale<T>(s.k),
-                 double(std::numeric_limits<T>::min()));
-  if (row.check.failures) {
-    ++failures;
-    std::fprintf(stderr, "FAIL: %s: %u elements over the bound; first %s\n",
-                 currentCase.c_str(), row.check.failures,
-                 describeFailure<T>(row.check, p.c, d.ref, d.bound, s.m, s.n,
-                                    "cuBLAS", "bound term")
-                     .c_str());
-  }
+  row.check = checked<T>(handle, s, p, d, ours);
   const std::array<double, 2> ms =
       mediansMs(defaultWarmups, defaultRuns, [&] { ours(p); },
                 [&] { blasGemm(handle, p, /*pedantic=*/false); });
@@ -212,6 +229,57 @@ void benchRewritten(cublasHandle_t handle, const Functions<T> &f, DType dtype,
   std::printf("\nGeometric mean of the ratios (%s, %d shapes): %.3f\n", name,
               count, std::exp(logSum / count));
 }
+
+#ifdef BENCH_BASE
+const Functions<float> sgemmBase{base_sgemm_nn, base_sgemm_nt, base_sgemm_tn,
+                                 base_sgemm_tt, base_sgemm_batched};
+const Functions<double> dgemmBase{base_dgemm_nn, base_dgemm_nt, base_dgemm_tn,
+                                  base_dgemm_tt, base_dgemm_batched};
+
+/// The A/B table of one element type: this build's functions and the
+/// base's (bench/run.sh BENCH_BASE=DIR), each checked, then timed in turn
+/// with cuBLAS in one loop, so that clock and power drift reach all three
+/// alike and ours / base compares the kernels alone.
+template <class T>
+void benchAB(cublasHandle_t handle, const Functions<T> &f,
+             const Functions<T> &base, DType dtype, const char *name) {
+  std::printf("\n## %s: A/B, this build's kernels and the base's, timed in "
+              "turn with cuBLAS\n\n",
+              name);
+  std::printf("| function | M x N x K | layout | batch | TFLOP/s | base "
+              "TFLOP/s | cuBLAS TFLOP/s | ratio | base ratio | ours / base | "
+              "check |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+  double logs[3] = {0, 0, 0}, worst = 1;
+  for (const Shape &s : shapes) {
+    currentCase = caseName(dtype, s);
+    const CaseData d = prepare<T>(s);
+    const Problem p = problemOf(s, dtype, d);
+    auto ours = [&](const Problem &q) { callRewritten(f, s, q); };
+    auto theirs = [&](const Problem &q) { callRewritten(base, s, q); };
+    const bool passed = checked<T>(handle, s, p, d, ours).failures == 0 &&
+                        checked<T>(handle, s, p, d, theirs).failures == 0;
+    const std::array<double, 3> ms = mediansMs(
+        defaultWarmups, defaultRuns, [&] { ours(p); }, [&] { theirs(p); },
+        [&] { blasGemm(handle, p, /*pedantic=*/false); });
+    const double ratios[3] = {ms[2] / ms[0], ms[2] / ms[1], ms[1] / ms[0]};
+    for (int i = 0; i < 3; ++i)
+      logs[i] += std::log(ratios[i]);
+    if (std::fabs(ratios[2] - 1) > std::fabs(worst - 1))
+      worst = ratios[2];
+    std::printf("| %s | %lld x %lld x %lld | %s | %lld | %.2f | %.2f | %.2f | "
+                "%.3f | %.3f | %.3f | %s |\n",
+                functionName(dtype, s).c_str(), (long long)s.m,
+                (long long)s.n, (long long)s.k, s.layout, (long long)s.batch,
+                tflops(s, ms[0]), tflops(s, ms[1]), tflops(s, ms[2]),
+                ratios[0], ratios[1], ratios[2], passed ? "PASS" : "FAIL");
+  }
+  const int count = sizeof(shapes) / sizeof(shapes[0]);
+  std::printf("\nGeometric means (%s, %d shapes): ratio %.3f, base ratio "
+              "%.3f, ours / base %.3f; farthest ours / base %.3f\n",
+              name, count, std::exp(logs[0] / count),
+              std::exp(logs[1] / count), std::exp(logs[2] / count), worst);
+}
+#endif
 
 /// Every variant and K split of the rewritten functions on the shapes up to
 /// 4096^3, forced through GEMM_OPT_CHOICE, with the one that run() picks
@@ -282,9 +350,18 @@ int main(int argc, char **argv) {
   unsetenv("GEMM_OPT_VERIFY");
   if (!haveGpu("bench"))
     return 2;
-  // --choices times every variant and split of the plans instead.
+  // --choices times every variant and split of the plans instead, --ab
+  // this build's functions against the base's.
   const bool choices = argc > 1 && std::strcmp(argv[1], "--choices") == 0;
-  const int seedArg = choices ? 2 : 1;
+  const bool ab = argc > 1 && std::strcmp(argv[1], "--ab") == 0;
+#ifndef BENCH_BASE
+  if (ab) {
+    std::fprintf(stderr, "bench: --ab needs a base set: bench/run.sh with "
+                         "BENCH_BASE=DIR\n");
+    return 2;
+  }
+#endif
+  const int seedArg = choices || ab ? 2 : 1;
   const unsigned long long seed =
       argc > seedArg ? std::strtoull(argv[seedArg], nullptr, 0) : 1;
   rng.seed(seed);
@@ -298,6 +375,11 @@ int main(int argc, char **argv) {
   if (choices) {
     benchChoices<float>(handle, sgemm, DType::F32, "f32");
     benchChoices<double>(handle, dgemm, DType::F64, "f64");
+  } else if (ab) {
+#ifdef BENCH_BASE
+    benchAB<float>(handle, sgemm, sgemmBase, DType::F32, "f32");
+    benchAB<double>(handle, dgemm, dgemmBase, DType::F64, "f64");
+#endif
   } else {
     benchRewritten<float>(handle, sgemm, DType::F32, "f32",
                           "cuBLAS SGEMM (pedantic FP32, no TF32)");

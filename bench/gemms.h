@@ -20,26 +20,36 @@ using BatchedGemm = void (*)(long batch, long m, long n, long k, T alpha,
                              long ldb, long strideB, T beta, T *C, long ldc,
                              long strideC);
 
-void sgemm_nn(long, long, long, float, const float *, long, const float *, long,
-              float, float *, long);
-void sgemm_nt(long, long, long, float, const float *, long, const float *, long,
-              float, float *, long);
-void sgemm_tn(long, long, long, float, const float *, long, const float *, long,
-              float, float *, long);
-void sgemm_tt(long, long, long, float, const float *, long, const float *, long,
-              float, float *, long);
-void sgemm_batched(long, long, long, long, float, const float *, long, long,
-                   const float *, long, long, float, float *, long, long);
+// The functions, their names prefixed by P: bench.cu with -DBENCH_BASE
+// also declares a baseline set (bench/run.sh BENCH_BASE=DIR), the same
+// functions as another gemm-opt rewrote them, renamed base_*.
+#define BENCH_GEMMS(P)                                                         \
+  void P##sgemm_nn(long, long, long, float, const float *, long,              \
+                   const float *, long, float, float *, long);                \
+  void P##sgemm_nt(long, long, long, float, const float *, long,              \
+                   const float *, long, float, float *, long);                \
+  void P##sgemm_tn(long, long, long, float, const float *, long,              \
+                   const float *, long, float, float *, long);                \
+  void P##sgemm_tt(long, long, long, float, const float *, long,              \
+                   const float *, long, float, float *, long);                \
+  void P##sgemm_batched(long, long, long, long, float, const float *, long,   \
+                        long, const float *, long, long, float, float *,      \
+                        long, long);                                           \
+  void P##dgemm_nn(long, long, long, double, const double *, long,            \
+                   const double *, long, double, double *, long);             \
+  void P##dgemm_nt(long, long, long, double, const double *, long,            \
+                   const double *, long, double, double *, long);             \
+  void P##dgemm_tn(long, long, long, double, const double *, long,            \
+                   const double *, long, double, double *, long);             \
+  void P##dgemm_tt(long, long, long, double, const double *, long,            \
+                   const double *, long, double, double *, long);             \
+  void P##dgemm_batched(long, long, long, long, double, const double *, long, \
+                        long, const double *, long, long, double, double *,   \
+                        long, long);
 
-void dgemm_nn(long, long, long, double, const double *, long, const double *,
-              long, double, double *, long);
-void dgemm_nt(long, long, long, double, const double *, long, const double *,
-              long, double, double *, long);
-void dgemm_tn(long, long, long, double, const double *, long, const double *,
-              long, double, double *, long);
-void dgemm_tt(long, long, long, double, const double *, long, const double *,
-              long, double, double *, long);
-void dgemm_batched(long, long, long, long, double, const double *, long, long,
-                   const double *, long, long, double, double *, long, long);
+BENCH_GEMMS()
+#ifdef BENCH_BASE
+BENCH_GEMMS(base_)
+#endif
 
 #endif // GEMM_OPT_BENCH_GEMMS_H

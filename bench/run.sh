@@ -16,7 +16,9 @@
 # failed. BENCH_RUN=0 only builds; a later call reuses the build.
 # BENCH_GEN=DIR times another set of rewritten inputs (say, a baseline
 # written by an older gemm-opt) in the same way; its table goes to
-# $(basename DIR).md.
+# $(basename DIR).md. BENCH_BASE=DIR links such a set beside this one, its
+# functions renamed base_*, so that `bash bench/run.sh --ab` times both in
+# turn with cuBLAS in one loop (the base must call the same runtime API).
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -39,8 +41,19 @@ buildRuntime
 # call can build the kernels of two gemm-opt versions (BENCH_RUN=0) and the
 # next time them back to back.
 sources=("$GEN"/*.cu bench/bench.cu)
+# The base set's definitions renamed, as gemms.h declares them.
+base=() rename=() define=()
+if [[ -n ${BENCH_BASE:-} ]]; then
+  base=("$BENCH_BASE"/*.cu)
+  for name in $(sed -n 's/^void \([a-z_]*\)(.*/\1/p' bench/inputs/*.cpp); do
+    rename+=("-D$name=base_$name")
+  done
+  define=(-DBENCH_BASE)
+  WORK=$WORK-ab
+  mkdir -p "$WORK"
+fi
 stale=0
-for src in "${sources[@]}" "$LIB"; do
+for src in "${sources[@]}" "${base[@]}" "$LIB"; do
   [[ $WORK/bench -nt $src ]] || stale=1
 done
 if ((stale)); then
@@ -48,10 +61,17 @@ if ((stale)); then
   pids=() objects=()
   for src in "${sources[@]}"; do
     object=$WORK/$(basename "$src" .cu).o
-    "$NVCC" "${NVCC_FLAGS[@]}" -Xcompiler -Wall,-Wextra -c "$src" \
-      -o "$object" >"$object.log" 2>&1 &
+    "$NVCC" "${NVCC_FLAGS[@]}" "${define[@]}" -Xcompiler -Wall,-Wextra \
+      -c "$src" -o "$object" >"$object.log" 2>&1 &
     pids+=($!) objects+=("$object")
   done
+  for src in "${base[@]}"; do
+    object=$WORK/base-$(basename "$src" .cu).o
+    "$NVCC" "${NVCC_FLAGS[@]}" "${rename[@]}" -Xcompiler -Wall,-Wextra \
+      -c "$src" -o "$object" >"$object.log" 2>&1 &
+    pids+=($!) objects+=("$object")
+  done
+  sources+=("${base[@]}")
   for i in "${!pids[@]}"; do
     if ! wait "${pids[$i]}"; then
       echo "FAIL: compiling ${sources[$i]}:"
