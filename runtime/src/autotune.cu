@@ -1,6 +1,7 @@
 //===- autotune.cu - GEMM_OPT_TUNE: choices measured at run time ----------===//
 #include "autotune.h"
 
+#include "check.h"
 #include "choose.h"
 #include "device.h"
 #include "gemm-opt/Target/TuningFormat.h"
@@ -65,6 +66,9 @@ std::optional<Measured> measure(const Problem &p, const Plan &plan,
   if (cudaMemGetInfo(&free, &total) != cudaSuccess ||
       timeCaseBytes(p.dtype, c) > free / 2)
     return std::nullopt;
+  // Earlier panels of this call may still run on the staging streams, with
+  // split-K's workspace, which the timings poison and may grow.
+  checkCuda(cudaDeviceSynchronize(), p.nest, "waiting before tuning");
   const TuneNest nest{p.nest, p.dtype, layout.c_str(), plan, &c, 1};
   const std::vector<Timed> rows = timeCase(nest, c, kRuns);
   const Timed *fastest = nullptr;

@@ -260,8 +260,6 @@ std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
 
 } // namespace
 
-/// The database opened for appending, its directory created and the header
-/// written if it is empty; null, having said why, if it cannot be opened.
 std::FILE *openDatabase(const std::string &path) {
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   std::error_code ignored; // fopen reports a directory that is still missing.
@@ -279,12 +277,12 @@ std::FILE *openDatabase(const std::string &path) {
   return file;
 }
 
-/// Poisons C, runs each choice once and checks it, then times it.
 size_t timeCaseBytes(DType dtype, const TuneCase &c) {
   return size_t(c.batch * (c.m * c.k + c.k * c.n + 2 * c.m * c.n)) *
          elementSize(dtype);
 }
 
+// Poisons C, runs each choice once and checks it, then times it.
 std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c,
                             int runs) {
   const size_t size = elementSize(nest.dtype);
