@@ -56,8 +56,8 @@ struct GemmSelectSchedule
                           explain);
   }
 
-  /// The fastest row of `db` for `op`'s problem, with a remark that says
-  /// it was measured; null, with a remark on the rows it ignored, if none.
+  /// The fastest row of `db` for `op`'s problem, null, with a remark on
+  /// the rows it ignored, if none.
   const TuningRecord *measured(MatmulOp op, const GpuTarget &gpu,
                                const TuningDb &db) {
     std::optional<TuningKey> key = tuningKeyOf(op);
@@ -66,20 +66,23 @@ struct GemmSelectSchedule
     TuningMatch match = findMeasured(
         op, gpu, db, [&](const TuningKey &row) { return row == *key; },
         getArgument(), "problem");
-    if (match.best.empty())
-      return nullptr;
-    const TuningRecord *r = match.best.front();
-    InFlightDiagnostic remark = op.emitRemark();
-    remark << getArgument() << ": measured on " << r->device << " ("
-           << db.path() << ":" << r->line << "): "
-           << llvm::formatv("{0:F0} GFLOP/s", r->gflops).str();
-    if (r->cublasGFlops > 0)
-      remark << llvm::formatv(", {0:F3} of cuBLAS",
-                              r->gflops / r->cublasGFlops)
-                    .str();
-    if (r->splits > 1)
-      remark << " with K split " << r->splits << " ways";
-    return r;
+    return match.best.empty() ? nullptr : match.best.front();
+  }
+
+  /// "measured on <device> (<file>:<line>): <rate>[, <ratio> of
+  /// cuBLAS][ with K split s ways]", for the remark and --explain.
+  static std::string describeMeasured(const TuningRecord &r,
+                                      const TuningDb &db) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "measured on " << r.device << " (" << db.path() << ":" << r.line
+       << "): " << llvm::formatv("{0:F0} GFLOP/s", r.gflops).str();
+    if (r.cublasGFlops > 0)
+      os << llvm::formatv(", {0:F3} of cuBLAS", r.gflops / r.cublasGFlops)
+                .str();
+    if (r.splits > 1)
+      os << " with K split " << r.splits << " ways";
+    return text;
   }
 
   /// Gives `op` the measured schedule of `db` or the model's, or keeps its
@@ -88,21 +91,30 @@ struct GemmSelectSchedule
                                const ScheduleOverrides &options,
                                SearchCache &searches, const TuningDb *db) {
     std::optional<ScheduleParams> p;
+    const TuningRecord *r = nullptr;
     if (ScheduleAttr kept = op.getScheduleAttr()) {
       p = options.apply(ScheduleParams::fromAttr(kept));
-    } else if (const TuningRecord *r = db ? measured(op, gpu, *db) : nullptr) {
-      p = options.apply(ScheduleParams::fromSchedule(r->schedule));
     } else {
+      r = db ? measured(op, gpu, *db) : nullptr;
+      // --explain shows the model's search even where a measurement wins.
       auto print = [&](const CandidateSet &set) { printSearch(op, gpu, set); };
-      p = modelSchedule(op, gpu, options, searches,
-                        explain > 0 ? llvm::function_ref<void(
-                                          const CandidateSet &)>(print)
-                                    : nullptr);
-      if (!p)
+      if (!r || explain > 0)
+        p = modelSchedule(op, gpu, options, searches,
+                          explain > 0 ? llvm::function_ref<void(
+                                            const CandidateSet &)>(print)
+                                      : nullptr);
+      if (r) {
+        p = options.apply(ScheduleParams::fromSchedule(r->schedule));
+        op.emitRemark() << getArgument() << ": " << describeMeasured(*r, *db);
+        if (explain > 0 && !explainSchedules)
+          llvm::outs() << "  chosen: " << describeMeasured(*r, *db) << ": "
+                       << formatScheduleOptions(r->schedule) << "\n";
+      } else if (!p) {
         return op.emitError() << getArgument()
                               << ": no schedule of CodeGen's kernels fits "
                                  "the registers and shared memory of "
                               << gpu.name;
+      }
     }
     FailureOr<ScheduleAttr> schedule =
         buildSchedule(op, gpu, *p, getArgument());
