@@ -173,18 +173,20 @@ __global__ void squaredError(const T *c, const T *ref, int64_t count,
     atomicOr(mismatch, 1);
 }
 
+/// What squaredError sums on the device for one check.
+struct Sums {
+  double squared;
+  int mismatch;
+};
+
 /// err / bound of the result in `c` against `reference` (laid out alike),
-/// summed on the GPU; +inf where C holds a NaN, as a poisoned element the
-/// choice did not write does.
+/// summed on the GPU into `sums` (a Sums); +inf where C holds a NaN, as a
+/// poisoned element the choice did not write does.
 double checkRatio(const TuneNest &nest, const DeviceBuffer &c,
-                  const DeviceBuffer &reference, double bound) {
-  struct Sums {
-    double squared;
-    int mismatch;
-  };
-  Sums *sums = nullptr;
-  checkCuda(cudaMalloc(&sums, sizeof(Sums)), nest.nest, "cudaMalloc");
-  checkCuda(cudaMemset(sums, 0, sizeof(Sums)), nest.nest, "cudaMemset");
+                  const DeviceBuffer &reference, const DeviceBuffer &sums,
+                  double bound) {
+  Sums *device = static_cast<Sums *>(sums.ptr);
+  checkCuda(cudaMemset(device, 0, sizeof(Sums)), nest.nest, "cudaMemset");
   constexpr int threads = 256;
   const int64_t count = int64_t(c.bytes / elementSize(nest.dtype));
   const unsigned blocks =
@@ -192,18 +194,17 @@ double checkRatio(const TuneNest &nest, const DeviceBuffer &c,
   if (nest.dtype == DType::F32)
     squaredError<<<blocks, threads>>>(
         static_cast<const float *>(c.ptr),
-        static_cast<const float *>(reference.ptr), count, &sums->squared,
-        &sums->mismatch);
+        static_cast<const float *>(reference.ptr), count, &device->squared,
+        &device->mismatch);
   else
     squaredError<<<blocks, threads>>>(
         static_cast<const double *>(c.ptr),
-        static_cast<const double *>(reference.ptr), count, &sums->squared,
-        &sums->mismatch);
+        static_cast<const double *>(reference.ptr), count, &device->squared,
+        &device->mismatch);
   checkCuda(cudaGetLastError(), nest.nest, "launching the check");
   Sums host;
-  checkCuda(cudaMemcpy(&host, sums, sizeof(Sums), cudaMemcpyDeviceToHost),
+  checkCuda(cudaMemcpy(&host, device, sizeof(Sums), cudaMemcpyDeviceToHost),
             nest.nest, "running the check");
-  checkCuda(cudaFree(sums), nest.nest, "cudaFree");
   return errorRatio({host.squared, host.mismatch != 0}, bound);
 }
 
@@ -289,7 +290,7 @@ std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c,
   const DeviceBuffer a(size_t(c.batch * c.m * c.k) * size, nest.nest),
       b(size_t(c.batch * c.k * c.n) * size, nest.nest),
       cBuf(size_t(c.batch * c.m * c.n) * size, nest.nest),
-      reference(cBuf.bytes, nest.nest);
+      reference(cBuf.bytes, nest.nest), sums(sizeof(Sums), nest.nest);
   fillOperand(a, nest.dtype, 1, nest.nest);
   fillOperand(b, nest.dtype, 2, nest.nest);
   const Problem p = problemOf(nest, c, nest.layout, a.ptr, b.ptr, cBuf.ptr);
@@ -312,7 +313,7 @@ std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c,
                 nest.nest, "poisoning the split's workspace");
     launchChoice(p, nest.plan, choice, 0);
     checkCuda(cudaDeviceSynchronize(), nest.nest, "running a kernel");
-    const double ratio = checkRatio(nest, cBuf, reference, bound);
+    const double ratio = checkRatio(nest, cBuf, reference, sums, bound);
     rows.push_back({choice, medianSeconds(p, nest.plan, choice, runs), ratio});
   }
   return rows;

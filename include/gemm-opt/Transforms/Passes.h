@@ -63,7 +63,7 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
                                llvm::cl::desc("See gemm-select-schedule")};
   Option<bool> tune{*this, "tune",
                     llvm::cl::desc("Pick the kernels of a tuning program: "
-                                   "gemm-add-tuning-candidates instead of "
+                                   "gemm-add-tuning-candidates after "
                                    "gemm-add-alternatives")};
   ListOption<std::string> tuneProblems{
       *this, "tune-problems",

@@ -166,8 +166,9 @@ def GemmAddTuningCandidates
     gemm-add-alternatives gave it: what the launcher would choose among)
     and the model's first `top` schedules for it under the schedule
     options, added to `alternatives` (each kernel once); `gemm.tune` lists
-    (batch, M, N, K, kernel) for each problem and each of its kernels. An op that no problem
-    fits gets a remark and no `gemm.tune`: the tuning program skips it.
+    (batch, M, N, K, kernel) for each problem and each of its kernels. An
+    op that no problem fits gets a remark and no `gemm.tune`: the tuning
+    program skips it.
 
     Before:
     ```mlir
