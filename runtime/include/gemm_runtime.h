@@ -273,11 +273,10 @@ std::vector<const void *> rowStarts(const Row *rows, int64_t count,
 
 /// run() for a problem with tables of rows. The rows are read on the host,
 /// where the loop reads them (so the table and its rows must be memory the
-/// host can read, as for the loop), gathered into contiguous host copies
-/// (C's only if beta != 0), and the copies run as host operands do, by the
-/// same rules; once C's copy holds the result, its elements are scattered
-/// into C's rows: the n (or m) elements of each row the loop writes, and no
-/// others. Returns false, having touched nothing, where run() would, and
+/// host can read, as for the loop), and run as host operands do, by the
+/// same rules: their rows are gathered into the pinned ring (C's only if
+/// beta != 0), and C's are scattered back: the n (or m) elements of each
+/// row the loop writes, and no others. Returns false, having touched nothing, where run() would, and
 /// where a row of C overlaps another row of C, any row or span of A, B or
 /// the bias, or a scalar read through a pointer.
 bool run(const Problem &p, const RowOperands &rows, const Plan &plan);

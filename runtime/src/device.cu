@@ -8,8 +8,14 @@
 #include "check.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <string>
+#include <unistd.h>
 
 namespace gemm_rt::detail {
 
@@ -80,6 +86,57 @@ PointerKind pointerKind(const void *ptr, const char *nest) {
     // Pinned host memory could be read in place, but staging is always right.
     return PointerKind::Host;
   }
+}
+
+namespace {
+/// The initial program break, the 47th field of /proc/self/stat (Linux 3.3
+/// on); 0 where it cannot be read, so that no pointer counts as heap.
+uintptr_t heapStart() {
+  static const uintptr_t start = [] {
+    uintptr_t value = 0;
+    if (FILE *stat = std::fopen("/proc/self/stat", "r")) {
+      char line[4096];
+      // Field 2, the command, is in parentheses and may hold spaces.
+      const char *field = std::fgets(line, sizeof line, stat)
+                              ? std::strrchr(line, ')')
+                              : nullptr;
+      for (int n = 2; field && n < 47; ++n)
+        field = std::strchr(field + 1, ' ');
+      if (field)
+        value = std::strtoull(field + 1, nullptr, 10);
+      std::fclose(stat);
+    }
+    return value;
+  }();
+  return start;
+}
+
+/// The top of the calling thread's stack; 0 where it cannot be read.
+uintptr_t stackTop() {
+  thread_local const uintptr_t top = [] {
+    pthread_attr_t attr;
+    void *base = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+      return uintptr_t(0);
+    if (pthread_attr_getstack(&attr, &base, &size) != 0)
+      size = 0;
+    pthread_attr_destroy(&attr);
+    return base && size ? reinterpret_cast<uintptr_t>(base) + size
+                        : uintptr_t(0);
+  }();
+  return top;
+}
+} // namespace
+
+bool surelyHost(const void *ptr) {
+  const auto address = reinterpret_cast<uintptr_t>(ptr);
+  const auto frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  if (address > frame && address < stackTop())
+    return true;
+  const uintptr_t heap = heapStart();
+  return heap && address >= heap &&
+         address < reinterpret_cast<uintptr_t>(sbrk(0));
 }
 
 const char *pointerKindName(PointerKind kind) {

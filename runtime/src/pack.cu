@@ -125,19 +125,30 @@ void parallelFor(int64_t count, int64_t grain,
 }
 
 Packing::Packing(const Operand &host, const Extents &extents,
-                 size_t elementSize)
-    : host(host), extents(extents), element(elementSize) {
-  // The dimensions that the copy spans: extent above 1 and a real stride.
+                 size_t elementSize, const Table &table)
+    : host(host), extents(extents), element(elementSize), table(table) {
+  // The dimensions that the copy spans: extent above 1 and a real stride;
+  // a table's two (it is unbatched), its rows running.
   int dims[3], count = 0;
-  for (int d = 0; d < 3; ++d)
-    if (extentOf(extents, d) > 1 && strideOf(host, d) != 0)
-      dims[count++] = d;
+  if (table.start) {
+    dims[count++] = table.columns ? 2 : 1;
+    dims[count++] = table.columns ? 1 : 2;
+    // The Problem's Operand of a table is not read: its copy's strides are
+    // set here and in dense().
+    this->host.sb = 0;
+    strideOf(this->host, dims[1]) = 1;
+  } else {
+    for (int d = 0; d < 3; ++d)
+      if (extentOf(extents, d) > 1 && strideOf(host, d) != 0)
+        dims[count++] = d;
+  }
   if (count == 0)
     return;
   // Smallest stride last; on a tie the later dimension runs (columns first).
-  std::stable_sort(dims, dims + count, [&](int x, int y) {
-    return magnitude(strideOf(host, x)) > magnitude(strideOf(host, y));
-  });
+  if (!table.start)
+    std::stable_sort(dims, dims + count, [&](int x, int y) {
+      return magnitude(strideOf(host, x)) > magnitude(strideOf(host, y));
+    });
   inner = dims[count - 1];
   length = extentOf(extents, inner);
   outers = count - 1;
@@ -168,6 +179,18 @@ Operand Packing::dense(const void *base) const {
   return op;
 }
 
+int64_t Packing::runOffset(int64_t run) const {
+  if (table.start)
+    return table.skip;
+  int64_t offset = 0;
+  for (int i = outers - 1; i >= 0; --i) {
+    const int64_t e = extentOf(extents, outer[i]);
+    offset += (run % e) * strideOf(host, outer[i]);
+    run /= e;
+  }
+  return offset;
+}
+
 template <bool toDense>
 void Packing::copy(unsigned char *dense, int64_t first, int64_t last) const {
   const CopyJob job{this, dense, first};
@@ -182,15 +205,10 @@ void Packing::copy(unsigned char *dense, int64_t first, int64_t last) const {
       const int64_t run = j.first + begin / p.length;
       const int64_t t0 = begin % p.length;
       const int64_t t1 = std::min(p.length, t0 + (end - begin));
-      int64_t offset = 0, index = run;
-      for (int i = p.outers - 1; i >= 0; --i) {
-        const int64_t e = extentOf(p.extents, p.outer[i]);
-        offset += (index % e) * strideOf(p.host, p.outer[i]);
-        index /= e;
-      }
-      unsigned char *h = static_cast<unsigned char *>(
-                             const_cast<void *>(p.host.ptr)) +
-                         offset * int64_t(size);
+      unsigned char *h = static_cast<unsigned char *>(const_cast<void *>(
+                             p.table.start ? p.table.start[run]
+                                           : p.host.ptr)) +
+                         p.runOffset(run) * int64_t(size);
       unsigned char *d = j.dense + size_t((run - j.first) * p.ld) * size;
       if (unit == 1 || unit == -1) {
         // A reversed run is stored reversed: one block either way.

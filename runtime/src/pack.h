@@ -17,15 +17,27 @@
 
 namespace gemm_rt::detail {
 
+/// A table of rows (gemm_runtime.h's Rows) as a host operand's source:
+/// element (i, j) at start[i] + skip + j, or with `columns` at start[j] +
+/// skip + i, counted in elements. Panels cut a table by moving `start` along
+/// it, or `skip` across it.
+struct Table {
+  const void *const *start = nullptr;
+  int64_t skip = 0;
+  bool columns = false;
+};
+
 /// How a strided operand lies in a dense copy: as `runs` runs of `length`
 /// elements, `ld` apart. A run follows the dimension of the smallest stride;
 /// its copy keeps that stride's sign when it is +-1 (a kernel may assume a
 /// unit stride at compile time), the other dimensions are dense behind it.
 /// A dimension of extent 1 keeps its stride and a broadcast one (stride 0)
-/// stays broadcast, copied once.
+/// stays broadcast, copied once. A table's runs are its rows, whatever
+/// the extents.
 class Packing {
 public:
-  Packing(const Operand &host, const Extents &extents, size_t elementSize);
+  Packing(const Operand &host, const Extents &extents, size_t elementSize,
+          const Table &table = {});
 
   /// The bytes the dense copy takes.
   size_t bytes() const { return size_t(runs * ld) * element; }
@@ -46,10 +58,14 @@ public:
 private:
   template <bool toDense>
   void copy(unsigned char *dense, int64_t first, int64_t last) const;
+  /// Elements from the run's base (the table's row, else the operand's
+  /// pointer) to its first element.
+  int64_t runOffset(int64_t run) const;
 
   Operand host;
   Extents extents;
   size_t element;
+  Table table;
   /// The dimension a run follows (0 batch, 1 rows, 2 columns), or -1 when
   /// the operand holds one element.
   int inner = -1;

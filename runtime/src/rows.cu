@@ -1,14 +1,13 @@
 //===- rows.cu - Operands whose rows are separate allocations -------------===//
 //
-// Implements the overlap test and the copies declared in rows.h.
+// Implements the overlap test declared in rows.h.
 //
 //===----------------------------------------------------------------------===//
 #include "rows.h"
 
-#include "pack.h"
-
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace gemm_rt::detail {
 
@@ -84,47 +83,9 @@ const char *rowOverlap(const Problem &p, const RowOperands &rows) {
   if (p.epilogue.bias.ptr &&
       overlapAny(c, {spanOf(p.epilogue.bias, cExtents, element)}))
     return "C overlaps the bias";
+  if (!rows.c.start && !isOneToOne(p.c, cExtents))
+    return "C's layout is not one-to-one";
   return holdsRead(c, p.reads);
-}
-
-RowCopy::RowCopy(const Rows &rows, const Extents &extents,
-                 size_t elementSize)
-    : rows(rows), count(rows.columns ? extents.cols : extents.rows),
-      length(rows.columns ? extents.rows : extents.cols),
-      element(elementSize), data(size_t(count * length) * elementSize) {}
-
-Operand RowCopy::dense() const {
-  return {data.data(), 0, rows.columns ? 1 : length,
-          rows.columns ? length : 1};
-}
-
-template <bool toCopy> void RowCopy::copy(unsigned char *to) const {
-  struct Job {
-    const RowCopy *self;
-    unsigned char *data;
-  };
-  const Job job{this, to};
-  auto body = [](const void *context, int64_t begin, int64_t end) {
-    const Job &j = *static_cast<const Job *>(context);
-    const size_t bytes = size_t(j.self->length) * j.self->element;
-    for (int64_t r = begin; r < end; ++r) {
-      unsigned char *row = static_cast<unsigned char *>(
-          const_cast<void *>(j.self->rows.start[r]));
-      unsigned char *copied = j.data + size_t(r) * bytes;
-      toCopy ? std::memcpy(copied, row, bytes)
-             : std::memcpy(row, copied, bytes);
-    }
-  };
-  // A piece of at least 256 KiB pays for waking a thread.
-  const int64_t rowBytes = std::max<int64_t>(1, length * int64_t(element));
-  parallelFor(count, std::max<int64_t>(1, (int64_t(256) << 10) / rowBytes),
-              body, &job);
-}
-
-void RowCopy::gather() { copy<true>(data.data()); }
-
-void RowCopy::scatter() const {
-  copy<false>(const_cast<unsigned char *>(data.data()));
 }
 
 } // namespace gemm_rt::detail

@@ -12,6 +12,7 @@
 #include "cpu.h"
 #include "device.h"
 #include "layout.h"
+#include "pack.h"
 #include "profit.h"
 #include "rows.h"
 #include "staging.h"
@@ -23,6 +24,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gemm_rt {
 
@@ -68,41 +70,57 @@ const char *precluded(const Problem &p) {
   return nullptr;
 }
 
-/// One operand of the problem: where its elements lie and whose memory it is.
+/// The tables among p's operands, as host sources (pack.h).
+Hosted tablesOf(const RowOperands &rows) {
+  auto table = [](const Rows &r) { return Table{r.start, 0, r.columns}; };
+  return {false, false, false, table(rows.a), table(rows.b), table(rows.c)};
+}
+
+/// Why the rule keeps p in its loop before any pointer is queried, or null:
+/// it keeps calls of host operands as small as p there, and every operand
+/// is a table or surely host memory (device.h), so no query could send p
+/// anywhere else. Tiny calls then cost little more than their loop.
+const char *loopOnHost(const Problem &p, const Hosted &tables) {
+  const char *why = loopBeforeStaging(p, profitability());
+  if (!why)
+    return nullptr;
+  const bool host = (tables.ta.start || surelyHost(p.a.ptr)) &&
+                    (tables.tb.start || surelyHost(p.b.ptr)) &&
+                    (tables.tc.start || surelyHost(p.c.ptr)) &&
+                    (!p.epilogue.bias.ptr || surelyHost(p.epilogue.bias.ptr));
+  return host ? why : nullptr;
+}
+
+/// One operand of the problem and whose memory it is (a table's is host).
 struct Placement {
   const char *name;
   const Operand &operand;
-  Span span;
   PointerKind kind;
 
   Placement(const Problem &p, const char *name, const Operand &operand,
-            const Extents &extents)
+            const Table &table = {})
       : name(name), operand(operand),
-        span(spanOf(operand, extents, elementSize(p.dtype))),
-        kind(pointerKind(operand.ptr, p.nest)) {}
+        kind(table.start ? PointerKind::Host
+                         : pointerKind(operand.ptr, p.nest)) {}
 
-  /// The bias as the kernel sees it: in place, or rebased into a device copy
-  /// of its whole span (read-only, and a vector where it is broadcast).
-  Operand place(const char *nest) {
+  /// The bias as the kernel sees it: in place, or a device copy (read-only,
+  /// and a vector where it is broadcast).
+  Operand place(const Problem &p) const {
     if (kind != PointerKind::Host)
       return operand;
-    void *staged = poolBuffer(Role::Bias, span.size(), nest);
-    std::string what = std::string("copying ") + name + " to the GPU";
-    checkCuda(cudaMemcpy(staged, reinterpret_cast<const void *>(span.begin),
-                         span.size(), cudaMemcpyHostToDevice),
-              nest, what.c_str());
-    Operand rebased = operand;
-    rebased.ptr = static_cast<char *>(staged) +
-                  (reinterpret_cast<uintptr_t>(operand.ptr) - span.begin);
-    return rebased;
+    return stageBias(operand, {p.batch, p.m, p.n}, elementSize(p.dtype),
+                     p.nest);
   }
 };
 
 /// Why p must not run anywhere but in its original loop, or null: C sharing
 /// memory with A, B, the bias or a scalar read through a pointer, or C's
 /// layout mapping two elements to one address, makes the result depend on
-/// the order of the updates.
-const char *unsafeLayout(const Problem &p) {
+/// the order of the updates. Tables are compared row by row (rows.h).
+const char *unsafeLayout(const Problem &p, const RowOperands &rows,
+                         const Hosted &tables) {
+  if (tables.ta.start || tables.tb.start || tables.tc.start)
+    return rowOverlap(p, rows);
   const size_t bytes = elementSize(p.dtype);
   const Extents cExtents{p.batch, p.m, p.n};
   const Span c = spanOf(p.c, cExtents, bytes);
@@ -120,41 +138,74 @@ const char *unsafeLayout(const Problem &p) {
   return nullptr;
 }
 
-/// How a staged call ran, for the trace.
-std::string stagedTrace(const Route &route) {
-  const StagePlan &s = route.stage;
-  return "; staged in " + std::to_string(s.panels) + " panel(s) of " +
-         std::to_string(s.rows) + (s.alongN ? " columns" : " rows") + " (" +
-         route.why + ")";
-}
-
 /// The staging buffers and the copy threads are shared by every caller.
 std::mutex poolMutex;
-} // namespace
 
-bool run(const Problem &p, const Plan &plan) {
+/// GEMM_OPT_DEVICE=cpu: runOnCpu, through dense host copies of the tables.
+void runOnCpu(const Problem &p, const Hosted &tables) {
+  const size_t element = elementSize(p.dtype);
+  Problem copies = p;
+  std::vector<unsigned char> data[3];
+  auto copy = [&](const Table &table, Operand &op, const Extents &e,
+                  std::vector<unsigned char> &to, bool read) {
+    const Packing packing(op, e, element, table);
+    if (!table.start)
+      return packing;
+    to.resize(packing.bytes());
+    if (read)
+      packing.gather(to.data(), 0, packing.runCount());
+    op = packing.dense(to.data());
+    return packing;
+  };
+  std::lock_guard<std::mutex> lock(poolMutex);
+  copy(tables.ta, copies.a, {p.batch, p.m, p.k}, data[0], true);
+  copy(tables.tb, copies.b, {p.batch, p.k, p.n}, data[1], true);
+  const Packing c = copy(tables.tc, copies.c, {p.batch, p.m, p.n}, data[2],
+                         p.beta != 0);
+  detail::runOnCpu(copies);
+  if (tables.tc.start)
+    c.scatter(data[2].data(), 0, c.runCount());
+}
+
+/// How a staged call ran, for the trace.
+std::string stagedTrace(const Problem &p, const Route &route) {
+  const StagePlan &s = route.stage;
+  const std::string blocks =
+      s.cols >= (s.alongN ? p.m : p.n)
+          ? ""
+          : " in blocks of " + std::to_string(s.cols) +
+                (s.alongN ? " rows of A" : " columns of B");
+  return "; staged in " + std::to_string(s.panels) + " panel(s) of " +
+         std::to_string(s.rows) + (s.alongN ? " columns" : " rows") + blocks +
+         " (" + route.why + ")";
+}
+
+/// run() where the operands that `rows` names are its tables.
+bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   if (const char *why = precluded(p))
     return fallBack(p, why);
+  const Hosted tables = tablesOf(rows);
   if (cpuMode()) {
-    if (const char *unsafe = unsafeLayout(p))
+    if (const char *unsafe = unsafeLayout(p, rows, tables))
       return fallBack(p, unsafe);
-    runOnCpu(p);
+    runOnCpu(p, tables);
     if (tracing())
       std::fprintf(stderr, "gemm-opt: nest %s ran on the CPU reference "
                    "(GEMM_OPT_DEVICE=cpu)\n", p.nest);
     return true;
   }
+  if (const char *why = loopOnHost(p, tables))
+    return fallBack(p, why);
   const char *gpu = gpuName();
 
-  Placement a(p, "A", p.a, {p.batch, p.m, p.k});
-  Placement b(p, "B", p.b, {p.batch, p.k, p.n});
-  Placement c(p, "C", p.c, {p.batch, p.m, p.n});
+  Placement a(p, "A", p.a, tables.ta);
+  Placement b(p, "B", p.b, tables.tb);
+  Placement c(p, "C", p.c, tables.tc);
   // The bias is read like C, with zero strides where it is broadcast.
   std::optional<Placement> bias;
   if (p.epilogue.bias.ptr)
-    bias.emplace(p, "the bias", p.epilogue.bias,
-                 Extents{p.batch, p.m, p.n});
-  if (const char *unsafe = unsafeLayout(p)) {
+    bias.emplace(p, "the bias", p.epilogue.bias);
+  if (const char *unsafe = unsafeLayout(p, rows, tables)) {
     const Placement *const operands[] = {&c, &a, &b, bias ? &*bias : nullptr};
     for (const Placement *op : operands)
       if (op && op->kind == PointerKind::Device)
@@ -167,8 +218,10 @@ bool run(const Problem &p, const Plan &plan) {
   std::lock_guard<std::mutex> lock(poolMutex);
   // A, B or C in host memory: staged in panels, or the loop where it is
   // faster.
-  const Hosted hosted{a.kind == PointerKind::Host, b.kind == PointerKind::Host,
-                      c.kind == PointerKind::Host};
+  Hosted hosted = tables;
+  hosted.a = a.kind == PointerKind::Host;
+  hosted.b = b.kind == PointerKind::Host;
+  hosted.c = c.kind == PointerKind::Host;
   std::optional<Route> staged;
   if (hosted.a || hosted.b || hosted.c) {
     staged = route(p, plan, hosted, profitability(), currentMachine);
@@ -177,7 +230,7 @@ bool run(const Problem &p, const Plan &plan) {
   }
   Problem device = p;
   if (bias)
-    device.epilogue.bias = bias->place(p.nest);
+    device.epilogue.bias = bias->place(p);
   Choice choice{0, 1};
   if (staged) {
     choice = runStaged(device, plan, hosted, staged->stage);
@@ -216,55 +269,28 @@ bool run(const Problem &p, const Plan &plan) {
                  static_cast<long long>(variant.blockM),
                  static_cast<long long>(variant.blockN),
                  static_cast<long long>(choice.splits),
-                 staged ? stagedTrace(*staged).c_str() : "");
+                 staged ? stagedTrace(p, *staged).c_str() : "");
   return true;
+}
+
+} // namespace
+
+bool run(const Problem &p, const Plan &plan) {
+  return runOn(p, RowOperands{}, plan);
 }
 
 bool run(const Problem &p, LaunchFn launch) {
   const Variant only{launch, 0, 0, 0, 0};
-  return run(p, Plan{&only, 1, 0});
+  return runOn(p, RowOperands{}, Plan{&only, 1, 0});
 }
 
 bool run(const Problem &p, const RowOperands &rows, const Plan &plan) {
-  if (const char *why = precluded(p))
-    return fallBack(p, why);
-  if (const char *unsafe = rowOverlap(p, rows))
-    return fallBack(p, unsafe);
-  // The tables are host memory, so the copies below would be staged: where
-  // the rule keeps the call in its loop anyway, it is kept before copying.
-  if (const char *why = cpuMode() ? nullptr
-                                  : loopBeforeStaging(p, profitability()))
-    return fallBack(p, why);
-  // Each table as a contiguous copy; C's is read only if beta != 0.
-  Problem copies = p;
-  std::optional<RowCopy> a, b, c;
-  auto copy = [&](const Rows &table, Operand &operand, const Extents &e,
-                  std::optional<RowCopy> &slot, bool read) {
-    if (!table.start)
-      return;
-    slot.emplace(table, e, elementSize(p.dtype));
-    if (read)
-      slot->gather();
-    operand = slot->dense();
-  };
-  {
-    std::lock_guard<std::mutex> lock(poolMutex);
-    copy(rows.a, copies.a, {p.batch, p.m, p.k}, a, true);
-    copy(rows.b, copies.b, {p.batch, p.k, p.n}, b, true);
-    copy(rows.c, copies.c, {p.batch, p.m, p.n}, c, p.beta != 0);
-  }
-  if (!run(copies, plan))
-    return false;
-  if (c) {
-    std::lock_guard<std::mutex> lock(poolMutex);
-    c->scatter();
-  }
-  return true;
+  return runOn(p, rows, plan);
 }
 
 bool run(const Problem &p, const RowOperands &rows, LaunchFn launch) {
   const Variant only{launch, 0, 0, 0, 0};
-  return run(p, rows, Plan{&only, 1, 0});
+  return runOn(p, rows, Plan{&only, 1, 0});
 }
 
 LastRun lastRun() { return last; }

@@ -43,9 +43,40 @@ Problem oriented(const Problem &p, bool alongN) {
   return alongN ? transposed(p) : p;
 }
 
+/// Transposing swaps A and B and turns every table's rows into columns.
 Hosted oriented(Hosted h, bool alongN) {
-  return alongN ? Hosted{h.b, h.a, h.c} : h;
+  if (!alongN)
+    return h;
+  auto flip = [](Table t) {
+    t.columns = !t.columns;
+    return t;
+  };
+  return {h.b, h.a, h.c, flip(h.tb), flip(h.ta), flip(h.tc)};
 }
+
+/// An operand where a panel reads it: strided, or a table of host rows.
+struct Source {
+  Operand op;
+  Table table;
+
+  /// The operand from matrix b0, row r0 and column c0 on (a table is
+  /// unbatched).
+  Source from(int64_t b0, int64_t r0, int64_t c0, size_t element) const {
+    Source s = *this;
+    if (table.start) {
+      s.table.start += table.columns ? c0 : r0;
+      s.table.skip += table.columns ? r0 : c0;
+    } else {
+      s.op.ptr = static_cast<const unsigned char *>(op.ptr) +
+                 (b0 * op.sb + r0 * op.sr + c0 * op.sc) * int64_t(element);
+    }
+    return s;
+  }
+
+  Packing packing(const Extents &e, size_t element) const {
+    return Packing(op, e, element, table);
+  }
+};
 
 /// One panel: matrices [batch0, batch0 + batch) of rows [row0, row0 + rows).
 struct Panel {
@@ -73,46 +104,43 @@ int64_t panelCount(int64_t batch, int64_t m, int64_t rows) {
                    : batch * ((m + rows - 1) / rows);
 }
 
-/// `op` from matrix b0, row r0 on.
-Operand shifted(const Operand &op, int64_t b0, int64_t r0, size_t element) {
-  Operand o = op;
-  o.ptr = static_cast<const unsigned char *>(op.ptr) +
-          (b0 * op.sb + r0 * op.sr) * int64_t(element);
-  return o;
-}
-
-/// Staging of the oriented problem q in panels of `rows` rows.
-std::optional<StagePlan> planRows(const Problem &q, const Plan &plan,
-                                  Hosted h, const Machine &machine,
-                                  int64_t rows, bool alongN) {
+/// Staging of the oriented problem q in panels of `rows` rows and blocks
+/// of `cols` columns.
+std::optional<StagePlan> planPanels(const Problem &q, const Plan &plan,
+                                    Hosted h, const Machine &machine,
+                                    int64_t rows, int64_t cols,
+                                    bool alongN) {
   const size_t element = elementSize(q.dtype);
   const int64_t batch = rows >= q.m ? std::min(rows / q.m, q.batch) : 1;
   const int64_t m = std::min(rows, q.m);
-  const size_t a = h.a ? Packing(q.a, {batch, m, q.k}, element).bytes() : 0;
-  const size_t c = h.c ? Packing(q.c, {batch, m, q.n}, element).bytes() : 0;
-  const size_t whole =
-      h.b ? Packing(q.b, {q.batch, q.k, q.n}, element).bytes() : 0;
+  const Source a{q.a, h.ta}, b{q.b, h.tb}, c{q.c, h.tc};
+  const size_t aBytes = h.a ? a.packing({batch, m, q.k}, element).bytes() : 0;
+  const size_t cBytes = h.c ? c.packing({batch, m, cols}, element).bytes() : 0;
+  const Packing block = b.packing({q.batch, q.k, cols}, element);
+  const size_t blockBytes = h.b ? block.bytes() : 0;
+  const int64_t blocks = (q.n + cols - 1) / cols;
   StagePlan stage;
   stage.alongN = alongN;
   stage.rows = rows;
-  stage.panels = panelCount(q.batch, q.m, rows);
-  stage.deviceBytes = whole + kSlots * (a + c);
-  stage.pinnedSlot = std::max(a + c, std::min(whole, kChunkBytes));
+  stage.cols = cols;
+  stage.panels = blocks * panelCount(q.batch, q.m, rows);
+  stage.deviceBytes = blockBytes + kSlots * (aBytes + cBytes);
+  stage.pinnedSlot = std::max(aBytes + cBytes, std::min(blockBytes, kChunkBytes));
   if (h.b)
-    stage.pinnedSlot = std::max(
-        stage.pinnedSlot, Packing(q.b, {q.batch, q.k, q.n}, element).runBytes());
+    stage.pinnedSlot = std::max(stage.pinnedSlot, block.runBytes());
   if (stage.deviceBytes > machine.deviceBudget)
     return std::nullopt;
   Problem panel = q;
   panel.batch = batch;
   panel.m = m;
+  panel.n = cols;
   const Problem launched = oriented(panel, alongN);
   const double kernel = kernelSeconds(
       launched, choose(launched, plan, machine.sms).seconds);
-  const PanelCost cost{double(a) + (q.beta != 0 ? double(c) : 0), double(c),
-                       kernel};
-  stage.seconds = stagedSeconds(double(whole), cost, stage.panels,
-                                machine.rates);
+  const PanelCost cost{double(aBytes) + (q.beta != 0 ? double(cBytes) : 0),
+                       double(cBytes), kernel};
+  stage.seconds = stagedSeconds(double(blockBytes) * double(blocks), cost,
+                                stage.panels, machine.rates);
   return stage;
 }
 
@@ -122,11 +150,18 @@ bool prefersN(const Problem &p) {
          p.c.sc != -1;
 }
 
+/// The fastest staging along one axis with B in `blocks` blocks of columns
+/// (whole tiles of them where there are several).
 std::optional<StagePlan> planAxis(const Problem &p, const Plan &plan,
                                   Hosted hosted, const Machine &machine,
-                                  bool alongN) {
+                                  bool alongN, int64_t blocks) {
   const Problem q = oriented(p, alongN);
   const Hosted h = oriented(hosted, alongN);
+  if (blocks > q.n)
+    return std::nullopt;
+  int64_t cols = (q.n + blocks - 1) / blocks;
+  if (blocks > 1 && cols > 128)
+    cols = (cols + 127) / 128 * 128;
   const size_t element = elementSize(q.dtype);
   // Panel heights: the whole problem, even splits of it, and the largest
   // that fits the budget and a slot's cap.
@@ -135,10 +170,11 @@ std::optional<StagePlan> planAxis(const Problem &p, const Plan &plan,
   for (int64_t panels : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128})
     heights.push_back((total + panels - 1) / panels);
   const double perRow =
-      double(element) * double((h.a ? q.k : 0) + (h.c ? q.n : 0)) + 1;
-  const double whole =
-      h.b ? double(Packing(q.b, {q.batch, q.k, q.n}, element).bytes()) : 0;
-  const double room = double(machine.deviceBudget) - whole;
+      double(element) * double((h.a ? q.k : 0) + (h.c ? cols : 0)) + 1;
+  const Source b{q.b, h.tb};
+  const double block =
+      h.b ? double(b.packing({q.batch, q.k, cols}, element).bytes()) : 0;
+  const double room = double(machine.deviceBudget) - block;
   if (room <= 0)
     return std::nullopt;
   heights.push_back(int64_t(room / (kSlots * perRow)));
@@ -153,7 +189,7 @@ std::optional<StagePlan> planAxis(const Problem &p, const Plan &plan,
     if (rows < 1)
       continue;
     std::optional<StagePlan> stage =
-        planRows(q, plan, h, machine, rows, alongN);
+        planPanels(q, plan, h, machine, rows, cols, alongN);
     if (!stage)
       continue;
     if (!smallest || stage->pinnedSlot < smallest->pinnedSlot)
@@ -167,14 +203,16 @@ std::optional<StagePlan> planAxis(const Problem &p, const Plan &plan,
     best = smallest;
   // Even one row per panel may fit where the heights above do not.
   if (!best)
-    best = planRows(q, plan, h, machine, 1, alongN);
+    best = planPanels(q, plan, h, machine, 1, cols, alongN);
   return best;
 }
 
 /// What the pipeline keeps between calls: streams, events and the ring.
 struct Pipeline {
   cudaStream_t in, compute, out;
-  cudaEvent_t ready[kSlots], done[kSlots];
+  /// Per slot: its copies in landed, its contents free; the kernels done
+  /// with a block of B.
+  cudaEvent_t ready[kSlots], done[kSlots], blockDone;
   unsigned char *pinned = nullptr;
   size_t pinnedBytes = 0;
 
@@ -189,6 +227,8 @@ struct Pipeline {
       checkCuda(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming),
                 nest, "creating a staging event");
     }
+    checkCuda(cudaEventCreateWithFlags(&blockDone, cudaEventDisableTiming),
+              nest, "creating a staging event");
   }
 
   /// The ring, grown to `bytes` (never shrunk: it is reused by every call).
@@ -208,6 +248,56 @@ struct Pipeline {
 Pipeline &pipeline(const char *nest) {
   static Pipeline *shared = new Pipeline(nest);
   return *shared;
+}
+
+/// The ring's slots of `bytes` each, in turn: a slot is handed out once the
+/// GPU is done with what it last held.
+class Slots {
+public:
+  Slots(Pipeline &pipe, size_t bytes, const char *nest)
+      : pipe(pipe), ring(pipe.ring(kSlots * bytes, nest)), bytes(bytes),
+        nest(nest) {}
+
+  int acquire() {
+    const int slot = next;
+    next = (next + 1) % kSlots;
+    if (used[slot])
+      checkCuda(cudaEventSynchronize(pipe.done[slot]), nest,
+                "waiting for a staging slot");
+    used[slot] = true;
+    return slot;
+  }
+
+  unsigned char *at(int slot) const { return ring + slot * bytes; }
+  size_t size() const { return bytes; }
+
+private:
+  Pipeline &pipe;
+  unsigned char *ring;
+  size_t bytes;
+  const char *nest;
+  bool used[kSlots] = {};
+  int next = 0;
+};
+
+/// Queues `whole` to `device` on the `in` stream, in chunks of its runs
+/// gathered through the ring.
+void sendWhole(const Packing &whole, unsigned char *device, Slots &slots,
+               const char *nest, const char *what) {
+  Pipeline &pipe = pipeline(nest);
+  const int64_t chunk =
+      std::max<int64_t>(1, int64_t(slots.size() / whole.runBytes()));
+  for (int64_t r = 0; r < whole.runCount(); r += chunk) {
+    const int64_t last = std::min(whole.runCount(), r + chunk);
+    const int slot = slots.acquire();
+    whole.gather(slots.at(slot), r, last);
+    checkCuda(cudaMemcpyAsync(device + r * whole.runBytes(), slots.at(slot),
+                              (last - r) * whole.runBytes(),
+                              cudaMemcpyHostToDevice, pipe.in),
+              nest, what);
+    checkCuda(cudaEventRecord(pipe.done[slot], pipe.in), nest,
+              "recording a staging event");
+  }
 }
 
 double gbPerSecond(size_t bytes, std::chrono::steady_clock::duration t) {
@@ -256,11 +346,14 @@ struct Pending {
 
 StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
                       const Machine &machine) {
+  // B in as few blocks as fit, on the axis C prefers first.
   const bool n = prefersN(p);
-  std::optional<StagePlan> best = planAxis(p, plan, hosted, machine, n);
-  if (!best)
-    best = planAxis(p, plan, hosted, machine, !n);
-  return best ? *best : StagePlan{};
+  for (int64_t blocks : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256})
+    for (bool alongN : {n, !n})
+      if (std::optional<StagePlan> best =
+              planAxis(p, plan, hosted, machine, alongN, blocks))
+        return *best;
+  return StagePlan{};
 }
 
 Machine currentMachine(const char *nest) {
@@ -284,132 +377,140 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
   const Problem q = oriented(p, stage.alongN);
   const Hosted h = oriented(hosted, stage.alongN);
   const size_t element = elementSize(q.dtype);
+  const Source a{q.a, h.ta}, b{q.b, h.tb}, c{q.c, h.tc},
+      bias{q.epilogue.bias, {}};
   Pipeline &pipe = pipeline(nest);
-  unsigned char *ring = pipe.ring(kSlots * stage.pinnedSlot, nest);
+  Slots slots(pipe, stage.pinnedSlot, nest);
   unsigned char *device = static_cast<unsigned char *>(
       poolBuffer(Role::Staging, stage.deviceBytes, nest));
   const int sms = smCount();
 
-  bool used[kSlots] = {};
-  int next = 0;
-  // The next slot, once the GPU is done with its last contents.
-  auto acquire = [&] {
-    const int slot = next;
-    next = (next + 1) % kSlots;
-    if (used[slot])
-      checkCuda(cudaEventSynchronize(pipe.done[slot]), nest,
-                "waiting for a staging slot");
-    used[slot] = true;
-    return slot;
-  };
-
-  // The whole operand, in chunks of runs through the ring.
-  std::optional<Packing> whole;
-  size_t wholeBytes = 0;
-  if (h.b) {
-    whole.emplace(q.b, Extents{q.batch, q.k, q.n}, element);
-    wholeBytes = whole->bytes();
-    const int64_t chunk = std::max<int64_t>(
-        1, int64_t(stage.pinnedSlot / whole->runBytes()));
-    for (int64_t r = 0; r < whole->runCount(); r += chunk) {
-      const int64_t last = std::min(whole->runCount(), r + chunk);
-      const int slot = acquire();
-      unsigned char *pinned = ring + slot * stage.pinnedSlot;
-      whole->gather(pinned, r, last);
-      checkCuda(cudaMemcpyAsync(device + r * whole->runBytes(), pinned,
-                                (last - r) * whole->runBytes(),
-                                cudaMemcpyHostToDevice, pipe.in),
-                nest, "copying B to the GPU");
-      checkCuda(cudaEventRecord(pipe.done[slot], pipe.in), nest,
-                "recording a staging event");
-    }
-  }
-  const Operand wholeOperand = h.b ? whole->dense(device) : q.b;
-
   std::deque<Pending> pending;
   auto scatterOldest = [&] {
-    const Pending &c = pending.front();
-    checkCuda(cudaEventSynchronize(pipe.done[c.slot]), nest,
+    const Pending &oldest = pending.front();
+    checkCuda(cudaEventSynchronize(pipe.done[oldest.slot]), nest,
               "copying C back from the GPU");
-    c.c.scatter(c.pinned, 0, c.c.runCount());
+    oldest.c.scatter(oldest.pinned, 0, oldest.c.runCount());
     pending.pop_front();
   };
   Choice choice{0, 1};
-  size_t slotDevice = 0;
-  for (const Panel &panel : panelsOf(q.batch, q.m, stage.rows)) {
-    const int slot = acquire();
-    const Extents aExtents{panel.batch, panel.rows, q.k};
-    const Extents cExtents{panel.batch, panel.rows, q.n};
-    const Operand aHost = shifted(q.a, panel.batch0, panel.row0, element);
-    const Operand cHost = shifted(q.c, panel.batch0, panel.row0, element);
-    const Packing a(aHost, aExtents, element), c(cHost, cExtents, element);
-    const size_t aBytes = h.a ? a.bytes() : 0;
-    if (!slotDevice)
-      slotDevice = aBytes + (h.c ? c.bytes() : 0);
-    unsigned char *pinned = ring + slot * stage.pinnedSlot;
-    unsigned char *onDevice = device + wholeBytes + slot * slotDevice;
+  // The device buffer: B's block, then a slot's A and C per slot, sized by
+  // the first (widest) block and the first (tallest) panel.
+  size_t blockBytes = 0, slotDevice = 0;
+  for (int64_t c0 = 0; c0 < q.n; c0 += stage.cols) {
+    const int64_t cols = std::min(stage.cols, q.n - c0);
+    Operand block = b.from(0, 0, c0, element).op;
+    if (h.b) {
+      const Packing whole =
+          b.from(0, 0, c0, element).packing({q.batch, q.k, cols}, element);
+      if (c0 > 0) {
+        // The slots are about to hold B: C's panels in them go back first,
+        // and the block's buffer is rewritten once its kernels are done.
+        while (!pending.empty())
+          scatterOldest();
+        checkCuda(cudaEventRecord(pipe.blockDone, pipe.compute), nest,
+                  "recording a staging event");
+        checkCuda(cudaStreamWaitEvent(pipe.in, pipe.blockDone, 0), nest,
+                  "ordering a block after its kernels");
+      } else {
+        blockBytes = whole.bytes();
+      }
+      sendWhole(whole, device, slots, nest, "copying B to the GPU");
+      block = whole.dense(device);
+    }
+    for (const Panel &panel : panelsOf(q.batch, q.m, stage.rows)) {
+      const int slot = slots.acquire();
+      const Extents aExtents{panel.batch, panel.rows, q.k};
+      const Extents cExtents{panel.batch, panel.rows, cols};
+      const Source aHost = a.from(panel.batch0, panel.row0, 0, element);
+      const Source cHost = c.from(panel.batch0, panel.row0, c0, element);
+      const Packing aPack = aHost.packing(aExtents, element);
+      const Packing cPack = cHost.packing(cExtents, element);
+      const size_t aBytes = h.a ? aPack.bytes() : 0;
+      if (!slotDevice)
+        slotDevice = aBytes + (h.c ? cPack.bytes() : 0);
+      unsigned char *pinned = slots.at(slot);
+      unsigned char *onDevice = device + blockBytes + slot * slotDevice;
 
-    Problem sub = q;
-    sub.batch = panel.batch;
-    sub.m = panel.rows;
-    sub.a = h.a ? a.dense(onDevice) : aHost;
-    sub.b = shifted(wholeOperand, panel.batch0, 0, element);
-    sub.c = h.c ? c.dense(onDevice + aBytes) : cHost;
-    if (q.epilogue.bias.ptr)
-      sub.epilogue.bias =
-          shifted(q.epilogue.bias, panel.batch0, panel.row0, element);
-    if (h.a) {
-      a.gather(pinned, 0, a.runCount());
-      checkCuda(cudaMemcpyAsync(onDevice, pinned, aBytes,
-                                cudaMemcpyHostToDevice, pipe.in),
-                nest, "copying A to the GPU");
-    }
-    if (h.c && q.beta != 0) {
-      c.gather(pinned + aBytes, 0, c.runCount());
-      checkCuda(cudaMemcpyAsync(onDevice + aBytes, pinned + aBytes,
-                                c.bytes(), cudaMemcpyHostToDevice, pipe.in),
-                nest, "copying C to the GPU");
-    }
-    checkCuda(cudaEventRecord(pipe.ready[slot], pipe.in), nest,
-              "recording a staging event");
-    checkCuda(cudaStreamWaitEvent(pipe.compute, pipe.ready[slot], 0), nest,
-              "ordering a panel after its copies");
+      Problem sub = q;
+      sub.batch = panel.batch;
+      sub.m = panel.rows;
+      sub.n = cols;
+      sub.a = h.a ? aPack.dense(onDevice) : aHost.op;
+      sub.b = Source{block, {}}.from(panel.batch0, 0, 0, element).op;
+      sub.c = h.c ? cPack.dense(onDevice + aBytes) : cHost.op;
+      if (q.epilogue.bias.ptr)
+        sub.epilogue.bias = bias.from(panel.batch0, panel.row0, c0, element).op;
+      if (h.a) {
+        aPack.gather(pinned, 0, aPack.runCount());
+        checkCuda(cudaMemcpyAsync(onDevice, pinned, aBytes,
+                                  cudaMemcpyHostToDevice, pipe.in),
+                  nest, "copying A to the GPU");
+      }
+      if (h.c && q.beta != 0) {
+        cPack.gather(pinned + aBytes, 0, cPack.runCount());
+        checkCuda(cudaMemcpyAsync(onDevice + aBytes, pinned + aBytes,
+                                  cPack.bytes(), cudaMemcpyHostToDevice,
+                                  pipe.in),
+                  nest, "copying C to the GPU");
+      }
+      checkCuda(cudaEventRecord(pipe.ready[slot], pipe.in), nest,
+                "recording a staging event");
+      checkCuda(cudaStreamWaitEvent(pipe.compute, pipe.ready[slot], 0), nest,
+                "ordering a panel after its copies");
 
-    const Problem launched = oriented(sub, stage.alongN);
-    if (verifying()) {
-      // The check snapshots C: the panel's copies must have landed.
-      checkCuda(cudaStreamSynchronize(pipe.in), nest, "copying a panel");
-      LaunchCheck check(launched);
-      choice = launchChosen(launched, plan, sms, pipe.compute);
-      checkCuda(cudaStreamSynchronize(pipe.compute), nest,
-                "kernel execution");
-      check.report();
-    } else {
-      choice = launchChosen(launched, plan, sms, pipe.compute);
+      const Problem launched = oriented(sub, stage.alongN);
+      if (verifying()) {
+        // The check snapshots C: the panel's copies must have landed.
+        checkCuda(cudaStreamSynchronize(pipe.in), nest, "copying a panel");
+        LaunchCheck check(launched);
+        choice = launchChosen(launched, plan, sms, pipe.compute);
+        checkCuda(cudaStreamSynchronize(pipe.compute), nest,
+                  "kernel execution");
+        check.report();
+      } else {
+        choice = launchChosen(launched, plan, sms, pipe.compute);
+      }
+      if (h.c) {
+        checkCuda(cudaEventRecord(pipe.ready[slot], pipe.compute), nest,
+                  "recording a staging event");
+        checkCuda(cudaStreamWaitEvent(pipe.out, pipe.ready[slot], 0), nest,
+                  "ordering a copy after its kernel");
+        checkCuda(cudaMemcpyAsync(pinned + aBytes, onDevice + aBytes,
+                                  cPack.bytes(), cudaMemcpyDeviceToHost,
+                                  pipe.out),
+                  nest, "copying C back from the GPU");
+        checkCuda(cudaEventRecord(pipe.done[slot], pipe.out), nest,
+                  "recording a staging event");
+        pending.push_back({slot, cPack, pinned + aBytes});
+      } else {
+        checkCuda(cudaEventRecord(pipe.done[slot], pipe.compute), nest,
+                  "recording a staging event");
+      }
+      // Panel i-1's C goes back while the GPU works on panel i.
+      while (pending.size() > 1)
+        scatterOldest();
     }
-    if (h.c) {
-      checkCuda(cudaEventRecord(pipe.ready[slot], pipe.compute), nest,
-                "recording a staging event");
-      checkCuda(cudaStreamWaitEvent(pipe.out, pipe.ready[slot], 0), nest,
-                "ordering a copy after its kernel");
-      checkCuda(cudaMemcpyAsync(pinned + aBytes, onDevice + aBytes,
-                                c.bytes(), cudaMemcpyDeviceToHost, pipe.out),
-                nest, "copying C back from the GPU");
-      checkCuda(cudaEventRecord(pipe.done[slot], pipe.out), nest,
-                "recording a staging event");
-      pending.push_back({slot, c, pinned + aBytes});
-    } else {
-      checkCuda(cudaEventRecord(pipe.done[slot], pipe.compute), nest,
-                "recording a staging event");
-    }
-    // Panel i-1's C goes back while the GPU works on panel i.
-    while (pending.size() > 1)
-      scatterOldest();
   }
   while (!pending.empty())
     scatterOldest();
   checkCuda(cudaStreamSynchronize(pipe.compute), nest, "kernel execution");
   return choice;
+}
+
+Operand stageBias(const Operand &bias, const Extents &extents,
+                  size_t elementSize, const char *nest) {
+  const Packing packing(bias, extents, elementSize);
+  Slots slots(pipeline(nest),
+              std::max(packing.runBytes(),
+                       std::min(packing.bytes(), kChunkBytes)),
+              nest);
+  unsigned char *device = static_cast<unsigned char *>(
+      poolBuffer(Role::Bias, packing.bytes(), nest));
+  sendWhole(packing, device, slots, nest, "copying the bias to the GPU");
+  checkCuda(cudaStreamSynchronize(pipeline(nest).in), nest,
+            "copying the bias to the GPU");
+  return packing.dense(device);
 }
 
 } // namespace gemm_rt::detail

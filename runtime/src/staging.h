@@ -6,23 +6,27 @@
 // of a pinned ring, sent, multiplied and sent back on separate streams, so
 // that the host's copies, both directions of the link and the kernels of
 // successive panels overlap. Panels are also how a problem larger than the
-// GPU's memory runs: only the whole operand and a few panels are resident.
-// Operands in device or managed memory are read in place.
+// GPU's memory runs: only the whole operand (or a block of its columns) and
+// a few panels are resident. Tables of rows are gathered into the ring like
+// strided operands. Operands in device or managed memory are read in place.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_RUNTIME_STAGING_H
 #define GEMM_RUNTIME_STAGING_H
 
 #include "choose.h"
+#include "pack.h"
 
 #include <cstddef>
 #include <cstdint>
 
 namespace gemm_rt::detail {
 
-/// Which of A, B and C are host memory, to be staged.
+/// Which of A, B and C are host memory, to be staged, and the tables of
+/// rows among them (a table is host memory).
 struct Hosted {
   bool a, b, c;
+  Table ta, tb, tc;
 };
 
 /// What the staged path's time model knows of the machine.
@@ -41,13 +45,17 @@ struct Machine {
 };
 
 /// How a call is staged. Panels run along N through the transposed
-/// problem (C^T = B^T A^T), so that everything below speaks of rows.
+/// problem (C^T = B^T A^T), so that everything below speaks of rows. Where
+/// all of B does not fit the device budget, B goes in blocks of columns,
+/// and each block is multiplied by every panel of A's rows in turn.
 struct StagePlan {
   bool alongN = false;
   /// Rows of a panel, of the batch's matrices laid end to end: a multiple of
   /// the matrix's rows when at least that (whole matrices), else rows of one.
   int64_t rows = 0;
-  /// 0: nothing fits the device budget.
+  /// Columns of B's blocks: all of them where B fits.
+  int64_t cols = 0;
+  /// Panels in all, of every block; 0: nothing fits the device budget.
   int64_t panels = 0;
   double seconds = 0;
   /// Pinned bytes per slot of the ring, device bytes in all.
@@ -69,6 +77,11 @@ Machine currentMachine(const char *nest);
 /// caller serialises calls (the ring and streams are shared).
 Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
                  const StagePlan &stage);
+
+/// The host operand `bias`, read as `extents`, copied to the device through
+/// the pinned ring, as the kernel reads the copy. Returns once it landed.
+Operand stageBias(const Operand &bias, const Extents &extents,
+                  size_t elementSize, const char *nest);
 
 } // namespace gemm_rt::detail
 

@@ -5,7 +5,8 @@
 # .gpu/regress (test/gpu/regress/*.cpp rewritten by test/gpu/prepare.sh) and
 # runs it once with the runtime's own choice and once forced onto each
 # variant of its plans, unsplit and split two ways (GEMM_OPT_CHOICE), so that
-# a fault in any generated kernel shows whatever the extents favour; then
+# a fault in any generated kernel shows whatever the extents favour, and once
+# under a 4 MiB staging budget (B in blocks wherever it is host memory); then
 # twice under GEMM_OPT_TUNE=1 with a database of its own, the first run
 # timing each plan's choices at run time and the second reading them back.
 # Each run must exit 0 and run a nest on the GPU. Prints one line per
@@ -37,8 +38,12 @@ for cu in .gpu/regress/*.cu; do
     choices+=("$v,1" "$v,2")
   done
   failed=()
+  choices+=(small-budget)
   for choice in "${choices[@]}"; do
-    if ! GEMM_OPT_CHOICE=$choice GEMM_OPT_TRACE=1 timeout 300 "$exe" \
+    settings=(GEMM_OPT_CHOICE="$choice")
+    [[ $choice == small-budget ]] &&
+      settings=(GEMM_OPT_DEVICE_MEMORY=$((4 << 20)))
+    if ! env "${settings[@]}" GEMM_OPT_TRACE=1 timeout 300 "$exe" \
         >"$exe.out" 2>"$exe.err" || ! grep -q 'ran on the GPU' "$exe.err"; then
       failed+=("${choice:-own}")
       echo "-- $name, choice ${choice:-own}:"
@@ -46,6 +51,7 @@ for cu in .gpu/regress/*.cu; do
       grep -v 'ran on the GPU' "$exe.err" | tail -n 5 || true
     fi
   done
+  blocked=$(grep -c 'in blocks of' "$exe.err" || true)
   db=$WORK/$name-tuning.csv
   rm -f "$db"
   rows=()
@@ -68,7 +74,8 @@ for cu in .gpu/regress/*.cu; do
     status=1
   else
     echo "$name: PASS under ${#choices[@]} choices and GEMM_OPT_TUNE" \
-      "(${rows[0]} then ${rows[1]} rows; $(tail -n 1 "$exe.out"))"
+      "(${rows[0]} then ${rows[1]} rows; $blocked calls with B in blocks" \
+      "under 4 MiB; $(tail -n 1 "$exe.out"))"
   fi
 done
 exit $status

@@ -3,7 +3,8 @@
 // Prints where gemm_rt::detail::route sends calls with host operands on a
 // made-up machine (copy threads 20 GB/s, the link 50 GB/s each way, 132 SMs)
 // with the bench's DGEMM plan for the H200 (choose-host.cu's), and how the
-// GPU's calls are staged. Host code: no GPU is needed.
+// GPU's calls are staged: B whole where it fits the device budget, else in
+// blocks of columns. Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
 #include "profit.h"
@@ -39,8 +40,9 @@ void show(const char *what, gemm_rt::DType type, int64_t m, int64_t n,
   const Route r = route(p, plan, {true, true, true}, mode, machine);
   std::printf("%s: %s (%s)", what, r.gpu ? "GPU" : "loop", r.why.c_str());
   if (r.gpu)
-    std::printf(", %lld panel(s) of %lld %s", (long long)r.stage.panels,
-                (long long)r.stage.rows, r.stage.alongN ? "columns" : "rows");
+    std::printf(", %lld panel(s) of %lld %s, B in blocks of %lld",
+                (long long)r.stage.panels, (long long)r.stage.rows,
+                r.stage.alongN ? "columns" : "rows", (long long)r.stage.cols);
   std::printf("\n");
 }
 
@@ -64,5 +66,9 @@ int main() {
   show("4096^3 f64 in 256 MiB", DType::F64, 4096, 4096, 4096);
   budget = size_t(64) << 20;
   show("4096^3 f64 in 64 MiB", DType::F64, 4096, 4096, 4096);
+  show("4096^3 f64 in 64 MiB, C column-major", DType::F64, 4096, 4096, 4096,
+       Profitability::Model, true);
+  budget = size_t(64) << 10;
+  show("4096^3 f64 in 64 KiB", DType::F64, 4096, 4096, 4096);
   return 0;
 }
