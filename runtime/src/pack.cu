@@ -38,7 +38,8 @@ public:
     // Beyond about eight threads one socket's memory bandwidth is spent.
     const int threads =
         std::min(8, int(std::max(1u, std::thread::hardware_concurrency())));
-    for (int t = 1; t < threads; ++t)
+    workers = threads - 1;
+    for (int t = 0; t < workers; ++t)
       std::thread([this] { serve(); }).detach();
   }
 
@@ -55,7 +56,12 @@ public:
       current = &job;
       ++generation;
     }
-    wake.notify_all();
+    // Only as many helpers as there are pieces beyond the caller's.
+    if (job.pieces - 1 >= workers)
+      wake.notify_all();
+    else
+      for (int64_t i = 1; i < job.pieces; ++i)
+        wake.notify_one();
     work(job);
     std::unique_lock<std::mutex> lock(mutex);
     finished.wait(lock, [&] { return job.done == job.pieces && active == 0; });
@@ -105,7 +111,7 @@ private:
   std::condition_variable wake, finished;
   Job *current = nullptr;
   uint64_t generation = 0;
-  int active = 0;
+  int active = 0, workers = 0;
 };
 
 /// What one parallel copy needs: runs [first, ...) of `packing`, whose
@@ -227,8 +233,14 @@ void Packing::copy(unsigned char *dense, int64_t first, int64_t last) const {
       begin += t1 - t0;
     }
   };
-  // A piece of at least 256 KiB pays for waking a thread.
-  parallelFor((last - first) * length, int64_t(256 << 10) / int64_t(element),
+  // One thread copies a MiB in about the time it takes to wake the others,
+  // so a copy under 2 MiB stays on the caller's thread; a larger one goes in
+  // pieces of 256 KiB.
+  const int64_t elements = (last - first) * length;
+  const int64_t alone = int64_t(2 << 20) / int64_t(element);
+  parallelFor(elements,
+              elements < alone ? elements
+                               : int64_t(256 << 10) / int64_t(element),
               body, &job);
 }
 
