@@ -250,6 +250,15 @@ Pipeline &pipeline(const char *nest) {
   return *shared;
 }
 
+/// Makes `later` wait, through `event`, for the work queued on `earlier`.
+void order(cudaEvent_t event, cudaStream_t earlier, cudaStream_t later,
+           const char *nest) {
+  checkCuda(cudaEventRecord(event, earlier), nest,
+            "recording a staging event");
+  checkCuda(cudaStreamWaitEvent(later, event, 0), nest,
+            "ordering the staging streams");
+}
+
 /// The ring's slots of `bytes` each, in turn: a slot is handed out once the
 /// GPU is done with what it last held.
 class Slots {
@@ -408,10 +417,7 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
         // and the block's buffer is rewritten once its kernels are done.
         while (!pending.empty())
           scatterOldest();
-        checkCuda(cudaEventRecord(pipe.blockDone, pipe.compute), nest,
-                  "recording a staging event");
-        checkCuda(cudaStreamWaitEvent(pipe.in, pipe.blockDone, 0), nest,
-                  "ordering a block after its kernels");
+        order(pipe.blockDone, pipe.compute, pipe.in, nest);
       } else {
         blockBytes = whole.bytes();
       }
@@ -454,10 +460,7 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
                                   pipe.in),
                   nest, "copying C to the GPU");
       }
-      checkCuda(cudaEventRecord(pipe.ready[slot], pipe.in), nest,
-                "recording a staging event");
-      checkCuda(cudaStreamWaitEvent(pipe.compute, pipe.ready[slot], 0), nest,
-                "ordering a panel after its copies");
+      order(pipe.ready[slot], pipe.in, pipe.compute, nest);
 
       const Problem launched = oriented(sub, stage.alongN);
       if (verifying()) {
@@ -472,10 +475,7 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
         choice = launchChosen(launched, plan, sms, pipe.compute);
       }
       if (h.c) {
-        checkCuda(cudaEventRecord(pipe.ready[slot], pipe.compute), nest,
-                  "recording a staging event");
-        checkCuda(cudaStreamWaitEvent(pipe.out, pipe.ready[slot], 0), nest,
-                  "ordering a copy after its kernel");
+        order(pipe.ready[slot], pipe.compute, pipe.out, nest);
         checkCuda(cudaMemcpyAsync(pinned + aBytes, onDevice + aBytes,
                                   cPack.bytes(), cudaMemcpyDeviceToHost,
                                   pipe.out),
