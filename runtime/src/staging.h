@@ -63,7 +63,8 @@ struct StagePlan {
 };
 
 /// The fastest staging of `p` (host pointers; only the layout is read) that
-/// fits `machine`'s device budget, by the time model of profit.h.
+/// fits `machine`'s device budget, by the time model of profit.h. Not
+/// thread-safe: it keeps the last call's plan for the next.
 StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
                       const Machine &machine);
 
