@@ -3,9 +3,10 @@
 // Times, on the GPU machine, the pieces of a call with host operands that do
 // not scale with its size (profit.cu's kCallSeconds and kPanelSeconds): the
 // pointer queries, the machine query, a gather into pinned memory by the
-// copy threads, a copy each way and an event round trip; then whole calls
-// of the bench's sgemm_nn on host and on device arrays. Medians of 51 runs,
-// in microseconds. staging-costs.sh builds and runs it.
+// copy threads, a copy each way, an attribute set, a launch and an event
+// round trip; then whole calls of the bench's sgemm_nn on host and on
+// device arrays. Medians of 51 runs, in microseconds. staging-costs.sh
+// builds and runs it.
 //
 //===----------------------------------------------------------------------===//
 #include "device.h"
@@ -50,6 +51,8 @@ void copyPiece(const void *context, int64_t begin, int64_t end) {
   const Copy &c = *static_cast<const Copy *>(context);
   std::copy(c.from + begin, c.from + end, c.to + begin);
 }
+
+__global__ void empty() {}
 
 cudaError_t none(const gemm_rt::Problem &, cudaStream_t) {
   return cudaSuccess;
@@ -131,6 +134,15 @@ int main() {
   show("H2D 1 MiB pageable", micros([&] {
          cudaMemcpy(da, a.data(), bytes, cudaMemcpyHostToDevice);
        }));
+  show("cudaFuncSetAttribute (dynamic shared memory)", micros([] {
+         cudaFuncSetAttribute(empty, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              64 << 10);
+       }));
+  show("launch of an empty kernel", micros([&] {
+         empty<<<1, 32, 64 << 10, s>>>();
+         cudaGetLastError();
+       }));
+  cudaStreamSynchronize(s);
   show("event record + synchronize", micros([&] {
          cudaEventRecord(e, s);
          cudaEventSynchronize(e);
