@@ -111,28 +111,37 @@ uintptr_t heapStart() {
   return start;
 }
 
-/// The top of the calling thread's stack; 0 where it cannot be read.
-uintptr_t stackTop() {
-  thread_local const uintptr_t top = [] {
+/// The calling thread's stack, [bottom, top); empty where it cannot be read.
+struct Stack {
+  uintptr_t bottom = 0, top = 0;
+};
+
+Stack threadStack() {
+  thread_local const Stack stack = [] {
+    Stack s;
     pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+      return s;
     void *base = nullptr;
     size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0)
-      return uintptr_t(0);
-    if (pthread_attr_getstack(&attr, &base, &size) != 0)
-      size = 0;
+    if (pthread_attr_getstack(&attr, &base, &size) == 0 && base && size)
+      s = {reinterpret_cast<uintptr_t>(base),
+           reinterpret_cast<uintptr_t>(base) + size};
     pthread_attr_destroy(&attr);
-    return base && size ? reinterpret_cast<uintptr_t>(base) + size
-                        : uintptr_t(0);
+    return s;
   }();
-  return top;
+  return stack;
 }
 } // namespace
 
 bool surelyHost(const void *ptr) {
   const auto address = reinterpret_cast<uintptr_t>(ptr);
+  // Only while the caller runs on the thread's own stack (not a coroutine's
+  // or a signal handler's) is [frame, top) the live stack.
   const auto frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  if (address > frame && address < stackTop())
+  const Stack stack = threadStack();
+  if (frame >= stack.bottom && frame < stack.top && address > frame &&
+      address < stack.top)
     return true;
   const uintptr_t heap = heapStart();
   return heap && address >= heap &&

@@ -2,7 +2,8 @@
 //
 // Prints surelyHost (device.h) for the memory a tiny call's operands come
 // from: the caller's stack and the brk heap count as host; memory that only
-// a CUDA query could classify (an mmap'd block, static data, null) does not.
+// a CUDA query could classify (an mmap'd block, static data, null) does not,
+// nor does memory between a coroutine's stack and the thread's.
 // Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <ucontext.h>
 #include <vector>
 
 using gemm_rt::detail::surelyHost;
@@ -20,6 +22,16 @@ double statics[16];
 
 void show(const char *what, const void *ptr) {
   std::printf("%s: %s\n", what, surelyHost(ptr) ? "host" : "ask");
+}
+
+ucontext_t mainContext, coroutine;
+const void *mapped;
+
+/// Runs on a stack of its own, below `mapped` (mappings grow down): the
+/// thread's stack range must not stretch from this frame to cover it.
+void onCoroutine() {
+  show("coroutine: a mapping above its stack", mapped);
+  swapcontext(&coroutine, &mainContext);
 }
 } // namespace
 
@@ -41,6 +53,17 @@ int main() {
     show("thread: its stack", local);
     show("thread: main's stack", &stack[0][0]);
   }).join();
+  // The mapping first, then the coroutine's stack (also mmap'd) below it.
+  mapped = large;
+  const size_t stackBytes = size_t(1) << 20;
+  void *stackMemory = std::malloc(stackBytes);
+  getcontext(&coroutine);
+  coroutine.uc_stack.ss_sp = stackMemory;
+  coroutine.uc_stack.ss_size = stackBytes;
+  coroutine.uc_link = &mainContext;
+  makecontext(&coroutine, onCoroutine, 0);
+  swapcontext(&mainContext, &coroutine);
+  std::free(stackMemory);
   std::free(small);
   std::free(large);
   return 0;
