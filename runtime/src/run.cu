@@ -70,23 +70,20 @@ const char *precluded(const Problem &p) {
   return nullptr;
 }
 
-/// The tables among p's operands, as host sources (pack.h).
-Hosted tablesOf(const RowOperands &rows) {
-  auto table = [](const Rows &r) { return Table{r.start, 0, r.columns}; };
-  return {false, false, false, table(rows.a), table(rows.b), table(rows.c)};
-}
+/// A table of `rows` as a host source (pack.h); none where it is null.
+Table tableOf(const Rows &rows) { return {rows.start, 0, rows.columns}; }
 
 /// Why the rule keeps p in its loop before any pointer is queried, or null:
 /// it keeps calls of host operands as small as p there, and every operand
 /// is a table or surely host memory (device.h), so no query could send p
 /// anywhere else. Tiny calls then cost little more than their loop.
-const char *loopOnHost(const Problem &p, const Hosted &tables) {
+const char *loopOnHost(const Problem &p, const RowOperands &rows) {
   const char *why = loopBeforeStaging(p, profitability());
   if (!why)
     return nullptr;
-  const bool host = (tables.ta.start || surelyHost(p.a.ptr)) &&
-                    (tables.tb.start || surelyHost(p.b.ptr)) &&
-                    (tables.tc.start || surelyHost(p.c.ptr)) &&
+  const bool host = (rows.a.start || surelyHost(p.a.ptr)) &&
+                    (rows.b.start || surelyHost(p.b.ptr)) &&
+                    (rows.c.start || surelyHost(p.c.ptr)) &&
                     (!p.epilogue.bias.ptr || surelyHost(p.epilogue.bias.ptr));
   return host ? why : nullptr;
 }
@@ -98,7 +95,7 @@ struct Placement {
   PointerKind kind;
 
   Placement(const Problem &p, const char *name, const Operand &operand,
-            const Table &table = {})
+            const Rows &table = {})
       : name(name), operand(operand),
         kind(table.start ? PointerKind::Host
                          : pointerKind(operand.ptr, p.nest)) {}
@@ -117,9 +114,8 @@ struct Placement {
 /// memory with A, B, the bias or a scalar read through a pointer, or C's
 /// layout mapping two elements to one address, makes the result depend on
 /// the order of the updates. Tables are compared row by row (rows.h).
-const char *unsafeLayout(const Problem &p, const RowOperands &rows,
-                         const Hosted &tables) {
-  if (tables.ta.start || tables.tb.start || tables.tc.start)
+const char *unsafeLayout(const Problem &p, const RowOperands &rows) {
+  if (rows.a.start || rows.b.start || rows.c.start)
     return rowOverlap(p, rows);
   const size_t bytes = elementSize(p.dtype);
   const Extents cExtents{p.batch, p.m, p.n};
@@ -142,13 +138,13 @@ const char *unsafeLayout(const Problem &p, const RowOperands &rows,
 std::mutex poolMutex;
 
 /// GEMM_OPT_DEVICE=cpu: runOnCpu, through dense host copies of the tables.
-void runOnCpu(const Problem &p, const Hosted &tables) {
+void runOnCpu(const Problem &p, const RowOperands &rows) {
   const size_t element = elementSize(p.dtype);
   Problem copies = p;
   std::vector<unsigned char> data[3];
-  auto copy = [&](const Table &table, Operand &op, const Extents &e,
+  auto copy = [&](const Rows &table, Operand &op, const Extents &e,
                   std::vector<unsigned char> &to, bool read) {
-    const Packing packing(op, e, element, table);
+    const Packing packing(op, e, element, tableOf(table));
     if (!table.start)
       return packing;
     to.resize(packing.bytes());
@@ -158,12 +154,12 @@ void runOnCpu(const Problem &p, const Hosted &tables) {
     return packing;
   };
   std::lock_guard<std::mutex> lock(poolMutex);
-  copy(tables.ta, copies.a, {p.batch, p.m, p.k}, data[0], true);
-  copy(tables.tb, copies.b, {p.batch, p.k, p.n}, data[1], true);
-  const Packing c = copy(tables.tc, copies.c, {p.batch, p.m, p.n}, data[2],
+  copy(rows.a, copies.a, {p.batch, p.m, p.k}, data[0], true);
+  copy(rows.b, copies.b, {p.batch, p.k, p.n}, data[1], true);
+  const Packing c = copy(rows.c, copies.c, {p.batch, p.m, p.n}, data[2],
                          p.beta != 0);
   detail::runOnCpu(copies);
-  if (tables.tc.start)
+  if (rows.c.start)
     c.scatter(data[2].data(), 0, c.runCount());
 }
 
@@ -184,28 +180,27 @@ std::string stagedTrace(const Problem &p, const Route &route) {
 bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   if (const char *why = precluded(p))
     return fallBack(p, why);
-  const Hosted tables = tablesOf(rows);
   if (cpuMode()) {
-    if (const char *unsafe = unsafeLayout(p, rows, tables))
+    if (const char *unsafe = unsafeLayout(p, rows))
       return fallBack(p, unsafe);
-    runOnCpu(p, tables);
+    runOnCpu(p, rows);
     if (tracing())
       std::fprintf(stderr, "gemm-opt: nest %s ran on the CPU reference "
                    "(GEMM_OPT_DEVICE=cpu)\n", p.nest);
     return true;
   }
-  if (const char *why = loopOnHost(p, tables))
+  if (const char *why = loopOnHost(p, rows))
     return fallBack(p, why);
   const char *gpu = gpuName();
 
-  Placement a(p, "A", p.a, tables.ta);
-  Placement b(p, "B", p.b, tables.tb);
-  Placement c(p, "C", p.c, tables.tc);
+  Placement a(p, "A", p.a, rows.a);
+  Placement b(p, "B", p.b, rows.b);
+  Placement c(p, "C", p.c, rows.c);
   // The bias is read like C, with zero strides where it is broadcast.
   std::optional<Placement> bias;
   if (p.epilogue.bias.ptr)
     bias.emplace(p, "the bias", p.epilogue.bias);
-  if (const char *unsafe = unsafeLayout(p, rows, tables)) {
+  if (const char *unsafe = unsafeLayout(p, rows)) {
     const Placement *const operands[] = {&c, &a, &b, bias ? &*bias : nullptr};
     for (const Placement *op : operands)
       if (op && op->kind == PointerKind::Device)
@@ -218,10 +213,12 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   std::lock_guard<std::mutex> lock(poolMutex);
   // A, B or C in host memory: staged in panels, or the loop where it is
   // faster.
-  Hosted hosted = tables;
-  hosted.a = a.kind == PointerKind::Host;
-  hosted.b = b.kind == PointerKind::Host;
-  hosted.c = c.kind == PointerKind::Host;
+  const Hosted hosted{a.kind == PointerKind::Host,
+                      b.kind == PointerKind::Host,
+                      c.kind == PointerKind::Host,
+                      tableOf(rows.a),
+                      tableOf(rows.b),
+                      tableOf(rows.c)};
   std::optional<Route> staged;
   if (hosted.a || hosted.b || hosted.c) {
     staged = route(p, plan, hosted, profitability(), currentMachine);

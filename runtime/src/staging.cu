@@ -434,10 +434,10 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
   size_t blockBytes = 0, slotDevice = 0;
   for (int64_t c0 = 0; c0 < q.n; c0 += stage.cols) {
     const int64_t cols = std::min(stage.cols, q.n - c0);
-    Operand block = b.from(0, 0, c0, element).op;
+    const Source columns = b.from(0, 0, c0, element);
+    Operand block = columns.op;
     if (h.b) {
-      const Packing whole =
-          b.from(0, 0, c0, element).packing({q.batch, q.k, cols}, element);
+      const Packing whole = columns.packing({q.batch, q.k, cols}, element);
       if (c0 > 0) {
         // The slots are about to hold B: C's panels in them go back first,
         // and the block's buffer is rewritten once its kernels are done.
