@@ -110,8 +110,9 @@ void mlir::gemm::printKernelConfig(llvm::raw_ostream &os, StringRef name,
                       "{1}, SMEM_BYTES = {2};\n",
                       k.getCPack(), k.getATileBytes(), k.getSharedBytes())
      << llvm::formatv("  static constexpr bool TRANSPOSED = {0}, FUSED = "
-                      "{1};\n",
+                      "{1}, SCALAR_TWIN = {2};\n",
                       boolText(s.getTranspose()),
-                      boolText(op.hasEpilogue()))
+                      boolText(op.hasEpilogue()),
+                      boolText(k.getScalarTwin()))
      << "};\n\n";
 }

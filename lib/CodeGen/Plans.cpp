@@ -92,9 +92,11 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
      << "SM, the\n"
      << indent << "// GFLOP/s the cost model predicts on a full " << target.name
      << " and the shares\n"
-     << indent << "// of DRAM bandwidth its rows of A and B stream at, and "
-     << "its\n"
-     << indent << "// schedule. The plan names the gemm-opt and kernel "
+     << indent << "// of DRAM bandwidth its rows of A and B stream at, its "
+     << "schedule, and\n"
+     << indent << "// which problems it runs (one without a scalar twin "
+     << "needs aligned\n"
+     << indent << "// packs). The plan names the gemm-opt and kernel "
      << "templates that\n"
      << indent << "// printed it, for tuning records (docs/tuning.md).\n"
      << indent << "static const gemm_rt::Variant " << name << "[] = {\n";
@@ -105,7 +107,8 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
     os << indent
        << llvm::formatv(
               "    {{gemm_kernels::launch<{0}>, {1}, {2}, {3}, {4:F1}, "
-              "{5:F3}, {6:F3},\n{8}     \"{7}\"},\n",
+              "{5:F3}, {6:F3},\n{8}     \"{7}\",\n{8}     "
+              "gemm_kernels::runs<{0}>},\n",
               config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
               s.getTranspose() ? s.getBlockM() : s.getBlockN(),
               s.getOccupancy(), fullRate(target, op, s), shareA, shareB,

@@ -5,12 +5,22 @@
 // same plan the cost model counted), so that no later stage decides packs,
 // edges, the C store or fragment groups again.
 //
+// A packed kernel also compiles a scalar twin, for operands its packs do not
+// fit, only where it is some op's first kernel: such calls run the first
+// kernel (or one without packs), and a twin compiles as long as its kernel.
+// The choice is per configuration across the module, so that a kernel that
+// is one op's first and another's alternative stays one configuration.
+//
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 #include "gemm-opt/Target/KernelPlan.h"
 #include "gemm-opt/Target/OpModel.h"
 #include "gemm-opt/Transforms/Passes.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <tuple>
 
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMSPECIALIZE
@@ -27,26 +37,44 @@ TileMoveAttr tileMoveAttr(MLIRContext *context, const TileMovePlan &t) {
                            t.wholeStore, t.packs, t.loads, t.regular);
 }
 
-/// The plan of `schedule` for `op`, as an attribute.
-KernelAttr kernelAttr(MatmulOp op, ScheduleAttr schedule) {
+/// The plan of `schedule` for `op`, as an attribute, with or without its
+/// scalar twin.
+KernelAttr kernelAttr(MatmulOp op, ScheduleAttr schedule, bool twin) {
   KernelPlan k =
       planKernel(precisionOf(op), toSchedule(schedule), problemOf(op));
   MLIRContext *context = op.getContext();
+  const bool packed = k.a.pack > 1 || k.b.pack > 1 || k.cPack > 1;
   return KernelAttr::get(
       context, schedule, k.threads, tileMoveAttr(context, k.a),
       tileMoveAttr(context, k.b), k.rowGroup, k.rowStep, k.colGroup,
       k.colStep, k.dmmaDepth, k.dmmaWide, k.dmmaGroupA, k.dmmaGroupB,
       k.cRowUnit, k.cColUnit, k.cByColumns, k.cPack, k.aTileBytes,
-      k.sharedBytes);
+      k.sharedBytes, twin && packed);
+}
+
+/// A printed configuration: the kernel (without its twin), T and whether
+/// the epilogue is fused, as CodeGen tells configurations apart.
+using ConfigKey = std::tuple<Attribute, Type, unsigned>;
+
+ConfigKey configKey(MatmulOp op, ScheduleAttr schedule) {
+  return {kernelAttr(op, schedule, false), op.getElementType(),
+          op.hasEpilogue()};
 }
 
 struct GemmSpecialize
     : public mlir::gemm::impl::GemmSpecializeBase<GemmSpecialize> {
   void runOnOperation() override {
-    getOperation().walk([](MatmulOp op) {
+    llvm::DenseSet<ConfigKey> firsts;
+    getOperation().walk([&](MatmulOp op) {
+      SmallVector<ScheduleAttr> schedules = op.getSchedules();
+      if (!schedules.empty())
+        firsts.insert(configKey(op, schedules.front()));
+    });
+    getOperation().walk([&](MatmulOp op) {
       SmallVector<Attribute> kernels;
       for (ScheduleAttr schedule : op.getSchedules())
-        kernels.push_back(kernelAttr(op, schedule));
+        kernels.push_back(kernelAttr(
+            op, schedule, firsts.contains(configKey(op, schedule))));
       if (!kernels.empty())
         op.setKernelsAttr(ArrayAttr::get(op.getContext(), kernels));
     });

@@ -187,6 +187,9 @@ struct Variant {
   /// The kernel's schedule as gemm-opt's --schedule options, for tuning
   /// records (docs/tuning.md); null for the runtime's own kernels.
   const char *schedule = nullptr;
+  /// Whether `launch` runs a problem (gemm_kernels::runs: a kernel without a
+  /// scalar twin needs aligned packs); null: every problem.
+  bool (*runs)(const Problem &) = nullptr;
 };
 
 /// A problem that a tuning database (docs/tuning.md) timed, and the variant

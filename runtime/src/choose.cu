@@ -33,7 +33,8 @@ bool forced(const Problem &p, const Plan &plan, Choice &choice) {
   if (!value || std::sscanf(value, "%d,%lld", &variant, &splits) != 2)
     return false;
   if (variant < 0 || variant >= plan.count || splits < 1 ||
-      (splits > 1 && !canSplit(p, splits)))
+      (splits > 1 && !canSplit(p, splits)) ||
+      !runnable(p, plan, variant, splits))
     return false;
   choice = {variant, splits};
   return true;
@@ -61,6 +62,12 @@ double predictedSeconds(const Problem &p, const Plan &plan, int v,
 }
 
 } // namespace
+
+bool runnable(const Problem &p, const Plan &plan, int v, int64_t splits) {
+  const Variant &var = plan.variants[v];
+  // A split's workspace is cudaMalloc'd, aligned for any pack, as null is.
+  return !var.runs || var.runs(splits > 1 ? splitParts(p, splits, nullptr) : p);
+}
 
 const Measured *nearestMeasured(const Problem &p, const Measured *measured,
                                 int count) {
@@ -98,13 +105,15 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
     m = *compiled;
   else
     m = tunedAtRunTime(p, plan);
-  if (m)
+  if (m && runnable(p, plan, m->variant, m->splits))
     return {m->variant, m->splits,
             predictedSeconds(p, plan, m->variant, m->splits, sms)};
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
   for (int v = 0; v < plan.count; ++v)
     forEachSplit(p, [&](int64_t splits) {
+      if (!runnable(p, plan, v, splits))
+        return;
       const double seconds = predictedSeconds(p, plan, v, splits, sms);
       if (best.seconds == 0 || seconds < best.seconds)
         best = {v, splits, seconds};

@@ -31,6 +31,11 @@ template <class Visit> void forEachSplit(const Problem &p, Visit &&visit) {
   }
 }
 
+/// Whether variant v of `plan` runs p split `splits` ways (Variant::runs):
+/// a kernel without a scalar twin runs only where its packs fit. The first
+/// variant of a generated plan runs every problem.
+bool runnable(const Problem &p, const Plan &plan, int v, int64_t splits);
+
 /// The problem of `measured` nearest to p, where each of p's extents is
 /// within a quarter of its (the sum of the extents' log ratios is the
 /// distance) and p can be split as it was; null if none is.
@@ -46,16 +51,16 @@ struct Choice {
   double seconds = 0;
 };
 
-/// The variant and split of `plan` with the least predicted time for `p` on
-/// a GPU of `sms` SMs: the variant's rate, at most what DRAM can stream to
-/// it, times its fill over the problem's tiles (RunTimeTerms.h), plus the
-/// split's workspace and C traffic at DRAM speed and its second kernel.
-/// A plan of one variant without a rate runs as given. A call near a problem
-/// that the plan's tuning database timed (Plan::measured), or, with
+/// The runnable variant and split of `plan` with the least predicted time
+/// for `p` on a GPU of `sms` SMs: the variant's rate, at most what DRAM can
+/// stream to it, times its fill over the problem's tiles (RunTimeTerms.h),
+/// plus the split's workspace and C traffic at DRAM speed and its second
+/// kernel. A plan of one variant without a rate runs as given. A call near a
+/// problem that the plan's tuning database timed (Plan::measured), or, with
 /// GEMM_OPT_TUNE, that the runtime timed (autotune.h), takes the measured
-/// choice instead. GEMM_OPT_CHOICE="v,s" overrides both where the plan has
-/// variant v and K splits s ways, for experiments that time each choice
-/// (bench/bench.cu --choices).
+/// choice instead where it runs p. GEMM_OPT_CHOICE="v,s" overrides both
+/// where the plan has variant v, K splits s ways and the choice runs p, for
+/// experiments that time each choice.
 Choice choose(const Problem &p, const Plan &plan, int sms);
 
 /// The workspace that launchChoice() splits p `splits` ways through: the

@@ -72,8 +72,7 @@ size_t splitWorkspaceBytes(const Problem &p, int64_t splits) {
   return size_t(splits * Workspace(p).slice) * elementSize(p.dtype);
 }
 
-cudaError_t launchSplit(const Problem &p, LaunchFn launch, int64_t splits,
-                        void *workspace, cudaStream_t stream) {
+Problem splitParts(const Problem &p, int64_t splits, void *workspace) {
   const Workspace w(p);
   const int64_t chunk = p.k / splits;
   // Chunk s is the product of A's columns and B's rows [s*chunk, (s+1)*chunk),
@@ -87,6 +86,13 @@ cudaError_t launchSplit(const Problem &p, LaunchFn launch, int64_t splits,
   parts.alpha = 1;
   parts.beta = 0;
   parts.epilogue = {};
+  return parts;
+}
+
+cudaError_t launchSplit(const Problem &p, LaunchFn launch, int64_t splits,
+                        void *workspace, cudaStream_t stream) {
+  const Workspace w(p);
+  const Problem parts = splitParts(p, splits, workspace);
   if (const cudaError_t err = launch(parts, stream); err != cudaSuccess)
     return err;
   constexpr int threads = 256;

@@ -25,6 +25,10 @@ bool canSplit(const Problem &p, int64_t splits);
 /// The workspace bytes that splitting `p` `splits` ways needs.
 size_t splitWorkspaceBytes(const Problem &p, int64_t splits);
 
+/// The batch of K chunks that splitting `p` `splits` ways launches, each
+/// written to its slice of `workspace`.
+Problem splitParts(const Problem &p, int64_t splits, void *workspace);
+
 /// Runs the device problem `p` split `splits` ways (canSplit must hold)
 /// with `launch`, through `workspace` of splitWorkspaceBytes(p, splits).
 cudaError_t launchSplit(const Problem &p, LaunchFn launch, int64_t splits,

@@ -243,7 +243,8 @@ double medianSeconds(const Problem &p, const Plan &plan, const Choice &choice,
   return seconds[seconds.size() / 2];
 }
 
-/// The choices of case `c`: each listed variant with each split run() weighs.
+/// The choices of case `c`: each listed variant with each split run() weighs
+/// and the variant runs.
 std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
                               const Problem &p) {
   std::vector<Choice> choices;
@@ -254,7 +255,10 @@ std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
                    nest.nest, v, nest.plan.count);
       continue;
     }
-    forEachSplit(p, [&](int64_t splits) { choices.push_back({v, splits}); });
+    forEachSplit(p, [&](int64_t splits) {
+      if (runnable(p, nest.plan, v, splits))
+        choices.push_back({v, splits});
+    });
   }
   return choices;
 }

@@ -6,9 +6,11 @@
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS
 
-// Each packed configuration compiles a vector kernel and its scalar twin;
-// generic_k0 has no packs, so only its one kernel.
-// PTXAS-COUNT-5: Compiling entry function
+// A packed configuration that is some launcher's first compiles a vector
+// kernel and its scalar twin: row_major_f32_k0 and col_major_f64_k0.
+// generic_k0 has no packs, and with_alternative_k1 is no launcher's first:
+// one kernel each.
+// PTXAS-COUNT-6: Compiling entry function
 // PTXAS-NOT:     Compiling entry function
 // PTXAS:         0 bytes stack frame
 
@@ -32,7 +34,7 @@
 // CHECK-NEXT:   using B = gemm_kernels::TileMove<128, true, false, 4, false, true, 256, 1, true>;
 // CHECK-NEXT:   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true, C_BY_COLUMNS = false;
 // CHECK-NEXT:   static constexpr int C_PACK = 4, A_TILE_BYTES = 8448, SMEM_BYTES = 16896;
-// CHECK-NEXT:   static constexpr bool TRANSPOSED = false, FUSED = false;
+// CHECK-NEXT:   static constexpr bool TRANSPOSED = false, FUSED = false, SCALAR_TWIN = true;
 // CHECK-NEXT: };
 
 // CHECK:      struct col_major_f64_k0 {
@@ -42,14 +44,22 @@
 // CHECK-NEXT:   static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
 // CHECK-NEXT:   static constexpr int C_PACK = 2,
 
-// The same kernel on the same layout is printed once.
+// CHECK:        SCALAR_TWIN = true;
+
+// The same kernel on the same layout is printed once, whether a launcher's
+// first kernel or an alternative.
 // CHECK:      struct generic_k0 {
+// CHECK:        SCALAR_TWIN = false;
 // CHECK-NOT:  struct same_as_row_major_k0
+// CHECK:      struct with_alternative_k1 {
+// CHECK:        SCALAR_TWIN = false;
+// CHECK-NOT:  struct
 // CHECK:      } // namespace
 
 // CHECK-LABEL: static bool row_major_f32(
 // CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
-// CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0"},
+// CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0",
+// CHECK-NEXT:        gemm_kernels::runs<row_major_f32_k0>},
 // CHECK-NEXT:   };
 // CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 1, 3350.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}"});
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
@@ -80,5 +90,18 @@ func.func @generic(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?
 func.func @same_as_row_major(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                              %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// Its first kernel is row_major_f32_k0; its alternative, with_alternative_k1,
+// has no twin, and runs<> tells run() so.
+// CHECK-LABEL: static bool with_alternative(
+// CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1,
+// CHECK:         gemm_kernels::runs<row_major_f32_k0>},
+// CHECK-NEXT:   {gemm_kernels::launch<with_alternative_k1>, 64, 64, 2,
+// CHECK:         gemm_kernels::runs<with_alternative_k1>},
+func.func @with_alternative(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                            %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   return
 }

@@ -17,14 +17,16 @@
 // CHECK:      struct flipped_k0 {
 // CHECK:        using A = gemm_kernels::TileMove<128, true, false, 4, false, true,
 // CHECK:        static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
-// CHECK:        static constexpr bool TRANSPOSED = true, FUSED = false;
+// CHECK:        static constexpr bool TRANSPOSED = true, FUSED = false, SCALAR_TWIN = true;
 // CHECK:      static bool two(
 // CHECK:        // GFLOP/s the cost model predicts on a full hopper-h200 and the shares
 // CHECK:        static const gemm_rt::Variant variants[] = {
 // CHECK-NEXT:       {gemm_kernels::launch<two_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
-// CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0"},
+// CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0",
+// CHECK-NEXT:        gemm_kernels::runs<two_k0>},
 // CHECK-NEXT:       {gemm_kernels::launch<two_k1>, 64, 64, 2, {{[0-9]+\.[0-9]}}, 0.500, 1.000,
-// CHECK-NEXT:        "block=64,64,16 thread=4,4 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0"},
+// CHECK-NEXT:        "block=64,64,16 thread=4,4 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0",
+// CHECK-NEXT:        gemm_kernels::runs<two_k1>},
 // CHECK-NEXT:   };
 // CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}"});
 module attributes {gemm.target = #gemm.target<name = "hopper-h200">} {

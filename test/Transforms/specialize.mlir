@@ -13,7 +13,7 @@
 // CHECK-SAME: a = <x = 128, x_unit = false, k_unit = true, pack = 4, along_k = true, whole_store = false, packs = 256, loads = 1, regular = true>,
 // CHECK-SAME: b = <x = 128, x_unit = true, k_unit = false, pack = 4, along_k = false, whole_store = true, packs = 256, loads = 1, regular = true>,
 // CHECK-SAME: row_group = 4, row_step = 64, col_group = 4, col_step = 64, dmma_depth = 0,
-// CHECK-SAME: c_row_unit = false, c_col_unit = true, c_by_columns = false, c_pack = 4, a_tile_bytes = 8448, shared_bytes = 16896>]
+// CHECK-SAME: c_row_unit = false, c_col_unit = true, c_by_columns = false, c_pack = 4, a_tile_bytes = 8448, shared_bytes = 16896, scalar_twin = true>]
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                          %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -96,5 +96,25 @@ func.func @dmma(%a: memref<?x?xf64, strided<[?, 1], offset: ?>>, %b: memref<?x?x
 func.func @transposed(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                       %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 8], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>, alternatives = [#gemm.schedule<block = [32, 32, 8], thread = [4, 4], warps = 2, stages = 2, vector = 4, prefetch = smem, pad = 4>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// -----
+
+// A packed kernel has a scalar twin where it is some op's first kernel, in
+// every op that runs it, so that it stays one configuration: 64x64x16 is
+// @second's first and @first's alternative; 32x32x8 is only an alternative,
+// and the packless kernel needs no twin.
+// CHECK-LABEL: func.func @twins
+// CHECK:      kernels = [#gemm.kernel<schedule = <block = [128, 128, 8]{{[^#]*}}scalar_twin = true>,
+// CHECK-SAME: #gemm.kernel<schedule = <block = [64, 64, 16]{{[^#]*}}scalar_twin = true>,
+// CHECK-SAME: #gemm.kernel<schedule = <block = [32, 32, 8]{{[^#]*}}scalar_twin = false>]
+// CHECK:      kernels = [#gemm.kernel<schedule = <block = [64, 64, 16]{{[^#]*}}scalar_twin = true>]
+// CHECK:      kernels = [#gemm.kernel<schedule = <block = [64, 64, 16]{{[^#]*}}scalar_twin = false>]
+func.func @twins(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                 %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %g: memref<?x?xf32, strided<[?, ?], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, #gemm.schedule<block = [32, 32, 8], thread = [2, 2], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  gemm.matmul %g, %g, %g, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32
   return
 }

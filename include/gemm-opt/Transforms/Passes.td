@@ -229,7 +229,10 @@ def GemmSpecialize : Pass<"gemm-specialize", "ModuleOp"> {
     group, the FP64 tensor-core shape, whether C is stored by rows or by
     columns and in which packs, and the shared memory taken. These are
     lib/Target's KernelPlan, the one the cost model counted, written as
-    `kernels`, one #gemm.kernel per schedule.
+    `kernels`, one #gemm.kernel per schedule. A packed kernel gets a scalar
+    twin (for operands its packs do not fit) where it is the first kernel of
+    some op in the module, so that every misaligned call has a kernel and no
+    other kernel doubles its compile time.
 
     Before:
     ```mlir

@@ -22,6 +22,8 @@
 //   A_TILE_BYTES, SMEM_BYTES    dynamic shared memory: A tiles, then B tiles
 //   TRANSPOSED                  the kernel computes C^T = B^T A^T
 //   FUSED                       C gets the problem's bias and activation
+//   SCALAR_TWIN                 a twin of single-element accesses is compiled
+//                               for operands that the packs do not fit
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_KERNELS_CONFIG_CUH

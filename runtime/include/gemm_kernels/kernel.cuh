@@ -171,7 +171,7 @@ template <class Cfg> struct Gemm {
       MA::store(tilesA()[0], ra);
       MB::store(tilesB()[0], rb);
       __syncthreads();
-      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
+      multiplyTile<Cfg, false, true>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
       __syncthreads();
     }
   };
@@ -232,7 +232,7 @@ template <class Cfg> struct Gemm {
                                    s.kRest);
       waitCopies();
       __syncthreads();
-      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
+      multiplyTile<Cfg, false, true>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
       __syncthreads();
     }
   };
@@ -344,24 +344,37 @@ inline bool packAligned(const gemm_rt::Operand &x, int n) {
          x.sb % n == 0 && ((rows && (cols || x.sc == 1)) || (cols && x.sr == 1));
 }
 
+/// True if every packed access of `Cfg` is aligned for p (given, not yet
+/// transposed), or there are no packs.
+template <class Cfg> bool packsFit(const gemm_rt::Problem &given) {
+  const gemm_rt::Problem p =
+      Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
+  using T = typename Cfg::T;
+  return (Cfg::A::PACK == 1 || packAligned<T>(p.a, Cfg::A::PACK)) &&
+         (Cfg::B::PACK == 1 || packAligned<T>(p.b, Cfg::B::PACK)) &&
+         (Cfg::C_PACK == 1 || packAligned<T>(p.c, Cfg::C_PACK));
+}
+
+/// Whether `Cfg` runs p: where its packs fit, or through its scalar twin.
+/// A Variant's `runs`.
+template <class Cfg> bool runs(const gemm_rt::Problem &p) {
+  return Cfg::SCALAR_TWIN || packsFit<Cfg>(p);
+}
+
 /// Launches `Cfg`'s vector kernel when every packed access is aligned (or
-/// there are no packs), the scalar one otherwise; a transposed configuration
-/// computes C^T = B^T A^T.
+/// there are no packs), its scalar twin otherwise; a transposed
+/// configuration computes C^T = B^T A^T. Without a twin, a problem that
+/// runs<Cfg>() rejects is cudaErrorMisalignedAddress, launching nothing.
 template <class Cfg>
 cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
   const gemm_rt::Problem p =
       Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
   auto start = gemmKernel<Cfg, true>;
-  // A configuration without packs moves single elements whatever the
-  // alignment: it has no scalar twin to compile.
-  if constexpr (Cfg::A::PACK > 1 || Cfg::B::PACK > 1 || Cfg::C_PACK > 1) {
-    using T = typename Cfg::T;
-    const bool aligned =
-        (Cfg::A::PACK == 1 || packAligned<T>(p.a, Cfg::A::PACK)) &&
-        (Cfg::B::PACK == 1 || packAligned<T>(p.b, Cfg::B::PACK)) &&
-        (Cfg::C_PACK == 1 || packAligned<T>(p.c, Cfg::C_PACK));
-    if (!aligned)
+  if (!packsFit<Cfg>(given)) {
+    if constexpr (Cfg::SCALAR_TWIN)
       start = gemmKernel<Cfg, false>;
+    else
+      return cudaErrorMisalignedAddress;
   }
   // Past 48 KB a kernel must opt in to its dynamic shared memory.
   if (Cfg::SMEM_BYTES > 48 * 1024) {

@@ -32,6 +32,19 @@ const gemm_rt::Measured measured[] = {{1, 4096, 4096, 4096, 3, 2},
                                       {1, 1000, 1000, 1000, 2, 1}};
 const gemm_rt::Plan tuned{variants, 4, 4800.0, "", "", measured, 2};
 
+// The same kernels where only the first has a scalar twin: the others' packs
+// of two need even row strides (gemm_kernels::runs).
+bool evenRows(const gemm_rt::Problem &p) {
+  return p.a.sr % 2 == 0 && p.b.sr % 2 == 0 && p.c.sr % 2 == 0;
+}
+const gemm_rt::Variant twinless[] = {
+    variants[0],
+    {none, 64, 128, 1, 49719.9, 0.5, 1.0, nullptr, evenRows},
+    {none, 256, 64, 1, 52191.0, 1.0, 1.0, nullptr, evenRows},
+    {none, 256, 64, 1, 57381.9, 0.5, 1.0, nullptr, evenRows},
+};
+const gemm_rt::Plan firstTwin{twinless, 4, 4800.0, "", "", measured, 2};
+
 void pick(const char *what, int64_t m, int64_t n, int64_t k,
           const gemm_rt::Plan &plan = plan) {
   // Row-major A, B and C; the pointers are never touched.
@@ -56,5 +69,11 @@ int main() {
   pick("measured 4096x4096x64", 4096, 4096, 64, tuned);
   pick("measured 3000^3", 3000, 3000, 3000, tuned);
   pick("measured 4096x4096x4094", 4096, 4096, 4094, tuned);
+  pick("1023^3", 1023, 1023, 1023);
+  pick("first twin 1024^3", 1024, 1024, 1024, firstTwin);
+  pick("first twin 1023^3", 1023, 1023, 1023, firstTwin);
+  pick("first twin 16384x63x16384", 16384, 63, 16384, firstTwin);
+  pick("first twin 4096^3", 4096, 4096, 4096, firstTwin);
+  pick("first twin 4095^3", 4095, 4095, 4095, firstTwin);
   return 0;
 }

@@ -384,7 +384,7 @@ def Gemm_KernelAttr : Gemm_Attr<"Kernel", "kernel"> {
                  dmma_depth = 0, dmma_wide = false, dmma_group_a = 1,
                  dmma_group_b = 1, c_row_unit = false, c_col_unit = true,
                  c_by_columns = false, c_pack = 4, a_tile_bytes = 16896,
-                 shared_bytes = 25600>
+                 shared_bytes = 25600, scalar_twin = true>
     ```
   }];
   let parameters = (ins
@@ -415,7 +415,10 @@ def Gemm_KernelAttr : Gemm_Attr<"Kernel", "kernel"> {
     "int64_t":$c_pack,
     /// Dynamic shared memory: the A tiles (rounded up to 32 bytes), and all.
     "int64_t":$a_tile_bytes,
-    "int64_t":$shared_bytes
+    "int64_t":$shared_bytes,
+    /// A twin with single-element accesses is compiled too, for operands
+    /// that the packs do not fit; without one, such calls run other kernels.
+    "bool":$scalar_twin
   );
   let assemblyFormat = "`<` struct(params) `>`";
 }
