@@ -37,9 +37,9 @@ mkdir -p "$WORK"
 printDevice
 buildRuntime
 
-# A bench already built from these sources is reused, so that one device
-# call can build the kernels of two gemm-opt versions (BENCH_RUN=0) and the
-# next time them back to back.
+# A bench already built from these sources and kernel templates is reused,
+# so that one device call can build the kernels of two gemm-opt versions
+# (BENCH_RUN=0) and the next time them back to back.
 sources=("$GEN"/*.cu bench/bench.cu)
 # The base set's definitions renamed, as gemms.h declares them.
 base=() rename=() define=()
@@ -53,7 +53,7 @@ if [[ -n ${BENCH_BASE:-} ]]; then
   mkdir -p "$WORK"
 fi
 stale=0
-for src in "${sources[@]}" "${base[@]}" "$LIB"; do
+for src in "${sources[@]}" "${base[@]}" "$LIB" runtime/include/gemm_kernels/*; do
   [[ $WORK/bench -nt $src ]] || stale=1
 done
 if ((stale)); then

@@ -171,7 +171,7 @@ template <class Cfg> struct Gemm {
       MA::store(tilesA()[0], ra);
       MB::store(tilesB()[0], rb);
       __syncthreads();
-      multiplyTile<Cfg, false, true>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
+      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
       __syncthreads();
     }
   };
@@ -232,7 +232,7 @@ template <class Cfg> struct Gemm {
                                    s.kRest);
       waitCopies();
       __syncthreads();
-      multiplyTile<Cfg, false, true>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
+      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
       __syncthreads();
     }
   };

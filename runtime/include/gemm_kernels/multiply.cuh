@@ -3,7 +3,7 @@
 // acc += A tile * B tile over one K step, on a thread's fragments: scalar
 // FMAs, or FP64 tensor-core mma.sync where the configuration's DMMA_K is set.
 // `Fence` puts a __syncwarp halfway through the step (see the pipelines in
-// kernel.cuh); `Rolled` keeps its K loop a loop.
+// kernel.cuh).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_KERNELS_MULTIPLY_CUH
@@ -15,7 +15,7 @@ namespace gemm_kernels {
 
 /// The FMA multiply: (ty, tx) is the thread's place in the
 /// (BM / TM) x (BN / TN) grid.
-template <class Cfg, bool Fence, bool Rolled>
+template <class Cfg, bool Fence>
 __device__ __forceinline__ void
 multiplyFma(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
             const typename Cfg::T (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
@@ -24,7 +24,7 @@ multiplyFma(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
   using T = typename Cfg::T;
   constexpr int TM = Cfg::TM, TN = Cfg::TN;
   constexpr int ROW_GROUP = Cfg::ROW_GROUP, COL_GROUP = Cfg::COL_GROUP;
-#pragma unroll(Rolled ? 1 : Cfg::BK)
+#pragma unroll
   for (int kk = 0; kk < Cfg::BK; ++kk) {
     if (Fence && kk == Cfg::BK / 2)
       __syncwarp();
@@ -71,7 +71,7 @@ __device__ constexpr int accColumn(int j, int c) {
 /// 16p + 2g (block 2p) or 16p + 2g + 1 (block 2p + 1); B_GROUP = 2 does the
 /// same for the columns of block pairs. A lane's C then holds groups of 2
 /// rows and 2 * B_GROUP adjacent columns, which accColumn orders.
-template <class Cfg, bool Fence, bool Rolled>
+template <class Cfg, bool Fence>
 __device__ __forceinline__ void
 multiplyDmma(double (&acc)[Cfg::TM][Cfg::TN],
              const double (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
@@ -86,7 +86,7 @@ multiplyDmma(double (&acc)[Cfg::TM][Cfg::TN],
   constexpr bool WIDE = false;
 #endif
   const int wm0 = (ty / (Cfg::BN / WN)) * WM, wn0 = (ty % (Cfg::BN / WN)) * WN;
-#pragma unroll(Rolled ? 1 : Cfg::BK / K)
+#pragma unroll
   for (int k0 = 0; k0 < Cfg::BK; k0 += K) {
     if (Fence && k0 == Cfg::BK / K / 2 * K)
       __syncwarp();
@@ -159,19 +159,17 @@ multiplyDmma(double (&acc)[Cfg::TM][Cfg::TN],
   }
 }
 
-/// The configuration's multiply. `Rolled` keeps the K loop a loop, for the
-/// one step past K's whole tiles: unrolled, it would be a third copy of the
-/// step, a quarter of the kernel's compile time, for one step per tile of C.
-template <class Cfg, bool Fence = false, bool Rolled = false>
+/// The configuration's multiply.
+template <class Cfg, bool Fence = false>
 __device__ __forceinline__ void
 multiplyTile(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
              const typename Cfg::T (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
              const typename Cfg::T (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty,
              int tx) {
   if constexpr (Cfg::DMMA_K > 0)
-    multiplyDmma<Cfg, Fence, Rolled>(acc, ta, tb, ty, tx);
+    multiplyDmma<Cfg, Fence>(acc, ta, tb, ty, tx);
   else
-    multiplyFma<Cfg, Fence, Rolled>(acc, ta, tb, ty, tx);
+    multiplyFma<Cfg, Fence>(acc, ta, tb, ty, tx);
 }
 
 } // namespace gemm_kernels
