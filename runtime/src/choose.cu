@@ -69,6 +69,13 @@ bool runnable(const Problem &p, const Plan &plan, int v, int64_t splits) {
   return !var.runs || var.runs(splits > 1 ? splitParts(p, splits, nullptr) : p);
 }
 
+bool someVariantRuns(const Problem &p, const Plan &plan) {
+  for (int v = 0; v < plan.count; ++v)
+    if (runnable(p, plan, v, 1))
+      return true;
+  return false;
+}
+
 const Measured *nearestMeasured(const Problem &p, const Measured *measured,
                                 int count) {
   const Measured *nearest = nullptr;

@@ -36,6 +36,9 @@ template <class Visit> void forEachSplit(const Problem &p, Visit &&visit) {
 /// variant of a generated plan runs every problem.
 bool runnable(const Problem &p, const Plan &plan, int v, int64_t splits);
 
+/// Whether some variant of `plan` runs p unsplit.
+bool someVariantRuns(const Problem &p, const Plan &plan);
+
 /// The problem of `measured` nearest to p, where each of p's extents is
 /// within a quarter of its (the sum of the extents' log ratios is the
 /// distance) and p can be split as it was; null if none is.

@@ -108,8 +108,9 @@ Route route(const Problem &p, const Plan &plan, Hosted hosted,
   const StagePlan stage = planStaging(p, plan, hosted, m);
   if (stage.panels == 0)
     return {false,
-            "too large for the GPU's memory even in panels (" +
-                std::to_string(m.deviceBudget) + " bytes for staging)",
+            "no panels both fit the GPU's memory (" +
+                std::to_string(m.deviceBudget) +
+                " bytes for staging) and are laid out as a kernel needs",
             {}};
   if (mode == Profitability::Model && stage.seconds >= loop)
     return {false, "the loop is faster (" + versus(loop, stage.seconds) + ")",

@@ -137,7 +137,17 @@ std::optional<StagePlan> planPanels(const Problem &q, const Plan &plan,
   panel.batch = batch;
   panel.m = m;
   panel.n = cols;
+  // The hosted operands as the kernels see them: dense copies, whose
+  // layout may differ from the host's where two strides tie.
+  if (h.a)
+    panel.a = a.packing({batch, m, q.k}, element).dense(nullptr);
+  if (h.b)
+    panel.b = block.dense(nullptr);
+  if (h.c)
+    panel.c = c.packing({batch, m, cols}, element).dense(nullptr);
   const Problem launched = oriented(panel, alongN);
+  if (!someVariantRuns(launched, plan))
+    return std::nullopt;
   const double kernel = kernelSeconds(
       launched, choose(launched, plan, machine.sms).seconds);
   const PanelCost cost{double(aBytes) + (q.beta != 0 ? double(cBytes) : 0),

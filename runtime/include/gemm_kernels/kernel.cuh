@@ -355,20 +355,42 @@ template <class Cfg> bool packsFit(const gemm_rt::Problem &given) {
          (Cfg::C_PACK == 1 || packAligned<T>(p.c, Cfg::C_PACK));
 }
 
-/// Whether `Cfg` runs p: where its packs fit, or through its scalar twin.
-/// A Variant's `runs`.
+/// True if p's strides are 1 wherever `Cfg` takes them as 1 at compile time
+/// (or the extent is 1, so that the stride is never taken). A generated
+/// launcher passes those strides as literal 1s, but a staged dense copy of an
+/// operand whose two strides are both 1 may keep the other one.
+template <class Cfg> bool unitStridesHold(const gemm_rt::Problem &given) {
+  const gemm_rt::Problem p =
+      Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
+  const auto unit = [](int64_t stride, int64_t extent) {
+    return stride == 1 || extent <= 1;
+  };
+  return (!Cfg::A::X_UNIT || unit(p.a.sr, p.m)) &&
+         (!Cfg::A::K_UNIT || unit(p.a.sc, p.k)) &&
+         (!Cfg::B::X_UNIT || unit(p.b.sc, p.n)) &&
+         (!Cfg::B::K_UNIT || unit(p.b.sr, p.k)) &&
+         (!Cfg::C_ROW_UNIT || unit(p.c.sr, p.m)) &&
+         (!Cfg::C_COL_UNIT || unit(p.c.sc, p.n));
+}
+
+/// Whether `Cfg` runs p: its unit strides hold, and its packs fit or it has
+/// a scalar twin. A Variant's `runs`.
 template <class Cfg> bool runs(const gemm_rt::Problem &p) {
-  return Cfg::SCALAR_TWIN || packsFit<Cfg>(p);
+  return unitStridesHold<Cfg>(p) && (Cfg::SCALAR_TWIN || packsFit<Cfg>(p));
 }
 
 /// Launches `Cfg`'s vector kernel when every packed access is aligned (or
 /// there are no packs), its scalar twin otherwise; a transposed
-/// configuration computes C^T = B^T A^T. Without a twin, a problem that
-/// runs<Cfg>() rejects is cudaErrorMisalignedAddress, launching nothing.
+/// configuration computes C^T = B^T A^T. A problem that runs<Cfg>()
+/// rejects launches nothing: cudaErrorInvalidValue where a unit stride does
+/// not hold, cudaErrorMisalignedAddress where the packs do not fit and there
+/// is no twin.
 template <class Cfg>
 cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
   const gemm_rt::Problem p =
       Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
+  if (!unitStridesHold<Cfg>(given))
+    return cudaErrorInvalidValue;
   auto start = gemmKernel<Cfg, true>;
   if (!packsFit<Cfg>(given)) {
     if constexpr (Cfg::SCALAR_TWIN)

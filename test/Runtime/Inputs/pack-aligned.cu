@@ -1,8 +1,22 @@
 // Runs the kernels' alignment check for 4-element packs of floats on
-// operands whose strides the fast path must not take.
+// operands whose strides the fast path must not take, and the check of which
+// problems a kernel without a scalar twin runs.
 #include "gemm_kernels/kernel.cuh"
 
 #include <cstdio>
+
+namespace {
+struct RowMajor {
+  using T = float;
+  using A = gemm_kernels::TileMove<64, false, true, 4, true, false, 128, 1,
+                                   true>;
+  using B = gemm_kernels::TileMove<64, true, false, 4, false, true, 128, 1,
+                                   true>;
+  static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true;
+  static constexpr int C_PACK = 4;
+  static constexpr bool TRANSPOSED = false, SCALAR_TWIN = false;
+};
+} // namespace
 
 int main() {
   using gemm_rt::Operand;
@@ -23,5 +37,25 @@ int main() {
   for (const Case &c : cases)
     std::printf("%s: %s\n", c.what,
                 gemm_kernels::packAligned<float>(c.x, 4) ? "packed" : "scalar");
+
+  // A kernel compiled for unit strides along K of A, along N of B and C,
+  // with 4-element packs and no scalar twin, runs a problem only where those
+  // strides are 1 (or their extent is) and its packs fit.
+  const auto problem = [&](int64_t m, int64_t n, Operand b) {
+    return gemm_rt::Problem{"x", gemm_rt::DType::F32, 1, m, n, 8,
+                            {buffer, 0, 8, 1}, b, {buffer, 0, 8, 1}, 1, 0};
+  };
+  const struct {
+    const char *what;
+    gemm_rt::Problem p;
+  } problems[] = {
+      {"B row-major, ld 8", problem(4, 8, {buffer, 0, 8, 1})},
+      {"B column-major (a dense copy of a tie)", problem(4, 8, {buffer, 0, 1, 8})},
+      {"B column-major, one column", problem(4, 1, {buffer, 0, 1, 8})},
+      {"B row-major, ld 6", problem(4, 8, {buffer, 0, 6, 1})},
+  };
+  for (const auto &c : problems)
+    std::printf("%s: %s\n", c.what,
+                gemm_kernels::runs<RowMajor>(c.p) ? "runs" : "refused");
   return 0;
 }

@@ -26,17 +26,30 @@ const gemm_rt::Variant variants[] = {
 };
 const gemm_rt::Plan plan{variants, 3, 4800.0};
 
+// One kernel compiled for B's N stride as a static 1 (its runs<>), and one
+// compiled for a unit K stride, which no row-major B has.
+bool unitN(const gemm_rt::Problem &p) { return p.b.sc == 1 || p.n <= 1; }
+bool unitK(const gemm_rt::Problem &p) { return p.b.sr == 1 || p.k <= 1; }
+const gemm_rt::Variant rowB[] = {
+    {none, 128, 128, 1, 66908.2, 0.5, 1.0, nullptr, unitN}};
+const gemm_rt::Variant colB[] = {
+    {none, 128, 128, 1, 66908.2, 0.5, 1.0, nullptr, unitK}};
+
 size_t budget = size_t(64) << 30;
 Machine machine(const char *) { return {{20, 50, 50}, 132, budget}; }
 
 void show(const char *what, gemm_rt::DType type, int64_t m, int64_t n,
           int64_t k, Profitability mode = Profitability::Model,
-          bool colMajorC = false) {
-  // Row-major A and B; C row- or column-major; beta == 0.
+          bool colMajorC = false, bool tiedB = false,
+          const gemm_rt::Plan &plan = plan) {
+  // Row-major A and B (or a B whose rows overlap: both strides 1); C row-
+  // or column-major; beta == 0.
   gemm_rt::Problem p{what, type, 1, m, n, k, {nullptr, 0, k, 1},
                      {nullptr, 0, n, 1}, {nullptr, 0, n, 1}, 1.0, 0.0};
   if (colMajorC)
     p.c = {nullptr, 0, 1, m};
+  if (tiedB)
+    p.b = {nullptr, 0, 1, 1};
   const Route r = route(p, plan, {true, true, true}, mode, machine);
   std::printf("%s: %s (%s)", what, r.gpu ? "GPU" : "loop", r.why.c_str());
   if (r.gpu)
@@ -62,6 +75,14 @@ int main() {
   show("4^3 f32 always-gpu", DType::F32, 4, 4, 4, Profitability::Gpu);
   show("4096^3 f64 always-loop", DType::F64, 4096, 4096, 4096,
        Profitability::Loop);
+  // Staged along N, B's dense copy would keep its K stride as the unit one
+  // (a tie); the kernel runs only along M. A kernel that takes K as B's unit
+  // stride runs neither.
+  show("2x2x142 f32, B's strides tied, C column-major", DType::F32, 2, 2, 142,
+       Profitability::Gpu, true, true, {rowB, 1, 4800.0});
+  show("2x2x142 f32, B's strides tied, C column-major, a K-unit kernel",
+       DType::F32, 2, 2, 142, Profitability::Gpu, true, true,
+       {colB, 1, 4800.0});
   budget = size_t(256) << 20;
   show("4096^3 f64 in 256 MiB", DType::F64, 4096, 4096, 4096);
   budget = size_t(64) << 20;
