@@ -1,8 +1,11 @@
 // Regression (GPU): operands whose rows overlap -- a leading dimension
 // smaller than the row extent, 0, or 1 (Toeplitz-like), and odd batch
 // strides -- are legal read-only views. The packed path's alignment check
-// must refuse them, not abort with "misaligned address". f32 and f64, host
+// must refuse them, not abort with "misaligned address", and a staged dense
+// copy of B, whose two strides are then both 1, must keep the unit stride the
+// kernel was compiled for (column-major C stages along N). f32 and f64, host
 // operands; the shapes include the ones the fuzzer found.
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +19,18 @@ static void nestF(int m, int n, int k, const float *a, int lda, const float *b,
       for (int l = 0; l < k; ++l)
         s += a[i * lda + l] * b[l * ldb + j];
       c[i * ldc + j] = s;
+    }
+}
+
+/// C column-major.
+static void nestColF(int m, int n, int k, const float *a, int lda,
+                     const float *b, int ldb, float *c, int ldc) {
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      float s = 0;
+      for (int l = 0; l < k; ++l)
+        s += a[i * lda + l] * b[l * ldb + j];
+      c[j * ldc + i] = s;
     }
 }
 
@@ -50,13 +65,13 @@ template <class T>
 static bool check(const char *what, bool accumulates, int bs, int m, int n, int k,
                   const std::vector<T> &a, long sa, int lda,
                   const std::vector<T> &b, int ldb, const std::vector<T> &c0,
-                  const std::vector<T> &c, long sc, int ldc, int G) {
+                  const std::vector<T> &c, long sc, long cr, long cc, int G) {
   double err2 = 0, scale2 = 0;
   std::vector<char> written(c.size(), 0);
   for (int p = 0; p < bs; ++p)
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < n; ++j) {
-        const long x = G + p * sc + long(i) * ldc + j;
+        const long x = G + p * sc + i * cr + j * cc;
         written[x] = 1;
         double ref = accumulates ? at(c0.data(), x) : 0, norm = std::fabs(ref);
         for (int l = 0; l < k; ++l) {
@@ -91,13 +106,15 @@ static std::vector<T> randomVector(long size) {
 template <class T>
 static int one(const char *what, int m, int n, int k, int lda, int ldb,
                void (*f)(int, int, int, const T *, int, const T *, int, T *,
-                         int)) {
-  const int G = 32, ldc = n + 3;
+                         int),
+               bool colC = false) {
+  const int G = 32, ldc = (colC ? m : n) + 3;
   auto a = randomVector<T>(long(m) * (lda > 0 ? lda : 1) + k + 2 * G);
   auto b = randomVector<T>(long(k) * (ldb > 0 ? ldb : 1) + n + 2 * G);
-  auto c = randomVector<T>(long(m) * ldc + 2 * G), c0 = c;
+  auto c = randomVector<T>(long(colC ? n : m) * ldc + 2 * G), c0 = c;
   f(m, n, k, a.data() + G, lda, b.data() + G, ldb, c.data() + G, ldc);
-  return !check(what, false, 1, m, n, k, a, 0, lda, b, ldb, c0, c, 0, ldc, G);
+  return !check(what, false, 1, m, n, k, a, 0, lda, b, ldb, c0, c, 0,
+                colC ? 1 : ldc, colC ? ldc : 1, G);
 }
 
 int main() {
@@ -115,6 +132,14 @@ int main() {
         runs += 2;
       }
   }
+  // C column-major: staged along N, B's panels are copies of B^T.
+  for (const auto &s : {std::array<int, 3>{2, 2, 142}, {37, 45, 142},
+                        {130, 260, 40}, {1, 5, 1537}})
+    for (int ldb : {1, 0, s[1]}) {
+      failures += one<float>("f32, C column-major", s[0], s[1], s[2], s[2],
+                             ldb, nestColF, true);
+      ++runs;
+    }
   // Odd batch strides with overlapping rows of A.
   for (int t = 0; t < 40; ++t) {
     const int G = 32, bs = 1 + t % 4, m = 1 + std::rand() % 150,
@@ -128,7 +153,7 @@ int main() {
     batched(bs, m, n, k, a.data() + G, sa, lda, b.data() + G, 0, ldb,
             c.data() + G, sc, ldc);
     failures += !check("batched f32", true, bs, m, n, k, a, sa, lda, b, ldb, c0, c,
-                       sc, ldc, G);
+                       sc, ldc, 1, G);
     ++runs;
   }
   std::printf("overlapping-rows: %d of %d problems failed\n", failures, runs);
