@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 #===- utils/calibrate/kernel-ab.sh - Two kernels, one device, in turn ------===#
 #
-#   there: bash utils/calibrate/kernel-ab.sh DIR [ROUNDS]
+#   there: bash utils/calibrate/kernel-ab.sh DIR [ROUNDS [N...]]
 #
 # DIR (carried under .gpu) holds kernel files (*.cu), each defining
 # `gemm_rt::LaunchFn f` for one kernel, and optionally an include directory
 # per file, `<name>.inc/`, that replaces runtime/include for it (say, a
 # changed copy of gemm_kernels). Builds kernel-ab.cu once per file, in
-# parallel, then times them in turn ROUNDS times (default 3), so that a
+# parallel, then times them in turn ROUNDS times (default 3) at each n^3
+# (default 4096), so that a
 # change to the templates can be judged on one kernel against the kernel
 # before it: `bench/run.sh` times whole inputs.
 #
@@ -16,6 +17,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(cd "$1" && pwd)
 rounds=${2:-3}
+sizes=("${@:3}")
+((${#sizes[@]})) || sizes=(4096)
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 bins=()
 for src in "$dir"/*.cu; do
@@ -28,8 +31,10 @@ for src in "$dir"/*.cu; do
   bins+=("$dir/$name.ab")
 done
 wait
-for ((r = 0; r < rounds; ++r)); do
-  for bin in "${bins[@]}"; do
-    "$bin"
+for n in "${sizes[@]}"; do
+  for ((r = 0; r < rounds; ++r)); do
+    for bin in "${bins[@]}"; do
+      "$bin" "$n"
+    done
   done
 done
