@@ -38,8 +38,9 @@ PassOptions scheduleOptions(const GemmPipelineOptions &o) {
 void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
                                    const GemmPipelineOptions &options) {
   pm.addPass(createGemmAttachTarget({options.target}));
-  // gemm-normalize-layout goes here: the schedules are chosen for the
-  // layout it leaves.
+  // No layout pass precedes the search: the product's orientation (C or
+  // C^T = B^T A^T) is a schedule parameter that the model weighs both ways
+  // (docs/cost-model.md, "Orientation").
   auto select = scheduleOptions<GemmSelectScheduleOptions>(options);
   select.explain = options.explain;
   select.explainSchedules = options.explainSchedules;

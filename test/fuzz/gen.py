@@ -572,16 +572,20 @@ class NestGen:
                 f"{al} * ({a} * {b})", f"{a} * {al} * {b}"][form - 3]
         return text, abs(alpha)
 
-    def clamp(self, s):
-        """`s` under a ReLU or a clamp, in one of the written forms."""
-        t = self.dtype
-        zero, lo, hi = f"({t})0", f"({t})-0.25", f"({t})0.5"
-        return self.pick(f"{s} > 0 ? {s} : 0",
-                         f"{s} < 0 ? 0 : {s}",
-                         f"std::max({s}, {zero})",
-                         f"std::fmax({zero}, {s})",
-                         f"std::min(std::max({s}, {lo}), {hi})",
-                         f"std::fmin(std::fmax({s}, {lo}), {hi})")
+    def clamp(self, s, t):
+        """`s`, of type `t` (None: not known), under a ReLU or a clamp, in
+        one of the written forms; std::max and std::min only where both
+        arguments are of s's type, as C++ requires."""
+        u = t or self.dtype
+        zero, lo, hi = f"({u})0", f"({u})-0.25", f"({u})0.5"
+        forms = [f"{s} > 0 ? {s} : 0",
+                 f"{s} < 0 ? 0 : {s}",
+                 f"std::fmax({zero}, {s})",
+                 f"std::fmin(std::fmax({s}, {lo}), {hi})"]
+        if t:
+            forms += [f"std::max({s}, {zero})",
+                      f"std::min(std::max({s}, {lo}), {hi})"]
+        return self.pick(*forms)
 
     def function(self, x):
         """tanh, the sigmoid or GELU of `x` in one of the written forms, with
@@ -600,15 +604,18 @@ class NestGen:
             f"{half} * {x} * ({one} + std::erf({x} / std::sqrt("
             f"{lit(self.dtype, 2)})))")
 
-    def activation(self, x):
-        """`x` under a clamp, a function, or a clamp of a function; notes a
-        function in self.has_function (its libm rounds apart by ulps)."""
+    def activation(self, x, t):
+        """`x`, of type `t`, under a clamp, a function, or a clamp of a
+        function; notes a function in self.has_function (its libm rounds
+        apart by ulps)."""
         form = self.rng.randint(0, 2)
         self.has_function = form > 0
         if form == 0:
-            return self.clamp(x)
+            return self.clamp(x, t)
         fx = self.function(x)
-        return fx if form == 1 else self.clamp(f"({fx})")
+        # The functions' forms keep the element type only where x has it.
+        ft = t if t == self.dtype else None
+        return fx if form == 1 else self.clamp(f"({fx})", ft)
 
     def bias_element(self):
         """A bias along C's rows or columns: `fz_biasN[i]` or `[j]`, a global
@@ -664,14 +671,15 @@ class NestGen:
                 pre = [Stmt(f"{s} = {start};")]
             if store < 3:
                 st = [f"{c} = {s};", f"{c} += {s};", f"{c} -= {s};"][store]
-                x = s
+                x, xt = s, at
                 if bias and start == "0":
                     x = self.pick(f"({s} + {bias})", f"({bias} + {s})")
+                    xt = "double" if "double" in (at, t) else "float"
                     st = f"{c} = {x};"
                 if store == 0 and self.chance(0.6 if bias else 0.4):
                     # An activation: a clamp never widens the error; a
                     # function by its slope (render_run).
-                    st = f"{c} = {self.activation(x)};"
+                    st = f"{c} = {self.activation(x, xt)};"
                 self.beta = 0.0 if store == 0 else 1.0
                 self.c0_unread = store == 0
                 if store == 2 and self.info.expect == "gemm":
