@@ -255,7 +255,7 @@ void emitLauncher(const PlannedNest &nest, llvm::raw_ostream &os,
     os << (hasCLinkage(func, op) ? "extern \"C\" int " : "int ");
   printDeclarator(os, func, op);
   os << " {\n";
-  os << "  const gemm_rt::Problem problem = {\n"
+  os << "  gemm_rt::Problem problem = gemm_rt::launcherProblem(\n"
      << "      \"" << nestName(op.getLoc()) << "\", gemm_rt::DType::"
      << (f64 ? "F64" : "F32") << ",\n"
      << "      /*batch=*/" << (batched ? "c_size0" : "1") << ", /*m=*/c_size"
@@ -269,10 +269,10 @@ void emitLauncher(const PlannedNest &nest, llvm::raw_ostream &os,
     else
       os << "{nullptr, 0, 0, 0}";
   }
-  os << ",\n      alpha, beta";
+  os << ",\n      alpha, beta);\n";
   if (op.hasEpilogue()) {
     // A null bias (the source's `bias != NULL ? bias[o] : 0`) is no bias.
-    os << ",\n      {";
+    os << "  problem.epilogue = {";
     if (op.getBias())
       printOperand(os, "bias", batched);
     else
@@ -288,18 +288,15 @@ void emitLauncher(const PlannedNest &nest, llvm::raw_ostream &os,
       os << "}}";
       first += printed.params;
     }
-    os << "}}";
-  } else if (!op.getReads().empty()) {
-    os << ",\n      {}";
+    os << "}};\n";
   }
   if (!op.getReads().empty()) {
     // Their values are in alpha, beta and the params; C must not hold them.
-    os << ",\n      {" << op.getReads().size() << ", {";
+    os << "  problem.reads = {" << op.getReads().size() << ", {";
     for (size_t r = 0; r < op.getReads().size(); ++r)
       os << (r ? ", " : "") << "{read" << r << ", sizeof *read" << r << "}";
-    os << "}}";
+    os << "}};\n";
   }
-  os << "};\n";
   printRowTables(os, op);
   printPlan(os, nest);
   os << "}\n\n";

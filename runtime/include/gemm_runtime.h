@@ -141,6 +141,32 @@ struct Problem {
   ScalarReads reads;
 };
 
+/// A launcher's problem, with no epilogue and no scalar reads until the
+/// launcher sets them. Their arrays stay unset, as each is read only below
+/// its count: value-initialising the whole aggregate (a 344-byte `rep
+/// stos`) took most of a tiny call's time in its launcher.
+inline Problem launcherProblem(const char *nest, DType dtype, int64_t batch,
+                               int64_t m, int64_t n, int64_t k,
+                               const Operand &a, const Operand &b,
+                               const Operand &c, double alpha, double beta) {
+  Problem p;
+  p.nest = nest;
+  p.dtype = dtype;
+  p.batch = batch;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.a = a;
+  p.b = b;
+  p.c = c;
+  p.alpha = alpha;
+  p.beta = beta;
+  p.epilogue.bias = {nullptr, 0, 0, 0};
+  p.epilogue.steps = 0;
+  p.reads.count = 0;
+  return p;
+}
+
 /// The epilogue of the transposed product: the bias's strides swapped.
 inline Epilogue transposedEpilogue(const Epilogue &e) {
   Epilogue t = e;

@@ -16,9 +16,9 @@
 // OUT-NEXT: float alpha, float beta,
 // OUT-NEXT: const float *bias, long long /*bias_size0*/, long long /*bias_size1*/, long long bias_stride0, long long bias_stride1, float param0, const float *read0) {
 // OUT:      {nullptr, 0, 0, 0}, {b, 0, b_stride0, b_stride1}, {nullptr, 0, 0, 0},
-// OUT-NEXT: alpha, beta,
-// OUT-NEXT: {{[{][{]}}bias, 0, bias_stride0, bias_stride1}, 2, {{[{][{]}}gemm_rt::Step::Lower, true, {param0}}, {gemm_rt::Step::Tanh, false, {}}}},
-// OUT-NEXT: {1, {{[{][{]}}read0, sizeof *read0}}}};
+// OUT-NEXT: alpha, beta);
+// OUT-NEXT: problem.epilogue = {{[{][{]}}bias, 0, bias_stride0, bias_stride1}, 2, {{[{][{]}}gemm_rt::Step::Lower, true, {param0}}, {gemm_rt::Step::Tanh, false, {}}}};
+// OUT-NEXT: problem.reads = {1, {{[{][{]}}read0, sizeof *read0}}};
 // OUT-NEXT: const std::vector<const void *> a_rows = gemm_rt::rowStarts(a, problem.m, a_offset);
 // OUT-NEXT: const std::vector<const void *> c_rows = gemm_rt::rowStarts(c, problem.m, c_offset);
 // OUT-NEXT: const gemm_rt::RowOperands rows = {{[{][{]}}a_rows.data(), false}, {}, {c_rows.data(), false{{[}][}]}};
