@@ -76,6 +76,16 @@ private:
   const VarDecl *var;
 };
 
+/// How many of `init`'s loops, outermost first, are the accumulation's own:
+/// the loops that enclose both.
+size_t sharedLoops(const Write &init, const Contraction &c) {
+  size_t shared = 0;
+  while (shared < init.loops.size() && shared < c.macLoops.size() &&
+         init.loops[shared] == c.macLoops[shared])
+    ++shared;
+  return shared;
+}
+
 /// A non-type template argument in `e` (an instantiation's `N`), or null.
 const SubstNonTypeTemplateParmExpr *findTemplateArgument(const Stmt *e) {
   if (const auto *subst = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
@@ -178,10 +188,7 @@ bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
   if (!initWrite)
     return true;
   const std::vector<int> &initLoops = initWrite->loops;
-  size_t shared = 0;
-  while (shared < initLoops.size() && shared < c.macLoops.size() &&
-         initLoops[shared] == c.macLoops[shared])
-    ++shared;
+  size_t shared = sharedLoops(*initWrite, c);
   std::optional<Access> init =
       scope.decomposeAccess(initWrite->lhs, initWrite->loops);
   if (!init)
@@ -443,11 +450,26 @@ std::optional<Nest> Recognizer::recognize() {
   // Two loops along one side of C (`out[(b*T + t)*OC + o]`): one dimension
   // where their strides compose in every operand, else the outer one is a
   // batch that the operand it does not index is broadcast over. A fused
-  // init names the loops it covers, so it keeps them apart.
+  // init in loops of its own names the loops it covers, so it keeps them
+  // apart; one inside both (`out[...] = 0;` ahead of the sum) does not.
+  auto initInside = [&](int outer, int inner) {
+    return llvm::all_of(
+        std::initializer_list<const Write *>{c->init, c->zeroInit},
+        [&](const Write *w) {
+          if (!w)
+            return true;
+          ArrayRef<int> shared =
+              ArrayRef<int>(w->loops).take_front(sharedLoops(*w, *c));
+          return llvm::is_contained(shared, outer) &&
+                 llvm::is_contained(shared, inner);
+        });
+  };
   for (Dim side : {M, N}) {
-    if (byDim[side].size() != 2 || c->init)
+    if (byDim[side].size() != 2)
       continue;
     int outer = byDim[side][0], inner = byDim[side][1];
+    if (!initInside(outer, inner))
+      continue;
     SmallVector<const Access *, 4> operands = {&*x, &*y, &*out};
     if (bias)
       operands.push_back(&*bias);

@@ -3,6 +3,8 @@
 // activation (ReLU, or a clamp to [act_min, act_max]) finishes each output.
 // Also a per-channel bias along M (a convolution lowered to a GEMM) and a
 // ternary ReLU as statements after the sum, in double. Each epilogue is fused into the rewritten kernel.
+// Layers that zero each output ahead of its sum, with B x T as one M or,
+// over padded sequences, B as a batch.
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s
@@ -73,6 +75,35 @@ static void conv_gemm(double *outp, const double *w, const double *cols,
     }
 }
 
+// y = x * weight^T, each output zeroed ahead of its sum: M is still B x T.
+static void dense_zeroed(const Dense *layer, float *y, const float *x, int B,
+                         int T) {
+  const int in = layer->in, out = layer->out;
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x out x in; {{.*}} fused zero-init of C, alpha = 1, beta = 0;
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++)
+      for (int o = 0; o < out; o++) {
+        y[(b * T + t) * out + o] = 0;
+        for (int i = 0; i < in; i++)
+          y[(b * T + t) * out + o] += x[(b * T + t) * in + i] * layer->weight[o * in + i];
+      }
+}
+
+// The same over sequences that lie `xs` and `ys` elements apart (padded):
+// b is a batch over which the weight is broadcast.
+static void dense_padded(const Dense *layer, float *y, const float *x, int B,
+                         int T, int xs, int ys) {
+  const int in = layer->in, out = layer->out;
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = T x out x in, batch B; {{.*}} fused zero-init of C, alpha = 1, beta = 0;
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++)
+      for (int o = 0; o < out; o++) {
+        y[b * ys + t * out + o] = 0;
+        for (int i = 0; i < in; i++)
+          y[b * ys + t * out + o] += x[b * xs + t * in + i] * layer->weight[o * in + i];
+      }
+}
+
 int main() {
   const int B = 3, T = 5, IN = 24, OUT = 17;
   std::vector<float> x(B * T * IN), w(OUT * IN), bias(OUT);
@@ -99,6 +130,21 @@ int main() {
   std::fill(y.begin(), y.end(), -1.0f);
   dense_clamp(&layer, y.data(), x.data(), B * T);
   printMatrix("clamp", IN, withBias, y.data(), B * T, OUT, OUT, 1);
+
+  Dense plain = noBias;
+  std::fill(y.begin(), y.end(), -1.0f);
+  dense_zeroed(&plain, y.data(), x.data(), B, T);
+  printMatrix("zeroed", IN, product, y.data(), B * T, OUT, OUT, 1);
+
+  // Two padded sequences: the padding of y is poisoned and must stay so.
+  const int XS = T * IN + 7, YS = T * OUT + 5;
+  std::vector<float> xp(2 * XS), yp(2 * YS, -1);
+  fillRandom(xp.data(), long(xp.size()), 7);
+  dense_padded(&plain, yp.data(), xp.data(), 2, T, XS, YS);
+  printMatrix("padded", IN,
+              frobenius(xp.data(), long(xp.size())) *
+                  frobenius(w.data(), long(w.size())),
+              yp.data(), 1, 2 * YS, 2 * YS, 1);
 
   const int COUT = 9, P = 31, K = 13;
   std::vector<double> cw(COUT * K), cols(K * P), cb(COUT), outp(COUT * P, -1);
