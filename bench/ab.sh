@@ -42,9 +42,9 @@ rm -rf "$root/.gpu/bench-base"
 cp -r "$tree/.gpu/bench" "$root/.gpu/bench-base"
 "$root/bench/gen.sh"
 
-# run.sh builds into /tmp/gemm-opt-bench-ab when given a base.
-BENCH_RUN=0 BENCH_BASE=.gpu/bench-base bash "$root/bench/run.sh"
+BENCH_RUN=0 BENCH_BASE=.gpu/bench-base BENCH_WORK=$work/bench \
+  bash "$root/bench/run.sh"
 mkdir -p "$root/.gpu/ab"
-cp /tmp/gemm-opt-bench-ab/bench "$root/.gpu/ab/bench"
+cp "$work/bench/bench" "$root/.gpu/ab/bench"
 echo "ab.sh: .gpu/ab/bench: $(git -C "$root" describe --always --dirty)" \
   "against $base, for $BENCH_TARGET"

@@ -19,6 +19,8 @@
 # $(basename DIR).md. BENCH_BASE=DIR links such a set beside this one, its
 # functions renamed base_*, so that `bash bench/run.sh --ab` times both in
 # turn with cuBLAS in one loop (the base must call the same runtime API).
+# BENCH_WORK=DIR builds there instead of /tmp/gemm-opt-<set>[-ab]; the
+# binary is DIR/bench.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -26,7 +28,7 @@ cd "$(dirname "$0")/.."
 source test/gpu/lib.sh
 
 GEN=${BENCH_GEN:-.gpu/bench}
-WORK=/tmp/gemm-opt-$(basename "$GEN")
+WORK=${BENCH_WORK:-/tmp/gemm-opt-$(basename "$GEN")${BENCH_BASE:+-ab}}
 if [[ ! -f $GEN/VERSION ]]; then
   echo "run.sh: $GEN is missing: run 'bench/gen.sh' on the dev machine and" \
     "carry .gpu" >&2
@@ -49,8 +51,6 @@ if [[ -n ${BENCH_BASE:-} ]]; then
     rename+=("-D$name=base_$name")
   done
   define=(-DBENCH_BASE)
-  WORK=$WORK-ab
-  mkdir -p "$WORK"
 fi
 stale=0
 for src in "${sources[@]}" "${base[@]}" "$LIB" runtime/include/gemm_kernels/*; do
