@@ -38,14 +38,21 @@ __device__ __forceinline__ T finish(const CStore<T> &s, T v, long long row,
     return v;
 }
 
+/// alpha * acc + beta * old, or alpha * acc alone where beta is 0 (and
+/// `old` unread), as a select rather than a branch: a branch would
+/// double each store's code, and nvcc's time.
+template <class T>
+__device__ __forceinline__ T scaled(const CStore<T> &s, T acc, T old) {
+  return s.beta == T(0) ? s.alpha * acc : s.alpha * acc + s.beta * old;
+}
+
 /// One element through `dst`, whose product term is alpha * acc
 /// (+ beta * *dst).
 template <class Cfg, class T>
 __device__ __forceinline__ void storeScalar(const CStore<T> &s, T *dst, T acc,
                                             long long row, long long col) {
-  const T value =
-      s.beta == T(0) ? s.alpha * acc : s.alpha * acc + s.beta * *dst;
-  *dst = finish<Cfg>(s, value, row, col);
+  const T old = s.beta == T(0) ? T(0) : *dst;
+  *dst = finish<Cfg>(s, scaled(s, acc, old), row, col);
 }
 
 /// C_PACK elements through `dst`, whose product terms are alpha * acc[w]
@@ -55,18 +62,12 @@ __device__ __forceinline__ void storePack(const CStore<T> &s, T *at, Acc acc,
                                           RowOf rowOf, ColOf colOf) {
   constexpr int C_PACK = Cfg::C_PACK;
   Pack<T, C_PACK> *dst = reinterpret_cast<Pack<T, C_PACK> *>(at);
-  Pack<T, C_PACK> out;
-  if (s.beta == T(0)) {
+  Pack<T, C_PACK> old{}, out;
+  if (s.beta != T(0))
+    old = *dst;
 #pragma unroll
-    for (int w = 0; w < C_PACK; ++w)
-      out.v[w] = finish<Cfg>(s, s.alpha * acc(w), rowOf(w), colOf(w));
-  } else {
-    const Pack<T, C_PACK> old = *dst;
-#pragma unroll
-    for (int w = 0; w < C_PACK; ++w)
-      out.v[w] = finish<Cfg>(s, s.alpha * acc(w) + s.beta * old.v[w],
-                             rowOf(w), colOf(w));
-  }
+  for (int w = 0; w < C_PACK; ++w)
+    out.v[w] = finish<Cfg>(s, scaled(s, acc(w), old.v[w]), rowOf(w), colOf(w));
   *dst = out;
 }
 

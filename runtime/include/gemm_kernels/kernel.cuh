@@ -23,6 +23,15 @@
 
 namespace gemm_kernels {
 
+/// Hides x and y from the optimiser, per tile of C. What the code after the
+/// K loop derives from the thread's place must be computed anew there: else
+/// it merges with the multiply's fragment offsets into values held across
+/// the loop, and ptxas issues the loop's shared loads later (256x128x8/8x16
+/// f32, H100: 47.8-48.6 against 49.7-50.7 TFLOP/s).
+__device__ __forceinline__ void opaque(int &x, int &y) {
+  asm volatile("mov.b32 %0, %0;\n\tmov.b32 %1, %1;" : "+r"(x), "+r"(y));
+}
+
 template <class Cfg> struct Gemm {
   using T = typename Cfg::T;
   static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
@@ -72,6 +81,13 @@ template <class Cfg> struct Gemm {
     const T *a, *b;
     int kTiles, kRest;
   };
+
+  /// The K remainder's multiply, on buffer 0.
+  static __device__ __forceinline__ void multiplyRemainder(const Step &s,
+                                                           int ty, int tx) {
+    opaque(ty, tx);
+    multiplyRest<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx, s.kRest);
+  }
 
   /// The pipelines that stage through registers (no prefetch, a second
   /// shared buffer, or a register prefetch), with block barriers.
@@ -171,7 +187,7 @@ template <class Cfg> struct Gemm {
       MA::store(tilesA()[0], ra);
       MB::store(tilesB()[0], rb);
       __syncthreads();
-      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
+      multiplyRemainder(s, ty, tx);
       __syncthreads();
     }
   };
@@ -232,7 +248,7 @@ template <class Cfg> struct Gemm {
                                    s.kRest);
       waitCopies();
       __syncthreads();
-      multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
+      multiplyRemainder(s, ty, tx);
       __syncthreads();
     }
   };
@@ -282,13 +298,8 @@ template <class Cfg> struct Gemm {
       }
       if (kRest > 0)
         pipe.template remainder<Vec>(step);
-      // The thread's first row and column, opaque to the optimiser and
-      // taken anew per tile: else they merge with the multiply's fragment
-      // offsets into values held across the K loop, and ptxas issues the
-      // loop's shared loads later (256x128x8/8x16 f32, H100: 47.8-48.6
-      // against 49.7-50.7 TFLOP/s).
       int row = rowIn, col = colIn;
-      asm volatile("mov.b32 %0, %0;\n\tmov.b32 %1, %1;" : "+r"(row), "+r"(col));
+      opaque(row, col);
       storeC<Cfg, Vec>(acc, CStore<T>{c, cm, cn, p.m, p.n, m0 + row,
                                       n0 + col, alpha, beta, p.epilogue,
                                       batch});

@@ -1,9 +1,10 @@
 //===- multiply.cuh - One K step of the register tile -----------*- C++ -*-===//
 //
-// acc += A tile * B tile over one K step, on a thread's fragments: scalar
-// FMAs, or FP64 tensor-core mma.sync where the configuration's DMMA_K is set.
-// `Fence` puts a __syncwarp halfway through the step (see the pipelines in
-// kernel.cuh).
+// acc += A tile * B tile on a thread's fragments: scalar FMAs, or FP64
+// tensor-core mma.sync where the configuration's DMMA_K is set. A whole K
+// tile unrolled (multiplyTile; `Fence` puts a __syncwarp halfway through, see
+// the pipelines in kernel.cuh), or the K remainder's rows rolled
+// (multiplyRest).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_KERNELS_MULTIPLY_CUH
@@ -13,42 +14,37 @@
 
 namespace gemm_kernels {
 
-/// The FMA multiply: (ty, tx) is the thread's place in the
+/// One k of the FMA multiply: (ty, tx) is the thread's place in the
 /// (BM / TM) x (BN / TN) grid.
-template <class Cfg, bool Fence>
+template <class Cfg>
 __device__ __forceinline__ void
-multiplyFma(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
-            const typename Cfg::T (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
-            const typename Cfg::T (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty,
-            int tx) {
+fmaStep(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
+        const typename Cfg::T (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
+        const typename Cfg::T (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty,
+        int tx, int kk) {
   using T = typename Cfg::T;
   constexpr int TM = Cfg::TM, TN = Cfg::TN;
   constexpr int ROW_GROUP = Cfg::ROW_GROUP, COL_GROUP = Cfg::COL_GROUP;
+  Pack<T, ROW_GROUP> fa[TM / ROW_GROUP];
+  Pack<T, COL_GROUP> fb[TN / COL_GROUP];
 #pragma unroll
-  for (int kk = 0; kk < Cfg::BK; ++kk) {
-    if (Fence && kk == Cfg::BK / 2)
-      __syncwarp();
-    Pack<T, ROW_GROUP> fa[TM / ROW_GROUP];
-    Pack<T, COL_GROUP> fb[TN / COL_GROUP];
+  for (int g = 0; g < TM / ROW_GROUP; ++g)
+    fa[g] = *reinterpret_cast<const Pack<T, ROW_GROUP> *>(
+        &ta[kk][g * Cfg::ROW_STEP + ty * ROW_GROUP]);
 #pragma unroll
-    for (int g = 0; g < TM / ROW_GROUP; ++g)
-      fa[g] = *reinterpret_cast<const Pack<T, ROW_GROUP> *>(
-          &ta[kk][g * Cfg::ROW_STEP + ty * ROW_GROUP]);
+  for (int g = 0; g < TN / COL_GROUP; ++g)
+    fb[g] = *reinterpret_cast<const Pack<T, COL_GROUP> *>(
+        &tb[kk][g * Cfg::COL_STEP + tx * COL_GROUP]);
+  // Columns outer, rows serpentine: each FMA shares an operand with the
+  // one before, which ptxas serves from its reuse cache.
 #pragma unroll
-    for (int g = 0; g < TN / COL_GROUP; ++g)
-      fb[g] = *reinterpret_cast<const Pack<T, COL_GROUP> *>(
-          &tb[kk][g * Cfg::COL_STEP + tx * COL_GROUP]);
-    // Columns outer, rows serpentine: each FMA shares an operand with the
-    // one before, which ptxas serves from its reuse cache.
+  for (int j = 0; j < TN; ++j)
 #pragma unroll
-    for (int j = 0; j < TN; ++j)
-#pragma unroll
-      for (int s = 0; s < TM; ++s) {
-        const int i = j % 2 ? TM - 1 - s : s;
-        acc[i][j] += fa[i / ROW_GROUP].v[i % ROW_GROUP] *
-                     fb[j / COL_GROUP].v[j % COL_GROUP];
-      }
-  }
+    for (int s = 0; s < TM; ++s) {
+      const int i = j % 2 ? TM - 1 - s : s;
+      acc[i][j] += fa[i / ROW_GROUP].v[i % ROW_GROUP] *
+                   fb[j / COL_GROUP].v[j % COL_GROUP];
+    }
 }
 
 /// Where the product's column 2 * (lane % 4) + c of 8-column block j lies in
@@ -59,8 +55,8 @@ __device__ constexpr int accColumn(int j, int c) {
          j % Cfg::B_GROUP;
 }
 
-/// The FP64 tensor-core multiply: (ty, tx) is the warp and the lane; each
-/// warp computes a WM x WN tile of 8 x 8 products, DMMA_K k at a time. Lane
+/// DMMA_K k of the FP64 tensor-core multiply, from k0: (ty, tx) is the warp
+/// and the lane; each warp computes a WM x WN tile of 8 x 8 products. Lane
 /// l holds A[l/4][l%4] and B[l%4][l/4] of each 8 x 4 and 4 x 8 block and
 /// C[l/4][2*(l%4) + {0, 1}] of each 8 x 8 result, which is the m8n8k4 layout
 /// and, for row blocks taken in pairs, the m16n8kK one; sm_90 has the wider
@@ -71,11 +67,12 @@ __device__ constexpr int accColumn(int j, int c) {
 /// 16p + 2g (block 2p) or 16p + 2g + 1 (block 2p + 1); B_GROUP = 2 does the
 /// same for the columns of block pairs. A lane's C then holds groups of 2
 /// rows and 2 * B_GROUP adjacent columns, which accColumn orders.
-template <class Cfg, bool Fence>
+template <class Cfg>
 __device__ __forceinline__ void
-multiplyDmma(double (&acc)[Cfg::TM][Cfg::TN],
-             const double (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
-             const double (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty, int tx) {
+dmmaStep(double (&acc)[Cfg::TM][Cfg::TN],
+         const double (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
+         const double (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty, int tx,
+         int k0) {
   constexpr int TM = Cfg::TM, TN = Cfg::TN, K = Cfg::DMMA_K;
   constexpr int A_GROUP = Cfg::A_GROUP, B_GROUP = Cfg::B_GROUP;
   constexpr int WM = 8 * TM, WN = 4 * TN;
@@ -86,90 +83,116 @@ multiplyDmma(double (&acc)[Cfg::TM][Cfg::TN],
   constexpr bool WIDE = false;
 #endif
   const int wm0 = (ty / (Cfg::BN / WN)) * WM, wn0 = (ty % (Cfg::BN / WN)) * WN;
+  double fa[K / 4][TM], fb[K / 4][TN / 2];
 #pragma unroll
-  for (int k0 = 0; k0 < Cfg::BK; k0 += K) {
-    if (Fence && k0 == Cfg::BK / K / 2 * K)
-      __syncwarp();
-    double fa[K / 4][TM], fb[K / 4][TN / 2];
+  for (int s = 0; s < K / 4; ++s) {
+    const int k = k0 + 4 * s + tx % 4;
 #pragma unroll
-    for (int s = 0; s < K / 4; ++s) {
-      const int k = k0 + 4 * s + tx % 4;
+    for (int g = 0; g < TM / A_GROUP; ++g) {
+      const Pack<double, A_GROUP> x =
+          *reinterpret_cast<const Pack<double, A_GROUP> *>(
+              &ta[k][wm0 + g * 8 * A_GROUP + A_GROUP * (tx / 4)]);
 #pragma unroll
-      for (int g = 0; g < TM / A_GROUP; ++g) {
-        const Pack<double, A_GROUP> x =
-            *reinterpret_cast<const Pack<double, A_GROUP> *>(
-                &ta[k][wm0 + g * 8 * A_GROUP + A_GROUP * (tx / 4)]);
-#pragma unroll
-        for (int h = 0; h < A_GROUP; ++h)
-          fa[s][g * A_GROUP + h] = x.v[h];
-      }
-#pragma unroll
-      for (int g = 0; g < TN / 2 / B_GROUP; ++g) {
-        const Pack<double, B_GROUP> x =
-            *reinterpret_cast<const Pack<double, B_GROUP> *>(
-                &tb[k][wn0 + g * 8 * B_GROUP + B_GROUP * (tx / 4)]);
-#pragma unroll
-        for (int h = 0; h < B_GROUP; ++h)
-          fb[s][g * B_GROUP + h] = x.v[h];
-      }
+      for (int h = 0; h < A_GROUP; ++h)
+        fa[s][g * A_GROUP + h] = x.v[h];
     }
-    if constexpr (WIDE) {
-      // One m16n8kK product per pair of 8-row blocks and 8-column block: its
-      // A registers are the rows' fragments for each 4 k in turn, its B
-      // registers the column's (PTX ISA, "Matrix Fragments for
-      // mma.m16n8k4/8/16 with .f64").
 #pragma unroll
-      for (int r = 0; r < TM / 2; ++r)
+    for (int g = 0; g < TN / 2 / B_GROUP; ++g) {
+      const Pack<double, B_GROUP> x =
+          *reinterpret_cast<const Pack<double, B_GROUP> *>(
+              &tb[k][wn0 + g * 8 * B_GROUP + B_GROUP * (tx / 4)]);
 #pragma unroll
-        for (int j = 0; j < TN / 2; ++j) {
-          if constexpr (K == 8)
-            asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                "{%0, %1, %2, %3};"
-                : "+d"(acc[2 * r][accColumn<Cfg>(j, 0)]),
-                  "+d"(acc[2 * r][accColumn<Cfg>(j, 1)]),
-                  "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 0)]),
-                  "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 1)])
-                : "d"(fa[0][2 * r]), "d"(fa[0][2 * r + 1]),
-                  "d"(fa[1][2 * r]), "d"(fa[1][2 * r + 1]), "d"(fb[0][j]),
-                  "d"(fb[1][j]));
-          else
-            asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
-                "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
-                : "+d"(acc[2 * r][accColumn<Cfg>(j, 0)]),
-                  "+d"(acc[2 * r][accColumn<Cfg>(j, 1)]),
-                  "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 0)]),
-                  "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 1)])
-                : "d"(fa[0][2 * r]), "d"(fa[0][2 * r + 1]), "d"(fb[0][j]));
-        }
-    } else {
-      // One m8n8k4 product per 8 x 8 block and 4 k.
-#pragma unroll
-      for (int s = 0; s < K / 4; ++s)
-#pragma unroll
-        for (int i = 0; i < TM; ++i)
-#pragma unroll
-          for (int j = 0; j < TN / 2; ++j)
-            asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
-                "{%0, %1}, {%2}, {%3}, {%0, %1};"
-                : "+d"(acc[i][accColumn<Cfg>(j, 0)]),
-                  "+d"(acc[i][accColumn<Cfg>(j, 1)])
-                : "d"(fa[s][i]), "d"(fb[s][j]));
+      for (int h = 0; h < B_GROUP; ++h)
+        fb[s][g * B_GROUP + h] = x.v[h];
     }
+  }
+  if constexpr (WIDE) {
+    // One m16n8kK product per pair of 8-row blocks and 8-column block: its
+    // A registers are the rows' fragments for each 4 k in turn, its B
+    // registers the column's (PTX ISA, "Matrix Fragments for
+    // mma.m16n8k4/8/16 with .f64").
+#pragma unroll
+    for (int r = 0; r < TM / 2; ++r)
+#pragma unroll
+      for (int j = 0; j < TN / 2; ++j) {
+        if constexpr (K == 8)
+          asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+              "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+              "{%0, %1, %2, %3};"
+              : "+d"(acc[2 * r][accColumn<Cfg>(j, 0)]),
+                "+d"(acc[2 * r][accColumn<Cfg>(j, 1)]),
+                "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 0)]),
+                "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 1)])
+              : "d"(fa[0][2 * r]), "d"(fa[0][2 * r + 1]),
+                "d"(fa[1][2 * r]), "d"(fa[1][2 * r + 1]), "d"(fb[0][j]),
+                "d"(fb[1][j]));
+        else
+          asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
+              "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+              : "+d"(acc[2 * r][accColumn<Cfg>(j, 0)]),
+                "+d"(acc[2 * r][accColumn<Cfg>(j, 1)]),
+                "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 0)]),
+                "+d"(acc[2 * r + 1][accColumn<Cfg>(j, 1)])
+              : "d"(fa[0][2 * r]), "d"(fa[0][2 * r + 1]), "d"(fb[0][j]));
+      }
+  } else {
+    // One m8n8k4 product per 8 x 8 block and 4 k.
+#pragma unroll
+    for (int s = 0; s < K / 4; ++s)
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN / 2; ++j)
+          asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+              "{%0, %1}, {%2}, {%3}, {%0, %1};"
+              : "+d"(acc[i][accColumn<Cfg>(j, 0)]),
+                "+d"(acc[i][accColumn<Cfg>(j, 1)])
+              : "d"(fa[s][i]), "d"(fb[s][j]));
   }
 }
 
-/// The configuration's multiply.
+/// One step of the configuration's multiply: k (FMA) or DMMA_K k from it.
+template <class Cfg>
+__device__ __forceinline__ void
+multiplyStep(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
+             const typename Cfg::T (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
+             const typename Cfg::T (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty,
+             int tx, int k) {
+  if constexpr (Cfg::DMMA_K > 0)
+    dmmaStep<Cfg>(acc, ta, tb, ty, tx, k);
+  else
+    fmaStep<Cfg>(acc, ta, tb, ty, tx, k);
+}
+
+/// The configuration's multiply of a whole K tile, unrolled.
 template <class Cfg, bool Fence = false>
 __device__ __forceinline__ void
 multiplyTile(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
              const typename Cfg::T (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
              const typename Cfg::T (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty,
              int tx) {
-  if constexpr (Cfg::DMMA_K > 0)
-    multiplyDmma<Cfg, Fence>(acc, ta, tb, ty, tx);
-  else
-    multiplyFma<Cfg, Fence>(acc, ta, tb, ty, tx);
+  constexpr int STEP = Cfg::DMMA_K > 0 ? Cfg::DMMA_K : 1;
+#pragma unroll
+  for (int k = 0; k < Cfg::BK; k += STEP) {
+    if (Fence && k == Cfg::BK / STEP / 2 * STEP)
+      __syncwarp();
+    multiplyStep<Cfg>(acc, ta, tb, ty, tx, k);
+  }
+}
+
+/// The multiply of a tile's first kRest rows (the rest are zeros), a step
+/// at a time in a loop kept rolled: it runs once per tile of C, while an
+/// unrolled copy would cost nvcc as much time as the main loop's.
+template <class Cfg>
+__device__ __forceinline__ void
+multiplyRest(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
+             const typename Cfg::T (&ta)[Cfg::BK][Cfg::BM + Cfg::PAD],
+             const typename Cfg::T (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty,
+             int tx, int kRest) {
+  constexpr int STEP = Cfg::DMMA_K > 0 ? Cfg::DMMA_K : 1;
+#pragma unroll 1
+  for (int k = 0; k < kRest; k += STEP)
+    multiplyStep<Cfg>(acc, ta, tb, ty, tx, k);
 }
 
 } // namespace gemm_kernels
