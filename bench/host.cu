@@ -28,6 +28,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <random>
+#include <utility>
 #include <vector>
 
 void loop_sgemm_nn(long, long, long, float, const float *, long,
@@ -89,23 +90,34 @@ template <class T> std::vector<T> random(size_t count) {
   return v;
 }
 
-/// Median seconds of `runs` timed calls of f after `warm` untimed ones;
-/// each sample averages `inner` calls.
-template <class F> double median(F f, int warm, int runs, int inner = 1) {
-  for (int i = 0; i < warm; ++i)
+/// Median seconds of `runs` timed calls of f and of g, after `warm` untimed
+/// ones of each; each sample averages `inner` calls. The two are timed in
+/// turn, so that drift in the machine's state (clocks, caches, other load)
+/// moves both alike.
+template <class F, class G>
+std::pair<double, double> medians(F f, G g, int warm, int runs,
+                                  int inner = 1) {
+  for (int i = 0; i < warm; ++i) {
     f();
-  std::vector<double> t;
-  for (int r = 0; r < runs; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < inner; ++i)
-      f();
-    t.push_back(std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count() /
-                inner);
+    g();
   }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  const auto time = [inner](auto &h) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < inner; ++i)
+      h();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         t0)
+               .count() /
+           inner;
+  };
+  std::vector<double> tf, tg;
+  for (int r = 0; r < runs; ++r) {
+    tf.push_back(time(f));
+    tg.push_back(time(g));
+  }
+  std::sort(tf.begin(), tf.end());
+  std::sort(tg.begin(), tg.end());
+  return {tf[tf.size() / 2], tg[tg.size() / 2]};
 }
 
 /// max |x - y| / max |y|.
@@ -137,8 +149,7 @@ template <class T> bool square(long n, int runs) {
     Ops<T>::rewrite(n, n, n, T(1), a.data(), n, b.data(), n, T(0), c.data(),
                     n);
   };
-  const double tHand = median(byHand, 2, runs);
-  const double tRewrite = median(rewrite, 2, runs);
+  const auto [tHand, tRewrite] = medians(byHand, rewrite, 2, runs);
   const double err = relError(c, hand);
   const bool ok = err < (sizeof(T) == 4 ? 1e-4 : 1e-12);
   std::printf("| %s | %ld | %.3f | %.3f | %.2f | %.1e %s |\n", Ops<T>::name, n,
@@ -156,18 +167,16 @@ template <class T> void againstLoop(long m, long n, long k) {
                  c(size_t(m) * n);
   const double flops = 2.0 * m * n * k;
   const int inner = std::max(1, int(2e7 / flops));
-  const double tLoop = median(
+  const auto [tLoop, tRewrite] = medians(
       [&] {
         Ops<T>::loop(m, n, k, T(1), a.data(), k, b.data(), n, T(0), c.data(),
                      n);
       },
-      1, 7, inner);
-  const double tRewrite = median(
       [&] {
         Ops<T>::rewrite(m, n, k, T(1), a.data(), k, b.data(), n, T(0),
                         c.data(), n);
       },
-      1, 7, inner);
+      1, 15, inner);
   std::printf("| %s | %ldx%ldx%ld | %.2f | %.2f | %.2f |\n", Ops<T>::name, m, n,
               k, tLoop * 1e6, tRewrite * 1e6, tLoop / tRewrite);
 }
