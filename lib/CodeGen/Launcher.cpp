@@ -255,12 +255,17 @@ void emitLauncher(const PlannedNest &nest, llvm::raw_ostream &os,
     os << (hasCLinkage(func, op) ? "extern \"C\" int " : "int ");
   printDeclarator(os, func, op);
   os << " {\n";
+  std::string batch = batched ? "c_size0" : "1",
+              m = "c_size" + std::to_string(row),
+              n = "c_size" + std::to_string(row + 1),
+              k = "a_size" + std::to_string(row + 1);
+  os << "  if (gemm_rt::loopFirst(" << batch << ", " << m << ", " << n << ", "
+     << k << "))\n    return false;\n";
   os << "  gemm_rt::Problem problem = gemm_rt::launcherProblem(\n"
      << "      \"" << nestName(op.getLoc()) << "\", gemm_rt::DType::"
      << (f64 ? "F64" : "F32") << ",\n"
-     << "      /*batch=*/" << (batched ? "c_size0" : "1") << ", /*m=*/c_size"
-     << row << ", /*n=*/c_size" << row + 1 << ", /*k=*/a_size" << row + 1
-     << ",\n      ";
+     << "      /*batch=*/" << batch << ", /*m=*/" << m << ", /*n=*/" << n
+     << ", /*k=*/" << k << ",\n      ";
   // A table of rows is filled in by the runtime with its gathered copy.
   for (auto [i, name] : llvm::enumerate(operandNames)) {
     os << (i ? ", " : "");

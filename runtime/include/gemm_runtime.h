@@ -242,6 +242,31 @@ struct Plan {
   int measuredCount = 0;
 };
 
+namespace detail {
+/// Whether loopFirst may send calls to their loops unseen: the profitability
+/// rule is the model's or always-loop, and neither GEMM_OPT_TRACE (every call
+/// reported) nor GEMM_OPT_DEVICE=cpu (the rewrite checked on the CPU) is
+/// set. Read from the environment while the runtime loads; false before.
+extern const bool loopFirstOn;
+} // namespace detail
+
+/// Multiply-adds up to which a call runs its original loop before any other
+/// check (16^3): the loop then takes a few microseconds at most, and the
+/// checks that could send it to the GPU would cost a 4^3 call half its time
+/// again.
+constexpr double kLoopFirstWork = 4096;
+
+/// Whether a launcher returns false at once, so that its caller runs the
+/// original loop: a batch x m x n x k product of at most kLoopFirstWork
+/// multiply-adds (a product of no work too). The loop is always a right
+/// answer, as the program ran it; no GPU call of such a size is faster, but
+/// for managed operands that live on the GPU, which the loop then pages
+/// back.
+inline bool loopFirst(int64_t batch, int64_t m, int64_t n, int64_t k) {
+  return detail::loopFirstOn &&
+         double(batch) * double(m) * double(n) * double(k) <= kLoopFirstWork;
+}
+
 /// Runs p with the variant of `plan`, and the split of K, that the model's
 /// run-time terms (RunTimeTerms.h) and the split's extra traffic make fastest
 /// on this GPU, or that a tuning database measured fastest (Plan::measured;

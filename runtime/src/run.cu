@@ -272,6 +272,11 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
 
 } // namespace
 
+namespace detail {
+const bool loopFirstOn =
+    !tracing() && !cpuMode() && profitability() != Profitability::Gpu;
+} // namespace detail
+
 bool run(const Problem &p, const Plan &plan) {
   return runOn(p, RowOperands{}, plan);
 }
