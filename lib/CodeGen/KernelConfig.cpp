@@ -59,21 +59,10 @@ std::string tileMoveText(TileMoveAttr t) {
 
 } // namespace
 
-void mlir::gemm::printKernelConfig(llvm::raw_ostream &os, StringRef name,
-                                   MatmulOp op, KernelAttr k) {
+void mlir::gemm::printKernelBody(llvm::raw_ostream &os, MatmulOp op,
+                                 KernelAttr k) {
   ScheduleAttr s = k.getSchedule();
-  os << llvm::formatv(
-      "/// {0}x{1}x{2} block tile, {3}x{4} register tile per thread ({5} "
-      "threads),\n/// {6},\n/// {7},\n/// {8}-element vector accesses, shared "
-      "rows padded by {9}.{10}\n",
-      s.getBlockM(), s.getBlockN(), s.getBlockK(), s.getThreadM(),
-      s.getThreadN(), k.getThreads(), computeText(k), prefetchText(s),
-      s.getVector(), s.getPad(),
-      s.getTranspose() ? "\n/// Transposed: it computes C^T = B^T A^T, so BM "
-                         "runs along N."
-                       : "");
-  os << "struct " << name << " {\n"
-     << "  using T = " << (op.getElementType().isF64() ? "double" : "float")
+  os << "  using T = " << (op.getElementType().isF64() ? "double" : "float")
      << ";\n"
      << llvm::formatv("  static constexpr int BM = {0}, BN = {1}, BK = {2}, "
                       "TM = {3}, TN = {4}, THREADS = {5};\n",
@@ -109,10 +98,32 @@ void mlir::gemm::printKernelConfig(llvm::raw_ostream &os, StringRef name,
      << llvm::formatv("  static constexpr int C_PACK = {0}, A_TILE_BYTES = "
                       "{1}, SMEM_BYTES = {2};\n",
                       k.getCPack(), k.getATileBytes(), k.getSharedBytes())
-     << llvm::formatv("  static constexpr bool TRANSPOSED = {0}, FUSED = "
-                      "{1}, SCALAR_TWIN = {2};\n",
-                      boolText(s.getTranspose()),
-                      boolText(op.hasEpilogue()),
-                      boolText(k.getScalarTwin()))
-     << "};\n\n";
+     << llvm::formatv("  static constexpr bool FUSED = {0}, SCALAR_TWIN = "
+                      "{1};\n",
+                      boolText(op.hasEpilogue()), boolText(k.getScalarTwin()));
+}
+
+void mlir::gemm::printKernelConfig(llvm::raw_ostream &os, StringRef name,
+                                   MatmulOp op, KernelAttr k, StringRef body,
+                                   StringRef kernel) {
+  ScheduleAttr s = k.getSchedule();
+  os << llvm::formatv(
+      "/// {0}x{1}x{2} block tile, {3}x{4} register tile per thread ({5} "
+      "threads),\n/// {6},\n/// {7},\n/// {8}-element vector accesses, shared "
+      "rows padded by {9}.{10}\n",
+      s.getBlockM(), s.getBlockN(), s.getBlockK(), s.getThreadM(),
+      s.getThreadN(), k.getThreads(), computeText(k), prefetchText(s),
+      s.getVector(), s.getPad(),
+      s.getTranspose() ? "\n/// Transposed: it computes C^T = B^T A^T, so BM "
+                         "runs along N."
+                       : "");
+  std::string transposed = llvm::formatv(
+      "  static constexpr bool TRANSPOSED = {0};\n",
+      boolText(s.getTranspose()));
+  if (kernel.empty())
+    os << "struct " << name << " {\n" << body << transposed << "};\n\n";
+  else
+    os << "struct " << name << " : " << kernel << " {\n"
+       << "  using Kernel = " << kernel << ";\n"
+       << transposed << "};\n\n";
 }

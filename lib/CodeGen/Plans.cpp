@@ -47,6 +47,9 @@ FailureOr<MatmulOp> mlir::gemm::launcherOp(func::FuncOp func) {
 FailureOr<SmallVector<PlannedNest>>
 mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs) {
   std::map<std::tuple<const void *, const void *, bool>, std::string> names;
+  // The first configuration of each kernel body: one that differs from it
+  // only in TRANSPOSED launches its kernel, which nvcc then compiles once.
+  std::map<std::string, std::string> kernels;
   SmallVector<PlannedNest> nests;
   for (func::FuncOp func : module.getOps<func::FuncOp>()) {
     FailureOr<MatmulOp> op = launcherOp(func);
@@ -64,8 +67,14 @@ mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs) {
           {kernel.getAsOpaquePointer(),
            op->getElementType().getAsOpaquePointer(), op->hasEpilogue()},
           (func.getSymName() + "_k" + Twine(i)).str());
-      if (added)
-        printKernelConfig(configs, it->second, *op, kernel);
+      if (added) {
+        std::string body;
+        llvm::raw_string_ostream bodyOs(body);
+        printKernelBody(bodyOs, *op, kernel);
+        auto [first, fresh] = kernels.try_emplace(body, it->second);
+        printKernelConfig(configs, it->second, *op, kernel, body,
+                          fresh ? StringRef() : StringRef(first->second));
+      }
       nest.configs.push_back(it->second);
     }
     nests.push_back(std::move(nest));

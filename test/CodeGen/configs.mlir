@@ -9,7 +9,7 @@
 // A packed configuration that is some launcher's first compiles a vector
 // kernel and its scalar twin: row_major_f32_k0 and col_major_f64_k0.
 // generic_k0 has no packs, and with_alternative_k1 is no launcher's first:
-// one kernel each.
+// one kernel each. col_major_f32_k0 launches row_major_f32_k0's kernels.
 // PTXAS-COUNT-6: Compiling entry function
 // PTXAS-NOT:     Compiling entry function
 // PTXAS:         0 bytes stack frame
@@ -34,7 +34,8 @@
 // CHECK-NEXT:   using B = gemm_kernels::TileMove<128, true, false, 4, false, true, 256, 1, true>;
 // CHECK-NEXT:   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true, C_BY_COLUMNS = false;
 // CHECK-NEXT:   static constexpr int C_PACK = 4, A_TILE_BYTES = 8448, SMEM_BYTES = 16896;
-// CHECK-NEXT:   static constexpr bool TRANSPOSED = false, FUSED = false, SCALAR_TWIN = true;
+// CHECK-NEXT:   static constexpr bool FUSED = false, SCALAR_TWIN = true;
+// CHECK-NEXT:   static constexpr bool TRANSPOSED = false;
 // CHECK-NEXT: };
 
 // CHECK:      struct col_major_f64_k0 {
@@ -53,6 +54,14 @@
 // CHECK-NOT:  struct same_as_row_major_k0
 // CHECK:      struct with_alternative_k1 {
 // CHECK:        SCALAR_TWIN = false;
+// A configuration that differs from an earlier one only in TRANSPOSED (all
+// three operands column-major, computed as C^T: row_major_f32_k0's layout)
+// launches that one's kernel, which is compiled once.
+// CHECK:      /// Transposed: it computes C^T = B^T A^T, so BM runs along N.
+// CHECK-NEXT: struct col_major_f32_k0 : row_major_f32_k0 {
+// CHECK-NEXT:   using Kernel = row_major_f32_k0;
+// CHECK-NEXT:   static constexpr bool TRANSPOSED = true;
+// CHECK-NEXT: };
 // CHECK-NOT:  struct
 // CHECK:      } // namespace
 
@@ -103,5 +112,14 @@ func.func @same_as_row_major(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b
 func.func @with_alternative(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                             %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  return
+}
+
+// CHECK-LABEL: static bool col_major_f32(
+// CHECK:        {gemm_kernels::launch<col_major_f32_k0>, 128, 128, 1,
+// CHECK:         gemm_kernels::runs<col_major_f32_k0>},
+func.func @col_major_f32(%a: memref<?x?xf32, strided<[1, ?], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>,
+                         %c: memref<?x?xf32, strided<[1, ?], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>} : memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, f32
   return
 }

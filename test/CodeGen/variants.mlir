@@ -17,7 +17,8 @@
 // CHECK:      struct flipped_k0 {
 // CHECK:        using A = gemm_kernels::TileMove<128, true, false, 4, false, true,
 // CHECK:        static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
-// CHECK:        static constexpr bool TRANSPOSED = true, FUSED = false, SCALAR_TWIN = true;
+// CHECK:        static constexpr bool FUSED = false, SCALAR_TWIN = true;
+// CHECK-NEXT:   static constexpr bool TRANSPOSED = true;
 // CHECK:      static bool two(
 // CHECK:        // GFLOP/s the cost model predicts on a full hopper-h200 and the shares
 // CHECK:        static const gemm_rt::Variant variants[] = {

@@ -21,6 +21,8 @@
 //   C_BY_COLUMNS, C_PACK        C stored column by column; elements per store
 //   A_TILE_BYTES, SMEM_BYTES    dynamic shared memory: A tiles, then B tiles
 //   TRANSPOSED                  the kernel computes C^T = B^T A^T
+//   Kernel (optional)           a configuration that differs only in
+//                               TRANSPOSED, whose kernel this one launches
 //   FUSED                       C gets the problem's bias and activation
 //   SCALAR_TWIN                 a twin of single-element accesses is compiled
 //                               for operands that the packs do not fit

@@ -21,6 +21,8 @@
 #include "gemm_kernels/tiles.cuh"
 #include "gemm_kernels/walk.cuh"
 
+#include <type_traits>
+
 namespace gemm_kernels {
 
 /// Hides x and y from the optimiser, per tile of C. What the code after the
@@ -337,6 +339,17 @@ template <class Cfg> struct Gemm {
   }
 };
 
+/// The configuration whose kernel `Cfg` launches: its `Kernel` where it
+/// names one (a configuration that differs from it only in TRANSPOSED,
+/// which the launch alone reads), else itself.
+template <class Cfg, class = void> struct KernelOf {
+  using type = Cfg;
+};
+template <class Cfg>
+struct KernelOf<Cfg, std::void_t<typename Cfg::Kernel>> {
+  using type = typename Cfg::Kernel;
+};
+
 /// The kernel of `Cfg`; Vec: every packed access is aligned.
 template <class Cfg, bool Vec>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::OCCUPANCY)
@@ -402,10 +415,11 @@ cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
       Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
   if (!unitStridesHold<Cfg>(given))
     return cudaErrorInvalidValue;
-  auto start = gemmKernel<Cfg, true>;
+  using Kernel = typename KernelOf<Cfg>::type;
+  auto start = gemmKernel<Kernel, true>;
   if (!packsFit<Cfg>(given)) {
     if constexpr (Cfg::SCALAR_TWIN)
-      start = gemmKernel<Cfg, false>;
+      start = gemmKernel<Kernel, false>;
     else
       return cudaErrorMisalignedAddress;
   }
