@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+#===- test/gpu/variants.sh - Every kernel variant of a program, forced ------===#
+#
+#   here:  test/gpu/variants.sh --prepare     (with build/bin/gemm-opt built)
+#   there: bash test/gpu/variants.sh          (carry .gpu/variants)
+#
+# The run-time choice of kernel hides most variants of a dynamic nest: this
+# runs test/Driver/Inputs/twenty-nests.cpp (20 nests, 1 to 5 variants each;
+# configurations that share a kernel among them) on odd extents, once as
+# written (GEMM_OPT_DISABLE=1) and once per variant index forced on every
+# nest that has it (GEMM_OPT_CHOICE=v,1), on the GPU (always-gpu), and
+# requires each routine's |C| to agree with the loop's to 1e-4 (a wrong
+# element moves it far more; f32's rounding far less). --prepare rewrites it
+# into .gpu/variants on the dev machine. Exits non-zero on any mismatch.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+GEN=.gpu/variants
+if [[ ${1:-} == --prepare ]]; then
+  mkdir -p "$GEN"
+  "${BUILD_DIR:-build}/bin/gemm-opt" test/Driver/Inputs/twenty-nests.cpp \
+    -o "$GEN/twenty-nests.cu" 2>/dev/null
+  exit 0
+fi
+source test/gpu/lib.sh
+WORK=/tmp/gemm-opt-variants
+mkdir -p "$WORK"
+printDevice
+buildRuntime
+"$NVCC" "${NVCC_FLAGS[@]}" "$GEN/twenty-nests.cu" "$LIB" -o "$WORK/program"
+
+args=(203 157 131 3 --no-statistics)
+GEMM_OPT_DISABLE=1 "$WORK/program" "${args[@]}" >"$WORK/loop.out"
+status=0
+for choice in model 0,1 1,1 2,1 3,1 4,1; do
+  if [[ $choice == model ]]; then
+    "$WORK/program" "${args[@]}" >"$WORK/gpu.out"
+  else
+    GEMM_OPT_CHOICE=$choice "$WORK/program" "${args[@]}" >"$WORK/gpu.out"
+  fi
+  python3 - "$choice" "$WORK/loop.out" "$WORK/gpu.out" <<'PY' || status=1
+import re, sys
+def norms(path):
+    return [(line.split()[0], float(re.search(r"\|C\| = (\S+)", line)[1]))
+            for line in open(path) if "|C| =" in line]
+choice, loop, gpu = sys.argv[1], norms(sys.argv[2]), norms(sys.argv[3])
+bad = [name for (name, x), (_, y) in zip(loop, gpu)
+       if not abs(x - y) <= 1e-4 * abs(x)]
+if len(loop) != len(gpu) or not loop or bad:
+    sys.exit(f"choice {choice}: MISMATCH {bad} ({len(loop)} routines, "
+             f"{len(gpu)} on the GPU)")
+print(f"choice {choice}: {len(loop)} routines PASS")
+PY
+done
+exit $status
