@@ -8,19 +8,18 @@
 
 namespace mlir::gemm {
 
-/// Prints the facts of `kernel` (one of `op`'s planned kernels) that its
-/// kernel body reads, as named constants: all but TRANSPOSED, which only
-/// the launch reads.
-void printKernelBody(llvm::raw_ostream &os, MatmulOp op, KernelAttr kernel);
+/// Prints the facts of `k` (one of `op`'s planned kernels) that its kernel
+/// body reads, as named constants: all but TRANSPOSED, which only the
+/// launch reads.
+void printKernelBody(llvm::raw_ostream &os, MatmulOp op, KernelAttr k);
 
 /// Prints struct `name`, the configuration of runtime/include/gemm_kernels
-/// that runs `kernel`, with a comment on the schedule: `body`
-/// (printKernelBody's) and TRANSPOSED; or, where `kernel` names an earlier
-/// configuration with the same body, that one's members and its kernel,
-/// and its own TRANSPOSED.
+/// that runs `k`, with a comment on the schedule: `body` (printKernelBody's)
+/// and TRANSPOSED. Where `kernel` names an earlier configuration with the
+/// same body, `name` derives from it instead, launches its kernel and adds
+/// only its own TRANSPOSED.
 void printKernelConfig(llvm::raw_ostream &os, StringRef name, MatmulOp op,
-                       KernelAttr kernelAttr, StringRef body,
-                       StringRef kernel);
+                       KernelAttr k, StringRef body, StringRef kernel);
 
 } // namespace mlir::gemm
 
