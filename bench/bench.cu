@@ -298,9 +298,14 @@ void benchChoices(cublasHandle_t handle, const Functions<T> &f, DType dtype,
     auto ours = [&](const Problem &p) { callRewritten(f, s, p); };
     auto label = [&](const char *how) {
       const gemm_rt::LastRun r = gemm_rt::lastRun();
+      const std::string tail =
+          r.tailFrom ? ", rows from " + std::to_string(r.tailFrom) + ": " +
+                           std::to_string(r.tailVariant) + " / " +
+                           std::to_string(r.tailSplits)
+                     : "";
       return fn + ", " + std::to_string(r.variant) + " (" +
              std::to_string(r.blockM) + "x" + std::to_string(r.blockN) +
-             ") / " + std::to_string(r.splits) + how;
+             ") / " + std::to_string(r.splits) + tail + how;
     };
     unsetenv("GEMM_OPT_CHOICE");
     Row row = measure<T>(handle, s, dtype, ours);

@@ -337,12 +337,17 @@ bool run(const Problem &p, const RowOperands &rows, const Plan &plan);
 bool run(const Problem &p, const RowOperands &rows, LaunchFn launch);
 
 /// What the calling thread's last run() on the GPU launched: the plan's
-/// variant (of count) and its tile, and the K split. For experiments that
-/// set GEMM_OPT_CHOICE="variant,splits" to time each choice of a plan
+/// variant (of count) and its tile, and the K split; and where the rows of
+/// a last partial wave of tiles ran apart (tailFrom > 0), from which row,
+/// as which variant and split. For experiments that set
+/// GEMM_OPT_CHOICE="variant,splits" to time each choice of a plan
 /// (bench/bench.cu --choices); the variant is 0 of 1 for run(p, launch).
 struct LastRun {
   int variant, count;
   int64_t blockM, blockN, splits;
+  int64_t tailFrom;
+  int tailVariant;
+  int64_t tailSplits;
 };
 LastRun lastRun();
 

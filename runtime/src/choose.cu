@@ -10,9 +10,13 @@
 #include "split.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 namespace gemm_rt::detail {
 
@@ -23,6 +27,9 @@ namespace {
 /// DRAM speed account for 49.7 of the 60.4 us that DGEMM 1024^3 split in two
 /// took, and 2048^3 ran 6 us over them.
 constexpr double kSplitSeconds = 5e-6;
+/// What a tail costs beyond its tiles: its launch after the first one's
+/// last block.
+constexpr double kTailSeconds = 3e-6;
 
 /// GEMM_OPT_CHOICE="v,s" where the plan has variant v and K splits s ways
 /// for p. Read per call: an experiment changes it between calls.
@@ -61,7 +68,44 @@ double predictedSeconds(const Problem &p, const Plan &plan, int v,
   return seconds;
 }
 
+/// The first row of p's last partial wave of variant v's tiles, as whole
+/// rows of tiles: 0 where the tiles fill whole waves, or the rows before
+/// that wave are none or all of p's.
+int64_t tailFrom(const Problem &p, const Variant &var, int sms) {
+  const int64_t slots = int64_t(sms) * var.blocksPerSM;
+  const int64_t tilesM = (p.m + var.blockM - 1) / var.blockM;
+  const int64_t tilesN = (p.n + var.blockN - 1) / var.blockN;
+  const int64_t rows = p.batch == 1 && slots > 0 && tilesM * tilesN % slots
+                           ? tilesM * tilesN / slots * slots / tilesN
+                           : 0;
+  return rows < tilesM ? rows * var.blockM : 0;
+}
+
 } // namespace
+
+Choice predicted(const Problem &p, const Plan &plan, int v, int64_t splits,
+                 int sms) {
+  Choice best{v, splits, predictedSeconds(p, plan, v, splits, sms)};
+  const int64_t from = splits == 1 ? tailFrom(p, plan.variants[v], sms) : 0;
+  if (from == 0)
+    return best;
+  const Problem head = rowSlice(p, 0, from),
+                rest = rowSlice(p, from, p.m - from);
+  if (!runnable(head, plan, v, 1))
+    return best;
+  const double headSeconds =
+      predictedSeconds(head, plan, v, 1, sms) + kTailSeconds;
+  for (int t = 0; t < plan.count; ++t)
+    forEachSplit(rest, [&](int64_t restSplits) {
+      if (!runnable(rest, plan, t, restSplits))
+        return;
+      const double seconds =
+          headSeconds + predictedSeconds(rest, plan, t, restSplits, sms);
+      if (seconds < best.seconds)
+        best = {v, 1, seconds, {from, t, restSplits}};
+    });
+  return best;
+}
 
 bool runnable(const Problem &p, const Plan &plan, int v, int64_t splits) {
   const Variant &var = plan.variants[v];
@@ -113,18 +157,32 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   else
     m = tunedAtRunTime(p, plan);
   if (m && runnable(p, plan, m->variant, m->splits))
-    return {m->variant, m->splits,
-            predictedSeconds(p, plan, m->variant, m->splits, sms)};
+    return predicted(p, plan, m->variant, m->splits, sms);
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
+  // Calls in a loop repeat their problem, and the search with tails takes
+  // microseconds, which a call's kernel waits for: the calling thread's last
+  // search is kept, keyed by everything it reads (the packs' fit reads the
+  // operands' alignment, not their addresses).
+  const auto operand = [](const Operand &o) {
+    return std::array<int64_t, 4>{
+        o.sb, o.sr, o.sc, int64_t(reinterpret_cast<uintptr_t>(o.ptr) % 16)};
+  };
+  const auto key = std::make_tuple(
+      plan.variants, plan.count, plan.dramGBs, sms, p.dtype, p.batch, p.m, p.n,
+      p.k, operand(p.a), operand(p.b), operand(p.c), p.beta == 0);
+  thread_local std::optional<std::pair<decltype(key), Choice>> last;
+  if (last && last->first == key)
+    return last->second;
   for (int v = 0; v < plan.count; ++v)
     forEachSplit(p, [&](int64_t splits) {
       if (!runnable(p, plan, v, splits))
         return;
-      const double seconds = predictedSeconds(p, plan, v, splits, sms);
-      if (best.seconds == 0 || seconds < best.seconds)
-        best = {v, splits, seconds};
+      const Choice choice = predicted(p, plan, v, splits, sms);
+      if (best.seconds == 0 || choice.seconds < best.seconds)
+        best = choice;
     });
+  last.emplace(key, best);
   return best;
 }
 
@@ -132,15 +190,29 @@ void *splitWorkspace(const Problem &p, int64_t splits) {
   return poolBuffer(Role::Chunks, splitWorkspaceBytes(p, splits), p.nest);
 }
 
-void launchChoice(const Problem &p, const Plan &plan, const Choice &choice,
-                  cudaStream_t stream) {
-  const LaunchFn launch = plan.variants[choice.variant].launch;
-  if (choice.splits > 1)
-    checkCuda(launchSplit(p, launch, choice.splits,
-                          splitWorkspace(p, choice.splits), stream),
+namespace {
+/// Launches p as variant v of `plan` split `splits` ways.
+void launchVariant(const Problem &p, const Plan &plan, int v, int64_t splits,
+                   cudaStream_t stream) {
+  const LaunchFn launch = plan.variants[v].launch;
+  if (splits > 1)
+    checkCuda(launchSplit(p, launch, splits, splitWorkspace(p, splits), stream),
               p.nest, "kernel launch");
   else
     checkCuda(launch(p, stream), p.nest, "kernel launch");
+}
+} // namespace
+
+void launchChoice(const Problem &p, const Plan &plan, const Choice &choice,
+                  cudaStream_t stream) {
+  const Tail &tail = choice.tail;
+  if (tail.from == 0) {
+    launchVariant(p, plan, choice.variant, choice.splits, stream);
+    return;
+  }
+  launchVariant(rowSlice(p, 0, tail.from), plan, choice.variant, 1, stream);
+  launchVariant(rowSlice(p, tail.from, p.m - tail.from), plan, tail.variant,
+                tail.splits, stream);
 }
 
 Choice launchChosen(const Problem &p, const Plan &plan, int sms,

@@ -45,25 +45,44 @@ bool someVariantRuns(const Problem &p, const Plan &plan);
 const Measured *nearestMeasured(const Problem &p, const Measured *measured,
                                 int count);
 
-/// A variant of a plan, how many ways K is split, and the predicted
-/// seconds (0 where the model was not asked: one unrated variant, or
-/// GEMM_OPT_CHOICE).
+/// The rows of C that an unsplit choice runs apart, in a second launch:
+/// the tiles of a last, partial wave, as `variant` with K split `splits`
+/// ways, so that they fill the SMs that the first launch's whole waves
+/// leave idle at its end. `from` is their first row; 0: none.
+struct Tail {
+  int64_t from = 0;
+  int variant = 0;
+  int64_t splits = 1;
+};
+
+/// A variant of a plan, how many ways K is split, the predicted seconds (0
+/// where the model was not asked: one unrated variant, or GEMM_OPT_CHOICE),
+/// and the tail it runs apart.
 struct Choice {
   int variant;
   int64_t splits;
   double seconds = 0;
+  Tail tail = {};
 };
+
+/// Variant v of `plan` split `splits` ways on p, with the model's seconds
+/// for it on a GPU of `sms` SMs (below). Unsplit, with the tail whose
+/// launch the model predicts fastest where that beats one launch: the rows
+/// of whole waves first, the rest as any runnable variant and split.
+Choice predicted(const Problem &p, const Plan &plan, int v, int64_t splits,
+                 int sms);
 
 /// The runnable variant and split of `plan` with the least predicted time
 /// for `p` on a GPU of `sms` SMs: the variant's rate, at most what DRAM can
 /// stream to it, times its fill over the problem's tiles (RunTimeTerms.h),
 /// plus the split's workspace and C traffic at DRAM speed and its second
-/// kernel. A plan of one variant without a rate runs as given. A call near a
-/// problem that the plan's tuning database timed (Plan::measured), or, with
-/// GEMM_OPT_TUNE, that the runtime timed (autotune.h), takes the measured
-/// choice instead where it runs p. GEMM_OPT_CHOICE="v,s" overrides both
-/// where the plan has variant v, K splits s ways and the choice runs p, for
-/// experiments that time each choice.
+/// kernel; an unsplit one with its tail (predicted()). A plan of one variant
+/// without a rate runs as given. A call near a problem that the plan's
+/// tuning database timed (Plan::measured), or, with GEMM_OPT_TUNE, that the
+/// runtime timed (autotune.h), takes the measured choice instead where it
+/// runs p, with the tail it was timed with. GEMM_OPT_CHOICE="v,s" overrides
+/// both where the plan has variant v, K splits s ways and the choice runs p,
+/// with no tail, for experiments that time each choice.
 Choice choose(const Problem &p, const Plan &plan, int sms);
 
 /// The workspace that launchChoice() splits p `splits` ways through: the
@@ -71,8 +90,8 @@ Choice choose(const Problem &p, const Plan &plan, int sms);
 void *splitWorkspace(const Problem &p, int64_t splits);
 
 /// Launches the device problem `p` on `stream` with `choice`'s variant and
-/// split (through splitWorkspace()); aborts, naming the nest, if the launch
-/// fails.
+/// split (through splitWorkspace()), then its tail; aborts, naming the
+/// nest, if a launch fails.
 void launchChoice(const Problem &p, const Plan &plan, const Choice &choice,
                   cudaStream_t stream);
 

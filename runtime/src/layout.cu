@@ -1,6 +1,6 @@
 //===- layout.cu - Address arithmetic on strided operands -----------------===//
 //
-// Implements the span and injectivity tests declared in layout.h.
+// Implements the slices, spans and injectivity tests declared in layout.h.
 //
 //===----------------------------------------------------------------------===//
 #include "layout.h"
@@ -28,6 +28,27 @@ uint64_t magnitude(int64_t x) {
   return x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
 }
 } // namespace
+
+Operand operandAt(const Operand &op, int64_t b0, int64_t r0, int64_t c0,
+                  size_t elementSize) {
+  const int64_t offset =
+      (b0 * op.sb + r0 * op.sr + c0 * op.sc) * int64_t(elementSize);
+  // Unsigned wrap-around makes adding a negative offset exact.
+  return {reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>(op.ptr) +
+                                         static_cast<uintptr_t>(offset)),
+          op.sb, op.sr, op.sc};
+}
+
+Problem rowSlice(const Problem &p, int64_t row0, int64_t rows) {
+  const size_t element = elementSize(p.dtype);
+  Problem slice = p;
+  slice.m = rows;
+  slice.a = operandAt(p.a, 0, row0, 0, element);
+  slice.c = operandAt(p.c, 0, row0, 0, element);
+  if (p.epilogue.bias.ptr)
+    slice.epilogue.bias = operandAt(p.epilogue.bias, 0, row0, 0, element);
+  return slice;
+}
 
 Span spanOf(const Operand &op, const Extents &e, size_t elementSize) {
   int64_t low = 0, high = 0;

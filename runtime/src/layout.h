@@ -35,6 +35,16 @@ struct Span {
 /// Bytes per element of `dtype`.
 size_t elementSize(DType dtype);
 
+/// `op` from its element (b0, r0, c0) on: the operand of a slice of the
+/// matrices. Integer arithmetic, so a null `op` (a choice weighed on no
+/// data) stays defined.
+Operand operandAt(const Operand &op, int64_t b0, int64_t r0, int64_t c0,
+                  size_t elementSize);
+
+/// Rows [row0, row0 + rows) of each of p's C matrices, with the rows of A
+/// and of the bias that make them: a product of its own, of the same K.
+Problem rowSlice(const Problem &p, int64_t row0, int64_t rows);
+
 /// The span of `op` with extents `e` (all positive); strides may be any sign.
 Span spanOf(const Operand &op, const Extents &e, size_t elementSize);
 

@@ -163,6 +163,15 @@ void runOnCpu(const Problem &p, const RowOperands &rows) {
     c.scatter(data[2].data(), 0, c.runCount());
 }
 
+/// The rows that a call ran apart (choose.h), for the trace.
+std::string tailTrace(const Tail &tail) {
+  if (tail.from == 0)
+    return "";
+  return "; rows from " + std::to_string(tail.from) +
+         " (a last partial wave) as variant " + std::to_string(tail.variant) +
+         ", K split " + std::to_string(tail.splits) + " ways";
+}
+
 /// How a staged call ran, for the trace.
 std::string stagedTrace(const Problem &p, const Route &route) {
   const StagePlan &s = route.stage;
@@ -249,14 +258,15 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
     launchCheck.report();
   }
   const Variant &variant = plan.variants[choice.variant];
-  last = {choice.variant, plan.count, variant.blockM, variant.blockN,
-          choice.splits};
+  last = {choice.variant,      plan.count,        variant.blockM,
+          variant.blockN,      choice.splits,     choice.tail.from,
+          choice.tail.variant, choice.tail.splits};
 
   if (tracing())
     std::fprintf(stderr,
                  "gemm-opt: nest %s ran on the GPU (%s): batch=%lld m=%lld "
                  "n=%lld k=%lld %s, operands %s/%s/%s, variant %d of %d "
-                 "(%lldx%lld tiles), K split %lld ways%s\n",
+                 "(%lldx%lld tiles), K split %lld ways%s%s\n",
                  p.nest, gpu, static_cast<long long>(p.batch),
                  static_cast<long long>(p.m), static_cast<long long>(p.n),
                  static_cast<long long>(p.k),
@@ -266,6 +276,7 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
                  static_cast<long long>(variant.blockM),
                  static_cast<long long>(variant.blockN),
                  static_cast<long long>(choice.splits),
+                 tailTrace(choice.tail).c_str(),
                  staged ? stagedTrace(p, *staged).c_str() : "");
   return true;
 }

@@ -70,8 +70,7 @@ struct Source {
       s.table.start += table.columns ? c0 : r0;
       s.table.skip += table.columns ? r0 : c0;
     } else {
-      s.op.ptr = static_cast<const unsigned char *>(op.ptr) +
-                 (b0 * op.sb + r0 * op.sr + c0 * op.sc) * int64_t(element);
+      s.op = operandAt(op, b0, r0, c0, element);
     }
     return s;
   }

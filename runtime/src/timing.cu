@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "choose.h"
+#include "device.h"
 #include "gemm-opt/Target/TuningFormat.h"
 #include "layout.h"
 #include "split.h"
@@ -244,7 +245,7 @@ double medianSeconds(const Problem &p, const Plan &plan, const Choice &choice,
 }
 
 /// The choices of case `c`: each listed variant with each split run() weighs
-/// and the variant runs.
+/// and the variant runs, unsplit with the tail run() would give it.
 std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
                               const Problem &p) {
   std::vector<Choice> choices;
@@ -257,7 +258,7 @@ std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
     }
     forEachSplit(p, [&](int64_t splits) {
       if (runnable(p, nest.plan, v, splits))
-        choices.push_back({v, splits});
+        choices.push_back(predicted(p, nest.plan, v, splits, smCount()));
     });
   }
   return choices;
@@ -311,9 +312,11 @@ std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c,
     // earlier choice left there.
     checkCuda(cudaMemset(cBuf.ptr, 0xff, cBuf.bytes), nest.nest,
               "poisoning C");
-    if (choice.splits > 1)
-      checkCuda(cudaMemset(splitWorkspace(p, choice.splits), 0xff,
-                           splitWorkspaceBytes(p, choice.splits)),
+    // A tail's split takes the same buffer, of fewer rows.
+    const int64_t splits = std::max(choice.splits, choice.tail.splits);
+    if (splits > 1)
+      checkCuda(cudaMemset(splitWorkspace(p, splits), 0xff,
+                           splitWorkspaceBytes(p, splits)),
                 nest.nest, "poisoning the split's workspace");
     launchChoice(p, nest.plan, choice, 0);
     checkCuda(cudaDeviceSynchronize(), nest.nest, "running a kernel");

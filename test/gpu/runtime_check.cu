@@ -5,7 +5,8 @@
 //   ||C - Cref||_F <= 4 K eps (|alpha| ||A||_F ||B||_F + |beta| ||C0||_F).
 // The cases cover odd and non-square sizes, all four transposes (as strides),
 // padded leading dimensions, a reversed operand, batches (also past the grid
-// limit), host, device and managed operands, beta == 0 over a C full of NaN,
+// limit), split K and a last partial wave run apart, host, device and
+// managed operands, beta == 0 over a C full of NaN,
 // f32 and f64; it also checks that padding inside C's span survives and that
 // unsafe problems are sent back to the caller. Needs a GPU; run by run.sh.
 //
@@ -147,6 +148,9 @@ struct Case {
   /// With split: GEMM_OPT_CHOICE for the call ("variant,splits"), which
   /// lastRun() must then report.
   const char *choice = nullptr;
+  /// With split: DRAM so slow in the plan that the model runs the rows of
+  /// the last partial wave apart, split (lastRun() must say so).
+  bool tail = false;
 };
 
 int failures = 0;
@@ -192,7 +196,8 @@ template <class T> void runCase(const Case &cs) {
       {gemm_rt::launchReference, 32, 32, 1, 1.0}};
   if (cs.choice)
     setenv("GEMM_OPT_CHOICE", cs.choice, 1);
-  bool ran = cs.split ? gemm_rt::run(p, gemm_rt::Plan{variants, 2, 3350.0})
+  const double dramGBs = cs.tail ? 100.0 : 3350.0;
+  bool ran = cs.split ? gemm_rt::run(p, gemm_rt::Plan{variants, 2, dramGBs})
                       : gemm_rt::run(p, gemm_rt::launchReference);
   unsetenv("GEMM_OPT_CHOICE");
   if (!ran) {
@@ -203,6 +208,10 @@ template <class T> void runCase(const Case &cs) {
   if (cs.choice && (std::to_string(last.variant) + "," +
                     std::to_string(last.splits)) != cs.choice) {
     report(cs, mem, NAN, false, "  (GEMM_OPT_CHOICE not honoured)");
+    return;
+  }
+  if (cs.tail && last.tailFrom == 0) {
+    report(cs, mem, NAN, false, "  (no tail ran apart)");
     return;
   }
   std::vector<T> out = c.current();
@@ -298,7 +307,8 @@ void checkFallbacks() {
   }
 }
 
-std::vector<Case> makeCases() {
+/// The cases, some sized for a GPU of `sms` SMs.
+std::vector<Case> makeCases(int sms) {
   struct Shape {
     int64_t m, n, k;
   };
@@ -354,6 +364,15 @@ std::vector<Case> makeCases() {
                      true, 3, false, {d, h, u}, 1, 0, true});
     cases.push_back({"split-K ld+3", f64, 1, 65, 7, 1000, false, true, false,
                      3, false, {h, d, d}, -0.75, 1, true});
+    // 12 columns of 16 x 16 tiles and rows for a wave and 12 to 23 tiles
+    // more: the rows of one wave first, then the rest in K chunks.
+    const int64_t tailM = 16 * (sms / 12 + 1) + 7;
+    cases.push_back({"tail ld+3 A reversed", f64, 1, tailM, 190, 1024, false,
+                     false, false, 3, true, {d, d, d}, 1.5, -0.5, true,
+                     nullptr, true});
+    cases.push_back({"tail Ccol beta=0,NaN", f64, 1, tailM, 190, 1024, true,
+                     true, true, 0, false, {d, d, d}, 1, 0, true, nullptr,
+                     true});
     // The model's last choice forced (32 x 32 tiles, K in 4 chunks of 256).
     cases.push_back({"GEMM_OPT_CHOICE=1,4", f64, 1, 45, 37, 1024, false, false,
                      false, 1, false, {d, d, d}, 1, 0.5, true, "1,4"});
@@ -375,7 +394,7 @@ int main(int argc, char **argv) {
   std::printf("%-26s %-4s %6s %7s %5s %5s  %-22s %10s  %s\n", "case", "type",
               "batch", "m", "n", "k", "A/B/C memory", "err/bound", "result");
 
-  for (const Case &c : makeCases())
+  for (const Case &c : makeCases(prop.multiProcessorCount))
     runCase(c);
   checkFallbacks();
 

@@ -52,8 +52,13 @@ void pick(const char *what, int64_t m, int64_t n, int64_t k,
                            {nullptr, 0, k, 1}, {nullptr, 0, n, 1},
                            {nullptr, 0, n, 1}, 1.0, 0.0};
   const gemm_rt::detail::Choice c = gemm_rt::detail::choose(p, plan, 132);
-  std::printf("%s: variant %d, %lld-way split\n", what, c.variant,
+  std::printf("%s: variant %d, %lld-way split", what, c.variant,
               (long long)c.splits);
+  if (c.tail.from > 0)
+    std::printf("; rows from %lld as variant %d, %lld-way split",
+                (long long)c.tail.from, c.tail.variant,
+                (long long)c.tail.splits);
+  std::printf("\n");
 }
 
 } // namespace
