@@ -30,6 +30,8 @@ constexpr double kSplitSeconds = 5e-6;
 /// What a tail costs beyond its tiles: its launch after the first one's
 /// last block.
 constexpr double kTailSeconds = 3e-6;
+/// The searches each thread keeps (choose()).
+constexpr size_t kKept = 16;
 
 /// GEMM_OPT_CHOICE="v,s" where the plan has variant v and K splits s ways
 /// for p. Read per call: an experiment changes it between calls.
@@ -160,10 +162,11 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
     return predicted(p, plan, m->variant, m->splits, sms);
   if (plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
-  // Calls in a loop repeat their problem, and the search with tails takes
+  // Calls in a loop repeat their problems, and the search with tails takes
   // microseconds, which a call's kernel waits for: the calling thread's last
-  // search is kept, keyed by everything it reads (the packs' fit reads the
-  // operands' alignment, not their addresses).
+  // kKept searches are kept, keyed by everything they read (the packs' fit
+  // reads the operands' alignment, not their addresses), so that the nests
+  // of a loop's body (a network's layers) each find theirs.
   const auto operand = [](const Operand &o) {
     return std::array<int64_t, 4>{
         o.sb, o.sr, o.sc, int64_t(reinterpret_cast<uintptr_t>(o.ptr) % 16)};
@@ -171,9 +174,13 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   const auto key = std::make_tuple(
       plan.variants, plan.count, plan.dramGBs, sms, p.dtype, p.batch, p.m, p.n,
       p.k, operand(p.a), operand(p.b), operand(p.c), p.beta == 0);
-  thread_local std::optional<std::pair<decltype(key), Choice>> last;
-  if (last && last->first == key)
-    return last->second;
+  thread_local std::array<std::optional<std::pair<decltype(key), Choice>>,
+                          kKept>
+      kept;
+  thread_local size_t next = 0;
+  for (const auto &entry : kept)
+    if (entry && entry->first == key)
+      return entry->second;
   for (int v = 0; v < plan.count; ++v)
     forEachSplit(p, [&](int64_t splits) {
       if (!runnable(p, plan, v, splits))
@@ -182,7 +189,7 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
       if (best.seconds == 0 || choice.seconds < best.seconds)
         best = choice;
     });
-  last.emplace(key, best);
+  kept[next++ % kKept].emplace(key, best);
   return best;
 }
 
