@@ -69,10 +69,19 @@ function(gemm_opt_target_sources target scope)
       COMMENT "gemm-opt ${source}"
       COMMAND_EXPAND_LISTS
       VERBATIM)
-    # The output's quoted #includes name files beside the input.
+    # The output's quoted #includes name files beside the input. Its loops
+    # start aligned (GemmOpt_HOST_LOOP_FLAG), where the C compiler takes the
+    # flag.
+    set(host_flag "")
+    if(language STREQUAL "CUDA")
+      set(host_flag "-Xcompiler=${GemmOpt_HOST_LOOP_FLAG}")
+    elseif(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+      set(host_flag "${GemmOpt_HOST_LOOP_FLAG}")
+    endif()
     set_source_files_properties("${output}" PROPERTIES
       LANGUAGE ${language}
-      INCLUDE_DIRECTORIES "${input_dir}")
+      INCLUDE_DIRECTORIES "${input_dir}"
+      COMPILE_OPTIONS "${host_flag}")
     if(kernels)
       set_source_files_properties("${kernels}" PROPERTIES LANGUAGE CUDA)
     endif()

@@ -57,7 +57,8 @@ Expected<unsigned> cudaArchFor(StringRef target, unsigned cudaArch) {
 }
 
 std::string compileFlags(const RuntimePaths &runtime, unsigned arch) {
-  return ("-std=c++17 -arch=sm_" + Twine(arch) + " -I" + runtime.includeDir)
+  return ("-std=c++17 -arch=sm_" + Twine(arch) +
+          " -Xcompiler=" GEMM_OPT_HOST_LOOP_FLAG " -I" + runtime.includeDir)
       .str();
 }
 

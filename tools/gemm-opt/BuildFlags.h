@@ -28,7 +28,8 @@ RuntimePaths findRuntime(const char *argv0);
 /// target and on one older than this CUDA toolkit builds.
 llvm::Expected<unsigned> cudaArchFor(llvm::StringRef target, unsigned cudaArch);
 
-/// `-std=c++17 -arch=sm_NN -I<include dir>`.
+/// `-std=c++17 -arch=sm_NN -Xcompiler=<GEMM_OPT_HOST_LOOP_FLAG> -I<include
+/// dir>` (the top CMakeLists.txt says why the flag).
 std::string compileFlags(const RuntimePaths &runtime, unsigned arch);
 
 /// The runtime library and the CUDA runtime, for nvcc or a host linker.
