@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "choose.h"
 
+#include <cstdint>
 #include <cstdio>
 
 namespace {
@@ -33,24 +34,34 @@ const gemm_rt::Measured measured[] = {{1, 4096, 4096, 4096, 3, 2},
 const gemm_rt::Plan tuned{variants, 4, 4800.0, "", "", measured, 2};
 
 // The same kernels where only the first has a scalar twin: the others' packs
-// of two need even row strides (gemm_kernels::runs).
-bool evenRows(const gemm_rt::Problem &p) {
-  return p.a.sr % 2 == 0 && p.b.sr % 2 == 0 && p.c.sr % 2 == 0;
+// of two need 16-byte aligned operands and even row strides
+// (gemm_kernels::runs).
+bool packsFit(const gemm_rt::Problem &p) {
+  return reinterpret_cast<uintptr_t>(p.a.ptr) % 16 == 0 && p.a.sr % 2 == 0 &&
+         p.b.sr % 2 == 0 && p.c.sr % 2 == 0;
 }
 const gemm_rt::Variant twinless[] = {
     variants[0],
-    {none, 64, 128, 1, 49719.9, 0.5, 1.0, nullptr, evenRows},
-    {none, 256, 64, 1, 52191.0, 1.0, 1.0, nullptr, evenRows},
-    {none, 256, 64, 1, 57381.9, 0.5, 1.0, nullptr, evenRows},
+    {none, 64, 128, 1, 49719.9, 0.5, 1.0, nullptr, packsFit},
+    {none, 256, 64, 1, 52191.0, 1.0, 1.0, nullptr, packsFit},
+    {none, 256, 64, 1, 57381.9, 0.5, 1.0, nullptr, packsFit},
 };
 const gemm_rt::Plan firstTwin{twinless, 4, 4800.0, "", "", measured, 2};
 
 void pick(const char *what, int64_t m, int64_t n, int64_t k,
-          const gemm_rt::Plan &plan = plan) {
-  // Row-major A, B and C; the pointers are never touched.
-  const gemm_rt::Problem p{what, gemm_rt::DType::F64, 1, m, n, k,
-                           {nullptr, 0, k, 1}, {nullptr, 0, n, 1},
-                           {nullptr, 0, n, 1}, 1.0, 0.0};
+          const gemm_rt::Plan &plan = plan, uintptr_t a = 0) {
+  // Row-major A, B and C; the pointers (A at address `a`) are never touched.
+  const gemm_rt::Problem p{what,
+                           gemm_rt::DType::F64,
+                           1,
+                           m,
+                           n,
+                           k,
+                           {reinterpret_cast<const void *>(a), 0, k, 1},
+                           {nullptr, 0, n, 1},
+                           {nullptr, 0, n, 1},
+                           1.0,
+                           0.0};
   const gemm_rt::detail::Choice c = gemm_rt::detail::choose(p, plan, 132);
   std::printf("%s: variant %d, %lld-way split", what, c.variant,
               (long long)c.splits);
@@ -80,5 +91,10 @@ int main() {
   pick("first twin 16384x63x16384", 16384, 63, 16384, firstTwin);
   pick("first twin 4096^3", 4096, 4096, 4096, firstTwin);
   pick("first twin 4095^3", 4095, 4095, 4095, firstTwin);
+  // The model's last searches are kept per problem and alignment: A 8 bytes
+  // off its packs takes the twin, and the aligned call after it its own.
+  pick("first twin 16384x64x16384", 16384, 64, 16384, firstTwin);
+  pick("first twin 16384x64x16384, A off", 16384, 64, 16384, firstTwin, 8);
+  pick("first twin 16384x64x16384 again", 16384, 64, 16384, firstTwin);
   return 0;
 }
