@@ -158,22 +158,24 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
     m = *compiled;
   else
     m = tunedAtRunTime(p, plan);
-  if (m && runnable(p, plan, m->variant, m->splits))
-    return predicted(p, plan, m->variant, m->splits, sms);
-  if (plan.count == 1 && plan.variants[0].gflops <= 0)
+  if (m && !runnable(p, plan, m->variant, m->splits))
+    m.reset();
+  if (!m && plan.count == 1 && plan.variants[0].gflops <= 0)
     return best;
-  // Calls in a loop repeat their problems, and the search with tails takes
+  // Calls in a loop repeat their problems, and the search for a tail takes
   // microseconds, which a call's kernel waits for: the calling thread's last
-  // kKept searches are kept, keyed by everything they read (the packs' fit
-  // reads the operands' alignment, not their addresses), so that the nests
-  // of a loop's body (a network's layers) each find theirs.
+  // kKept choices are kept, keyed by everything their search reads (the
+  // packs' fit reads the operands' alignment, not their addresses; a
+  // measured choice is searched for its tail alone), so that the nests of a
+  // loop's body (a network's layers) each find theirs.
   const auto operand = [](const Operand &o) {
     return std::array<int64_t, 4>{
         o.sb, o.sr, o.sc, int64_t(reinterpret_cast<uintptr_t>(o.ptr) % 16)};
   };
   const auto key = std::make_tuple(
       plan.variants, plan.count, plan.dramGBs, sms, p.dtype, p.batch, p.m, p.n,
-      p.k, operand(p.a), operand(p.b), operand(p.c), p.beta == 0);
+      p.k, operand(p.a), operand(p.b), operand(p.c), p.beta == 0,
+      m ? m->variant : -1, m ? m->splits : 0);
   thread_local std::array<std::optional<std::pair<decltype(key), Choice>>,
                           kKept>
       kept;
@@ -181,14 +183,17 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   for (const auto &entry : kept)
     if (entry && entry->first == key)
       return entry->second;
-  for (int v = 0; v < plan.count; ++v)
-    forEachSplit(p, [&](int64_t splits) {
-      if (!runnable(p, plan, v, splits))
-        return;
-      const Choice choice = predicted(p, plan, v, splits, sms);
-      if (best.seconds == 0 || choice.seconds < best.seconds)
-        best = choice;
-    });
+  if (m)
+    best = predicted(p, plan, m->variant, m->splits, sms);
+  else
+    for (int v = 0; v < plan.count; ++v)
+      forEachSplit(p, [&](int64_t splits) {
+        if (!runnable(p, plan, v, splits))
+          return;
+        const Choice choice = predicted(p, plan, v, splits, sms);
+        if (best.seconds == 0 || choice.seconds < best.seconds)
+          best = choice;
+      });
   kept[next++ % kKept].emplace(key, best);
   return best;
 }
