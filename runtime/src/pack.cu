@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -30,16 +31,27 @@ int64_t &strideOf(Operand &op, int dim) {
 
 int64_t magnitude(int64_t x) { return x < 0 ? -x : x; }
 
+/// How long a copy thread spins for the next job before it sleeps: longer
+/// than a staged call's wait for its copies and kernels between two of its
+/// host copies, at sizes where the copies' time is mostly wake-ups.
+constexpr std::chrono::microseconds kSpin(500);
+/// A copy's pieces. One core copies 64 KiB in about 6 us; smaller pieces
+/// would spend more in hand-overs than they gain in balance.
+constexpr int64_t kPieceBytes = int64_t(64) << 10;
+
 /// Copies share the copy threads; the caller's thread takes pieces too.
-/// Workers are never joined: they sleep until the process ends.
+/// A worker that finishes spins a while before it sleeps: waking a sleeping
+/// thread takes tens of microseconds on a virtual machine, longer than a
+/// piece's copy, and a staged call's copies come a few microseconds apart.
+/// The hand-over is lock-free for the same reason: workers that contend for
+/// a mutex sleep in the kernel. Workers are never joined.
 class CopyThreads {
 public:
   CopyThreads() {
     // Beyond about eight threads one socket's memory bandwidth is spent.
     const int threads =
         std::min(8, int(std::max(1u, std::thread::hardware_concurrency())));
-    workers = threads - 1;
-    for (int t = 0; t < workers; ++t)
+    for (int t = 1; t < threads; ++t)
       std::thread([this] { serve(); }).detach();
   }
 
@@ -51,67 +63,75 @@ public:
       body(context, 0, count);
       return;
     }
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      current = &job;
-      ++generation;
-    }
-    // Only as many helpers as there are pieces beyond the caller's.
-    if (job.pieces - 1 >= workers)
-      wake.notify_all();
-    else
-      for (int64_t i = 1; i < job.pieces; ++i)
-        wake.notify_one();
+    current.store(&job);
+    signal();
     work(job);
-    std::unique_lock<std::mutex> lock(mutex);
-    finished.wait(lock, [&] { return job.done == job.pieces && active == 0; });
-    current = nullptr;
+    // Every piece is taken; a worker that comes later finds no job, and the
+    // workers that took pieces are let finish.
+    current.store(nullptr);
+    while (active.load() != 0)
+      pause();
   }
+
+  /// Wakes the workers (they spin for their window) without a job.
+  void warm() { signal(); }
 
 private:
   struct Job {
     void (*body)(const void *, int64_t, int64_t);
     const void *context;
     int64_t count, piece, pieces = 0;
-    std::atomic<int64_t> next{0}, done{0};
+    std::atomic<int64_t> next{0};
   };
 
+  static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+
+  /// A new generation: spinning workers see it, sleeping ones are woken.
+  void signal() {
+    generation.fetch_add(1);
+    if (sleepers.load() > 0) {
+      std::lock_guard<std::mutex> lock(mutex);
+      wake.notify_all();
+    }
+  }
+
   void work(Job &job) {
-    for (int64_t i; (i = job.next++) < job.pieces;) {
+    for (int64_t i; (i = job.next++) < job.pieces;)
       job.body(job.context, i * job.piece,
                std::min(job.count, (i + 1) * job.piece));
-      if (++job.done == job.pieces) {
-        std::lock_guard<std::mutex> lock(mutex);
-        finished.notify_all();
-      }
-    }
   }
 
   void serve() {
     uint64_t seen = 0;
     for (;;) {
-      Job *job;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        wake.wait(lock, [&] { return generation != seen; });
-        seen = generation;
-        job = current;
-        if (!job)
-          continue;
-        ++active;
+      using clock = std::chrono::steady_clock;
+      const clock::time_point until = clock::now() + kSpin;
+      for (int spins = 0; generation.load() == seen; ++spins) {
+        pause();
+        if (spins % 64 == 63 && clock::now() > until) {
+          std::unique_lock<std::mutex> lock(mutex);
+          ++sleepers;
+          wake.wait(lock, [&] { return generation.load() != seen; });
+          --sleepers;
+        }
       }
-      work(*job);
-      std::lock_guard<std::mutex> lock(mutex);
+      seen = generation.load();
+      ++active;
+      if (Job *job = current.load())
+        work(*job);
       --active;
-      finished.notify_all();
     }
   }
 
   std::mutex mutex;
-  std::condition_variable wake, finished;
-  Job *current = nullptr;
-  uint64_t generation = 0;
-  int active = 0, workers = 0;
+  std::condition_variable wake;
+  std::atomic<Job *> current{nullptr};
+  std::atomic<uint64_t> generation{0};
+  std::atomic<int> active{0}, sleepers{0};
 };
 
 /// What one parallel copy needs: runs [first, ...) of `packing`, whose
@@ -121,14 +141,20 @@ struct CopyJob {
   unsigned char *dense;
   int64_t first;
 };
+
+CopyThreads &copyThreads() {
+  static CopyThreads *threads = new CopyThreads;
+  return *threads;
+}
 } // namespace
 
 void parallelFor(int64_t count, int64_t grain,
                  void (*body)(const void *context, int64_t begin, int64_t end),
                  const void *context) {
-  static CopyThreads *threads = new CopyThreads;
-  threads->run(count, grain, body, context);
+  copyThreads().run(count, grain, body, context);
 }
+
+void warmCopyThreads() { copyThreads().warm(); }
 
 Packing::Packing(const Operand &host, const Extents &extents,
                  size_t elementSize, const Table &table)
@@ -233,15 +259,8 @@ void Packing::copy(unsigned char *dense, int64_t first, int64_t last) const {
       begin += t1 - t0;
     }
   };
-  // One thread copies a MiB in about the time it takes to wake the others,
-  // so a copy under 2 MiB stays on the caller's thread; a larger one goes in
-  // pieces of 256 KiB.
   const int64_t elements = (last - first) * length;
-  const int64_t alone = int64_t(2 << 20) / int64_t(element);
-  parallelFor(elements,
-              elements < alone ? elements
-                               : int64_t(256 << 10) / int64_t(element),
-              body, &job);
+  parallelFor(elements, kPieceBytes / int64_t(element), body, &job);
 }
 
 void Packing::gather(void *dense, int64_t first, int64_t last) const {

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "profit.h"
 
+#include "pack.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -103,13 +105,14 @@ Route route(const Problem &p, const Plan &plan, Hosted hosted,
             Profitability mode, Machine (*machine)(const char *nest)) {
   if (const char *why = loopBeforeStaging(p, mode))
     return {false, why, {}};
+  // Staging is likely: the copy threads wake while the call is planned.
+  warmCopyThreads();
   const double loop = loopSeconds(p);
-  const Machine m = machine(p.nest);
-  const StagePlan stage = planStaging(p, plan, hosted, m);
+  const StagePlan stage = planStaging(p, plan, hosted, machine);
   if (stage.panels == 0)
     return {false,
             "no panels both fit the GPU's memory (" +
-                std::to_string(m.deviceBudget) +
+                std::to_string(stage.deviceBudget) +
                 " bytes for staging) and are laid out as a kernel needs",
             {}};
   if (mode == Profitability::Model && stage.seconds >= loop)

@@ -58,15 +58,18 @@ struct StagePlan {
   /// Panels in all, of every block; 0: nothing fits the device budget.
   int64_t panels = 0;
   double seconds = 0;
-  /// Pinned bytes per slot of the ring, device bytes in all.
-  size_t pinnedSlot = 0, deviceBytes = 0;
+  /// Pinned bytes per slot of the ring, device bytes in all, and the
+  /// device budget it was planned under.
+  size_t pinnedSlot = 0, deviceBytes = 0, deviceBudget = 0;
 };
 
 /// The fastest staging of `p` (host pointers; only the layout is read) that
-/// fits `machine`'s device budget, by the time model of profit.h. Not
-/// thread-safe: it keeps the last call's plan for the next.
+/// fits the device budget of `machine` (currentMachine, or a made-up one in
+/// tests), by the time model of profit.h. Not thread-safe: it keeps the last
+/// call's plan for the next, and then asks for the machine only where
+/// staging's device memory does not hold that plan already.
 StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
-                      const Machine &machine);
+                      Machine (*machine)(const char *nest));
 
 /// The machine, its copy rates measured on the first call of the process
 /// (about 10 ms) and its free memory on each.
