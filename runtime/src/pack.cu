@@ -73,9 +73,6 @@ public:
       pause();
   }
 
-  /// Wakes the workers (they spin for their window) without a job.
-  void warm() { signal(); }
-
 private:
   struct Job {
     void (*body)(const void *, int64_t, int64_t);
@@ -142,19 +139,15 @@ struct CopyJob {
   int64_t first;
 };
 
-CopyThreads &copyThreads() {
-  static CopyThreads *threads = new CopyThreads;
-  return *threads;
-}
 } // namespace
 
 void parallelFor(int64_t count, int64_t grain,
                  void (*body)(const void *context, int64_t begin, int64_t end),
                  const void *context) {
-  copyThreads().run(count, grain, body, context);
+  static CopyThreads *threads = new CopyThreads;
+  threads->run(count, grain, body, context);
 }
 
-void warmCopyThreads() { copyThreads().warm(); }
 
 Packing::Packing(const Operand &host, const Extents &extents,
                  size_t elementSize, const Table &table)

@@ -81,10 +81,6 @@ void parallelFor(int64_t count, int64_t grain,
                  void (*body)(const void *context, int64_t begin, int64_t end),
                  const void *context);
 
-/// Wakes the copy threads ahead of copies to come, so that the first does
-/// not wait out their wake-up.
-void warmCopyThreads();
-
 } // namespace gemm_rt::detail
 
 #endif // GEMM_RUNTIME_PACK_H

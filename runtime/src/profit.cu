@@ -5,8 +5,6 @@
 //===----------------------------------------------------------------------===//
 #include "profit.h"
 
-#include "pack.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -105,8 +103,6 @@ Route route(const Problem &p, const Plan &plan, Hosted hosted,
             Profitability mode, Machine (*machine)(const char *nest)) {
   if (const char *why = loopBeforeStaging(p, mode))
     return {false, why, {}};
-  // Staging is likely: the copy threads wake while the call is planned.
-  warmCopyThreads();
   const double loop = loopSeconds(p);
   const StagePlan stage = planStaging(p, plan, hosted, machine);
   if (stage.panels == 0)

@@ -2,8 +2,8 @@
 //
 // Runs pack.h's parallelFor the ways a staged call does: jobs back to back
 // (workers still spinning), after a pause longer than their spin window
-// (workers asleep), after warmCopyThreads(), and of one piece (the caller
-// alone). Every element of every job must be visited exactly once, by
+// (workers asleep), after pauses about as long as it (some asleep, some
+// spinning), and of one piece (the caller alone). Every element of every job must be visited exactly once, by
 // bodies that see their own job's context. Then a gather and a scatter of
 // 12 MiB (many pieces, runs cut across them) must round-trip bit for bit.
 // Host code: no GPU.
@@ -73,13 +73,13 @@ int main() {
   }
   std::printf("after sleeping: %lld jobs, %lld elements off, %d wrong job\n",
               (long long)jobs, (long long)bad, wrong.load());
-  for (int round = 0; round < 5; ++round) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    warmCopyThreads();
-    warmCopyThreads();
-    some(2);
+  for (int round = 0; round < 20; ++round) {
+    // About the spin window: some workers sleep, some wake as the job ends.
+    std::this_thread::sleep_for(std::chrono::microseconds(350 + 20 * round));
+    some(1);
   }
-  std::printf("after warming: %lld jobs, %lld elements off, %d wrong job\n",
+  std::printf("at the spin window: %lld jobs, %lld elements off, %d wrong "
+              "job\n",
               (long long)jobs, (long long)bad, wrong.load());
   bad += job(int(jobs++), 1000, 1000, wrong, current);
   std::printf("one piece: %lld elements off, %d wrong job\n", (long long)bad,
