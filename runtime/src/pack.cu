@@ -138,7 +138,6 @@ struct CopyJob {
   unsigned char *dense;
   int64_t first;
 };
-
 } // namespace
 
 void parallelFor(int64_t count, int64_t grain,
@@ -147,7 +146,6 @@ void parallelFor(int64_t count, int64_t grain,
   static CopyThreads *threads = new CopyThreads;
   threads->run(count, grain, body, context);
 }
-
 
 Packing::Packing(const Operand &host, const Extents &extents,
                  size_t elementSize, const Table &table)
