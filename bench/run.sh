@@ -19,6 +19,9 @@
 # $(basename DIR).md. BENCH_BASE=DIR links such a set beside this one, its
 # functions renamed base_*, so that `bash bench/run.sh --ab` times both in
 # turn with cuBLAS in one loop (the base must call the same runtime API).
+# BENCH_BASE_INC=DIR compiles the base set against DIR, a copy of
+# runtime/include (say, the kernel templates before a change): with BENCH_BASE
+# a copy of .gpu/bench, `--ab` compares two versions of the templates.
 # BENCH_WORK=DIR builds there instead of /tmp/gemm-opt-<set>[-ab]; the
 # binary is DIR/bench.
 #
@@ -44,16 +47,18 @@ buildRuntime
 # (BENCH_RUN=0) and the next time them back to back.
 sources=("$GEN"/*.cu bench/bench.cu)
 # The base set's definitions renamed, as gemms.h declares them.
-base=() rename=() define=()
+base=() rename=() define=() baseInc=()
 if [[ -n ${BENCH_BASE:-} ]]; then
   base=("$BENCH_BASE"/*.cu)
   for name in $(sed -n 's/^void \([a-z_]*\)(.*/\1/p' bench/inputs/*.cpp); do
     rename+=("-D$name=base_$name")
   done
   define=(-DBENCH_BASE)
+  [[ -n ${BENCH_BASE_INC:-} ]] && baseInc=(-I "$BENCH_BASE_INC")
 fi
 stale=0
-for src in "${sources[@]}" "${base[@]}" "$LIB" runtime/include/gemm_kernels/*; do
+for src in "${sources[@]}" "${base[@]}" "$LIB" runtime/include/gemm_kernels/* \
+  ${BENCH_BASE_INC:+"$BENCH_BASE_INC"/gemm_kernels/*}; do
   [[ $WORK/bench -nt $src ]] || stale=1
 done
 if ((stale)); then
@@ -67,7 +72,8 @@ if ((stale)); then
   done
   for src in "${base[@]}"; do
     object=$WORK/base-$(basename "$src" .cu).o
-    "$NVCC" "${NVCC_FLAGS[@]}" "${rename[@]}" -Xcompiler -Wall,-Wextra \
+    "$NVCC" "${baseInc[@]}" "${NVCC_FLAGS[@]}" "${rename[@]}" \
+      -Xcompiler -Wall,-Wextra \
       -c "$src" -o "$object" >"$object.log" 2>&1 &
     pids+=($!) objects+=("$object")
   done

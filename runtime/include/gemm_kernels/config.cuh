@@ -65,9 +65,9 @@ template <class T, int N> struct alignas(N * sizeof(T)) Pack {
   T v[N];
 };
 
-/// A compile-time flag passed as a value.
-template <bool B> struct Flag {
-  static constexpr bool value = B;
+/// A compile-time value passed as an argument (to a generic lambda).
+template <auto V> struct Flag {
+  static constexpr auto value = V;
 };
 
 } // namespace gemm_kernels

@@ -44,22 +44,22 @@ template <class Cfg> struct Gemm {
   using BuffersA = T[STAGES][BK][BM + PAD];
   using BuffersB = T[STAGES][BK][BN + PAD];
 
-  /// The next K tile of A and B into registers, kLeft rows before K's end.
-  template <bool Vec, bool KFull, bool Inside>
+  /// The next K tile of A and B into registers.
+  template <bool Vec>
   static __device__ __forceinline__ void
   loadTiles(typename MA::Regs &ra, typename MB::Regs &rb,
-            typename MA::Cur &ca, typename MB::Cur &cb, int kLeft) {
-    MA::template load<Vec, KFull, Inside>(ra, ca, kLeft);
-    MB::template load<Vec, KFull, Inside>(rb, cb, kLeft);
+            typename MA::Cur &ca, typename MB::Cur &cb) {
+    MA::template load<Vec>(ra, ca);
+    MB::template load<Vec>(rb, cb);
   }
 
   /// The next K tile of A and B into shared buffers by cp.async.
-  template <bool Vec, bool KFull, bool Inside>
+  template <bool Vec>
   static __device__ __forceinline__ void
   copyTiles(typename MA::Tile &ta, typename MB::Tile &tb, typename MA::Cur &ca,
-            typename MB::Cur &cb, const T *a, const T *b, int kLeft) {
-    MA::template copy<Vec, KFull, Inside>(ta, ca, a, kLeft);
-    MB::template copy<Vec, KFull, Inside>(tb, cb, b, kLeft);
+            typename MB::Cur &cb, const T *a, const T *b) {
+    MA::template copy<Vec>(ta, ca, a);
+    MB::template copy<Vec>(tb, cb, b);
   }
 
   /// The shared-memory buffers: dynamic shared memory, which may pass the
@@ -84,11 +84,23 @@ template <class Cfg> struct Gemm {
     int kTiles, kRest;
   };
 
-  /// The K remainder's multiply, on buffer 0.
-  static __device__ __forceinline__ void multiplyRemainder(const Step &s,
-                                                           int ty, int tx) {
+  /// Where the remainder's elements lie: the strides along x and K of A
+  /// and B, the extents and the tile's origin along M and N.
+  struct Rest {
+    long long aX, aK, bX, bK, m, n, m0, n0;
+  };
+
+  /// The K rows short of a full tile, k0 on: one more step through buffer
+  /// 0, whose moves check every element, so that the loop checks none.
+  /// Every pipeline leaves buffer 0 unread and without copies in flight.
+  static __device__ __forceinline__ void
+  remainder(const Step &s, const Rest &r, long long k0, int ty, int tx) {
+    MA::fillRest(tilesA()[0], s.a, r.aX, r.aK, r.m, r.m0, k0, s.kRest);
+    MB::fillRest(tilesB()[0], s.b, r.bX, r.bK, r.n, r.n0, k0, s.kRest);
+    __syncthreads();
     opaque(ty, tx);
     multiplyRest<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx, s.kRest);
+    __syncthreads();
   }
 
   /// The pipelines that stage through registers (no prefetch, a second
@@ -96,14 +108,16 @@ template <class Cfg> struct Gemm {
   struct SyncPipe {
     int ty, tx;
 
-    template <bool Vec, bool Inside>
+    template <bool Vec>
     __device__ __forceinline__ void loop(const Step &s) {
+      // A pack that the loop skips (Moves::Live) keeps what the registers
+      // held, which reaches only rows of the tile that are never stored.
       typename MA::Regs ra;
       typename MB::Regs rb;
       if constexpr (Cfg::PREFETCH == Prefetch::None) {
         // Load, wait, multiply, wait.
         for (int t = 0; t < s.kTiles; ++t) {
-          loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+          loadTiles<Vec>(ra, rb, s.ca, s.cb);
           MA::store(tilesA()[0], ra);
           MB::store(tilesB()[0], rb);
           __syncthreads();
@@ -111,18 +125,18 @@ template <class Cfg> struct Gemm {
           __syncthreads();
         }
       } else {
-        prefetchLoop<Vec, Inside>(s, ra, rb);
+        prefetchLoop<Vec>(s, ra, rb);
       }
     }
 
     /// The first tile into buffer 0; each step then loads the next tile's
     /// registers before its multiply and stores them after.
-    template <bool Vec, bool Inside>
+    template <bool Vec>
     __device__ __forceinline__ void prefetchLoop(const Step &s,
                                                  typename MA::Regs &ra,
                                                  typename MB::Regs &rb) {
       if (s.kTiles > 0) {
-        loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+        loadTiles<Vec>(ra, rb, s.ca, s.cb);
         MA::store(tilesA()[0], ra);
         MB::store(tilesB()[0], rb);
       }
@@ -137,7 +151,7 @@ template <class Cfg> struct Gemm {
         for (int t = 0; t < s.kTiles; ++t) {
           const bool more = t + 1 < s.kTiles;
           if (more)
-            loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+            loadTiles<Vec>(ra, rb, s.ca, s.cb);
           fencedMultiply(s.acc, *readA, *readB);
           if (more) {
             MA::store(*writeA, ra);
@@ -155,7 +169,7 @@ template <class Cfg> struct Gemm {
         for (int t = 0; t < s.kTiles; ++t) {
           const bool more = t + 1 < s.kTiles;
           if (more)
-            loadTiles<Vec, true, Inside>(ra, rb, s.ca, s.cb, BK);
+            loadTiles<Vec>(ra, rb, s.ca, s.cb);
           fencedMultiply(s.acc, tilesA()[0], tilesB()[0]);
           __syncthreads(); // everyone is done reading the buffer
           if (more) {
@@ -178,20 +192,6 @@ template <class Cfg> struct Gemm {
                    const typename MB::Tile &tb) {
       multiplyTile<Cfg, true>(acc, ta, tb, ty, tx);
     }
-
-    /// The K rows short of a full tile: one more step through buffer 0,
-    /// with K bounds, so that the loop checks none.
-    template <bool Vec>
-    __device__ __forceinline__ void remainder(const Step &s) {
-      typename MA::Regs ra;
-      typename MB::Regs rb;
-      loadTiles<Vec, false, false>(ra, rb, s.ca, s.cb, s.kRest);
-      MA::store(tilesA()[0], ra);
-      MB::store(tilesB()[0], rb);
-      __syncthreads();
-      multiplyRemainder(s, ty, tx);
-      __syncthreads();
-    }
   };
 
   /// STAGES shared buffers filled by cp.async. Tile u of the block goes to
@@ -206,15 +206,15 @@ template <class Cfg> struct Gemm {
     /// row tiles.
     int used;
 
-    template <bool Vec, bool Inside>
+    template <bool Vec>
     __device__ __forceinline__ void loop(const Step &s) {
       const auto refill = [&](int next) {
         if (next < s.kTiles) {
           const int u = used + next, buf = u % STAGES;
           if (u >= STAGES)
             waitPhase(empty[buf], u / STAGES - 1);
-          copyTiles<Vec, true, Inside>(tilesA()[buf], tilesB()[buf], s.ca, s.cb,
-                                       s.a, s.b, BK);
+          copyTiles<Vec>(tilesA()[buf], tilesB()[buf], s.ca, s.cb, s.a,
+                         s.b);
           arriveOnCopies(full[buf]);
         }
       };
@@ -239,18 +239,8 @@ template <class Cfg> struct Gemm {
           refill(t + STAGES - 1);
       }
       used += s.kTiles;
-      // The remainder's or the next row tile's copies refill buffers still
+      // The remainder or the next row tile's copies refill buffers still
       // read here.
-      __syncthreads();
-    }
-
-    template <bool Vec>
-    __device__ __forceinline__ void remainder(const Step &s) {
-      copyTiles<Vec, false, false>(tilesA()[0], tilesB()[0], s.ca, s.cb, s.a, s.b,
-                                   s.kRest);
-      waitCopies();
-      __syncthreads();
-      multiplyRemainder(s, ty, tx);
       __syncthreads();
     }
   };
@@ -281,25 +271,18 @@ template <class Cfg> struct Gemm {
 #pragma unroll
         for (int j = 0; j < Cfg::TN; ++j)
           acc[i][j] = T(0);
-      typename MA::Cur ca = MA::start(a, aX, aK, p.m, m0);
-      typename MB::Cur cb = MB::start(b, bX, bK, p.n, n0);
-      const Step step{acc, ca, cb, a, b, kTiles, kRest};
-      // A block inside M and N runs a K loop without bounds on its packs:
-      // the bounds of every pack cost a K step more instructions than its
-      // loads (SASS: 314 against 206 per step of a 128x64x16 dmma kernel).
-      // The scalar kernel, for operands that packs do not fit, keeps them:
-      // a second K loop would double its compile time for a rare case.
-      if constexpr (Vec) {
-        if (m0 + BM <= p.m && n0 + BN <= p.n) {
-          pipe.template loop<Vec, true>(step);
-        } else {
-          pipe.template loop<Vec, false>(step);
-        }
-      } else {
-        pipe.template loop<Vec, false>(step);
-      }
-      if (kRest > 0)
-        pipe.template remainder<Vec>(step);
+      typename MA::Cur ca = MA::template start<Vec>(a, aX, aK, p.m, m0);
+      typename MB::Cur cb = MB::template start<Vec>(b, bX, bK, p.n, n0);
+      // The vector loop's packs along x may run past the matrix's edge
+      // into the row's padding (MA::live), which the last row along K may
+      // not have: where they do, its tile is the remainder's.
+      const bool past = Vec && (MA::pastEdge(p.m, m0) || MB::pastEdge(p.n, n0));
+      const bool last = past && kRest == 0 && kTiles > 0;
+      const Step step{acc, ca, cb, a, b, kTiles - last, last ? BK : kRest};
+      pipe.template loop<Vec>(step);
+      if (step.kRest > 0)
+        remainder(step, Rest{aX, aK, bX, bK, p.m, p.n, m0, n0},
+                  (long long)step.kTiles * BK, pipe.ty, pipe.tx);
       int row = rowIn, col = colIn;
       opaque(row, col);
       storeC<Cfg, Vec>(acc, CStore<T>{c, cm, cn, p.m, p.n, m0 + row,
@@ -368,14 +351,27 @@ inline bool packAligned(const gemm_rt::Operand &x, int n) {
          x.sb % n == 0 && ((rows && (cols || x.sc == 1)) || (cols && x.sr == 1));
 }
 
+/// True if the rows of x, `ld` apart and xs long along the packs of `M`,
+/// leave room for a pack that starts inside a row and runs past its end
+/// (TileMover::live), or no pack does.
+template <class M> inline bool packsStayInRows(long long ld, long long xs) {
+  return M::ALONG_K || M::PACK == 1 || xs % M::PACK == 0 ||
+         ld >= (xs + M::PACK - 1) / M::PACK * M::PACK;
+}
+
 /// True if every packed access of `Cfg` is aligned for p (given, not yet
-/// transposed), or there are no packs.
+/// transposed) and stays inside the rows of its operand, or there are no
+/// packs.
 template <class Cfg> bool packsFit(const gemm_rt::Problem &given) {
   const gemm_rt::Problem p =
       Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
   using T = typename Cfg::T;
-  return (Cfg::A::PACK == 1 || packAligned<T>(p.a, Cfg::A::PACK)) &&
-         (Cfg::B::PACK == 1 || packAligned<T>(p.b, Cfg::B::PACK)) &&
+  using A = typename Cfg::A;
+  using B = typename Cfg::B;
+  return (A::PACK == 1 || (packAligned<T>(p.a, A::PACK) &&
+                           packsStayInRows<A>(p.a.sc, p.m))) &&
+         (B::PACK == 1 || (packAligned<T>(p.b, B::PACK) &&
+                           packsStayInRows<B>(p.b.sr, p.n))) &&
          (Cfg::C_PACK == 1 || packAligned<T>(p.c, Cfg::C_PACK));
 }
 

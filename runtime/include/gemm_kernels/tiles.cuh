@@ -13,15 +13,17 @@
 namespace gemm_kernels {
 
 /// Where a thread's packs of a tile start in global memory at the current K
-/// tile, and how many of each pack's elements lie inside the matrix along x
-/// (0 for a pack past the tile). Set once per row tile, so that the K loop
-/// only steps pointers: addresses and x bounds recomputed per tile would
-/// cost more instructions than the loads themselves. Where a tile's packs of
-/// a thread lie `stride` apart, only src[0] is used, so that the other
-/// pointers take no registers.
+/// tile, how many of each pack's elements lie inside the matrix along x (0
+/// for a pack past the tile), and how many of its packs start inside it.
+/// Set once per row tile, so that the K loop only steps pointers: addresses
+/// and x bounds recomputed per tile would cost more instructions than the
+/// loads themselves. Where a tile's packs of a thread lie `stride` apart,
+/// only src[0] is used, so that the other pointers take no registers.
 template <class T, int LOADS> struct Cursor {
   const T *src[LOADS];
   int room[LOADS];
+  int live;
+  bool inside; ///< The block's whole tile lies inside the matrix.
   long long step;   ///< BK rows of K.
   long long stride; ///< From one pack of the thread to the next.
 };
@@ -54,13 +56,28 @@ template <class Cfg, class M> struct TileMover {
     x = M::ALONG_K ? slow : fast;
   }
 
+  /// Whether the vector K loop must test that a pack starts inside the
+  /// matrix (`live`): a regular tile's packs along K lie a fixed number of
+  /// rows apart, so that no one stride keeps three or more of them inside
+  /// the matrix where only some start there.
+  static constexpr bool CHECKED = M::REGULAR && M::ALONG_K && LOADS > 2;
+
   /// This thread's cursor over the tiles at x0 of the xs x ks matrix at
   /// `base`. A pack along K needs only its x inside; one along x needs all
-  /// of them.
+  /// of them. For the vector K loop (Vec), which moves every pack whole and
+  /// unchecked, a pack that starts past the matrix's edge reads the last
+  /// pack inside it instead, whose values reach only rows (columns) of the
+  /// tile that are never stored. A pack along x may also run past the edge
+  /// into the row's padding, which packsFit() requires.
+  template <bool Vec>
   static __device__ __forceinline__ Cur start(const T *base, long long xStride,
                                               long long kStride, long long xs,
                                               long long x0) {
     Cur c;
+    c.live = 0;
+    c.inside = x0 + M::X <= xs;
+    const long long lastX = M::ALONG_K ? xs - 1 : (xs - 1) / PACK * PACK;
+    long long offset[LOADS];
 #pragma unroll
     for (int i = 0; i < LOADS; ++i) {
       const int e = threadIdx.x + i * THREADS;
@@ -68,40 +85,41 @@ template <class Cfg, class M> struct TileMover {
       coords(i, kk, x);
       const long long gx = x0 + x;
       const long long room = e < M::PACKS ? xs - gx : 0;
-      c.src[i] = base + gx * (M::X_UNIT ? 1 : xStride) +
-                 kk * (M::K_UNIT ? 1 : kStride);
+      // A pack past the tile's last (irregular tiles) may lie past its K
+      // rows too: it reads the tile's first row.
+      const bool moved = Vec && !CHECKED && room <= 0;
+      offset[i] = (moved ? lastX : gx) * (M::X_UNIT ? 1 : xStride) +
+                  (moved && e >= M::PACKS ? 0 : kk) * (M::K_UNIT ? 1 : kStride);
       c.room[i] = int(room < PACK ? (room > 0 ? room : 0) : PACK);
+      c.live += room > 0;
     }
     c.step = BK * kStride;
+    // A regular tile's packs start inside the matrix first (along K) or all
+    // together (along x); where only its first does, the others read it.
     if constexpr (M::REGULAR)
-      c.stride = LOADS > 1 ? c.src[LOADS > 1 ? 1 : 0] - c.src[0] : 0;
+      c.stride = LOADS == 1 || (Vec && !CHECKED && c.live < LOADS)
+                     ? 0
+                     : offset[LOADS > 1 ? 1 : 0] - offset[0];
+#pragma unroll
+    for (int i = 0; i < LOADS; ++i)
+      c.src[i] = base + offset[i];
+    // ptxas would rather compute a clamped stride anew in every K step than
+    // hold it (256x128x8/8x16 f32, rows of A along K: 1187 against 1122
+    // instructions a step); it cannot see through an empty asm.
+    if constexpr (Vec && M::REGULAR)
+      asm volatile("" : "+l"(c.stride));
     return c;
   }
 
-  /// The cursor's test that pack i lies inside the matrix along x (`room`),
-  /// unless the block's whole tile does (Inside); an irregular tile's packs
-  /// past its end stay outside.
-  template <bool Inside>
-  static __device__ __forceinline__ bool insideOr(int i, bool room) {
-    if constexpr (M::REGULAR)
-      return Inside || room;
-    else
-      return (Inside && threadIdx.x + i * THREADS < M::PACKS) || room;
+  /// Whether element v of pack i lies inside the matrix along x.
+  static __device__ __forceinline__ bool elementIn(const Cur &c, int i, int v) {
+    return M::ALONG_K ? 0 < c.room[i] : v < c.room[i];
   }
 
-  /// Whether pack i lies whole inside the matrix along x.
-  template <bool Inside>
-  static __device__ __forceinline__ bool packIn(const Cur &c, int i) {
-    return insideOr<Inside>(i, M::ALONG_K ? 0 < c.room[i] : c.room[i] == PACK);
-  }
-
-  /// Whether element v of pack i lies inside the matrix: along x from the
-  /// cursor's room, along K only in a partial tile.
-  template <bool KFull, bool Inside>
-  static __device__ __forceinline__ bool elementIn(const Cur &c, int i, int v,
-                                                   int kk, int kLeft) {
-    return insideOr<Inside>(i, M::ALONG_K ? 0 < c.room[i] : v < c.room[i]) &&
-           (KFull || (M::ALONG_K ? kk + v : kk) < kLeft);
+  /// Whether a live pack of the tile at x0 runs past the matrix's edge,
+  /// xs: the packs run along x and xs is not a multiple of them.
+  static __device__ __forceinline__ bool pastEdge(long long xs, long long x0) {
+    return !M::ALONG_K && PACK > 1 && x0 + M::X > xs && xs % PACK != 0;
   }
 
   /// Pack i's source, stepping the cursor to the next K tile.
@@ -124,29 +142,46 @@ template <class Cfg, class M> struct TileMover {
     return !M::REGULAR && threadIdx.x + i * THREADS >= M::PACKS;
   }
 
-  /// Loads this thread's packs of the tile under the cursor into registers,
-  /// kLeft rows before K's end, and steps the cursor; elements outside the
-  /// matrix read as zero. KFull: the whole tile lies inside K; Inside:
-  /// inside M and N.
-  template <bool Vec, bool KFull, bool Inside>
-  static __device__ __forceinline__ void load(Regs &r, Cur &c, int kLeft) {
-#pragma unroll
-    for (int i = 0; i < LOADS; ++i) {
-      int kk, x;
-      coords(i, kk, x);
-      const T *src = step(c, i);
-      // An if-else rather than `continue`: where the vector branch is
-      // always taken, nvcc warns of an unreachable loop after a `continue`.
-      if (PACK > 1 && Vec && packIn<Inside>(c, i) &&
-          (KFull || (M::ALONG_K ? kk + PACK - 1 : kk) < kLeft)) {
-        r[i] = *reinterpret_cast<const Pack<T, PACK> *>(src);
-      } else {
-#pragma unroll
-        for (int v = 0; v < PACK; ++v)
-          r[i].v[v] =
-              elementIn<KFull, Inside>(c, i, v, kk, kLeft) ? src[v] : T(0);
-      }
+  /// How a K tile's packs move: whole and unchecked; whole where they start
+  /// inside the matrix (`live`); or element by element, zero outside it.
+  enum class Moves { Whole, Live, Elements };
+
+  /// Runs `move` with how this thread moves its packs of the next K tile:
+  /// with Vec whole, else each element. Where packs must be checked
+  /// (CHECKED), a step tests once whether the block's tile lies inside the
+  /// matrix, rather than each pack: a test the whole block takes alike,
+  /// which keeps the pipeline's barrier arithmetic in uniform registers
+  /// (a test per thread made it 158 -> 229 instructions a step, 128x128x8
+  /// dmma with rows of A and B along K).
+  template <bool Vec, class Move>
+  static __device__ __forceinline__ void dispatch(const Cur &c, Move move) {
+    if constexpr (Vec && CHECKED) {
+      if (c.inside)
+        move(Flag<Moves::Whole>{});
+      else
+        move(Flag<Moves::Live>{});
+    } else {
+      move(Flag<Vec ? Moves::Whole : Moves::Elements>{});
     }
+  }
+
+  /// Loads this thread's packs of the next K tile into registers and steps
+  /// the cursor.
+  template <bool Vec>
+  static __device__ __forceinline__ void load(Regs &r, Cur &c) {
+    dispatch<Vec>(c, [&](auto how) {
+#pragma unroll
+      for (int i = 0; i < LOADS; ++i) {
+        const T *src = step(c, i);
+        if constexpr (how.value == Moves::Elements) {
+#pragma unroll
+          for (int v = 0; v < PACK; ++v)
+            r[i].v[v] = elementIn(c, i, v) ? src[v] : T(0);
+        } else if (how.value == Moves::Whole || i < c.live) {
+          r[i] = *reinterpret_cast<const Pack<T, PACK> *>(src);
+        }
+      }
+    });
   }
 
   /// Stores the registers of load into a shared-memory tile.
@@ -167,32 +202,54 @@ template <class Cfg, class M> struct TileMover {
     }
   }
 
-  /// The cp.async twin of load and store: this thread's packs of the tile go
-  /// straight from global to shared memory. A pack that is contiguous on
-  /// both sides and wholly inside the matrix is one copy; the others go
-  /// element by element, those outside the matrix as zero fills from
-  /// `base`, a valid address.
-  template <bool Vec, bool KFull, bool Inside>
+  /// The cp.async twin of load and store: this thread's packs of the next
+  /// K tile go straight from global to shared memory, as load moves them.
+  /// A pack that is contiguous on both sides is one copy, the others go
+  /// element by element.
+  template <bool Vec>
   static __device__ __forceinline__ void copy(Tile &tile, Cur &c,
-                                              const T *base, int kLeft) {
+                                              const T *base) {
+    dispatch<Vec>(c, [&](auto how) {
 #pragma unroll
-    for (int i = 0; i < LOADS; ++i) {
-      int kk, x;
-      coords(i, kk, x);
-      const T *src = step(c, i);
-      if (pastTile(i))
-        continue;
-      if (M::WHOLE_STORE && Vec && packIn<Inside>(c, i) &&
-          (KFull || kk < kLeft)) {
-        copyAsync<PACK>(&tile[kk][x], src, true);
-      } else {
+      for (int i = 0; i < LOADS; ++i) {
+        int kk, x;
+        coords(i, kk, x);
+        const T *src = step(c, i);
+        if (pastTile(i))
+          continue;
+        const auto dst = [&](int v) {
+          return &tile[M::ALONG_K ? kk + v : kk][M::ALONG_K ? x : x + v];
+        };
+        // What is not copied (`in` false) is zero filled from `base`, a
+        // valid address.
+        const bool live = how.value == Moves::Whole || i < c.live;
+        if constexpr (how.value != Moves::Elements && M::WHOLE_STORE) {
+          copyAsync<PACK>(dst(0), live ? src : base, live);
+        } else {
 #pragma unroll
-        for (int v = 0; v < PACK; ++v) {
-          const bool in = elementIn<KFull, Inside>(c, i, v, kk, kLeft);
-          copyAsync<1>(&tile[M::ALONG_K ? kk + v : kk][M::ALONG_K ? x : x + v],
-                       in ? src + v : base, in);
+          for (int v = 0; v < PACK; ++v) {
+            const bool in =
+                how.value == Moves::Elements ? elementIn(c, i, v) : live;
+            copyAsync<1>(dst(v), in ? src + v : base, in);
+          }
         }
       }
+    });
+  }
+
+  /// The K tile at k0 with only kLeft rows inside K, element by element
+  /// (zeros outside the matrix) in a rolled loop: it runs once per tile of
+  /// C, and unrolled moves with bounds would cost nvcc as much as the K
+  /// loop's. Consecutive threads read along the unit stride.
+  static __device__ __forceinline__ void
+  fillRest(Tile &tile, const T *base, long long xStride, long long kStride,
+           long long xs, long long x0, long long k0, int kLeft) {
+#pragma unroll 1
+    for (int e = threadIdx.x; e < BK * M::X; e += THREADS) {
+      const int kk = M::K_UNIT ? e % BK : e / M::X;
+      const int x = M::K_UNIT ? e / BK : e % M::X;
+      const bool in = kk < kLeft && x0 + x < xs;
+      tile[kk][x] = in ? base[(x0 + x) * xStride + (k0 + kk) * kStride] : T(0);
     }
   }
 };

@@ -1,6 +1,7 @@
 // Runs the kernels' alignment check for 4-element packs of floats on
 // operands whose strides the fast path must not take, and the check of which
-// problems a kernel without a scalar twin runs.
+// problems a kernel without a scalar twin runs, the row padding that a pack
+// past a row's end reads included.
 #include "gemm_kernels/kernel.cuh"
 
 #include <cstdio>
@@ -53,6 +54,13 @@ int main() {
       {"B column-major (a dense copy of a tie)", problem(4, 8, {buffer, 0, 1, 8})},
       {"B column-major, one column", problem(4, 1, {buffer, 0, 1, 8})},
       {"B row-major, ld 6", problem(4, 8, {buffer, 0, 6, 1})},
+      {"B row-major, 6 columns, ld 8", problem(4, 6, {buffer, 0, 8, 1})},
+      {"B row-major, 6 columns, ld 4 (rows overlap)",
+       problem(4, 6, {buffer, 0, 4, 1})},
+      {"B row-major, 6 columns, ld -8 (rows reversed)",
+       problem(4, 6, {buffer + 56, 0, -8, 1})},
+      {"B row-major, 8 columns, ld -8 (rows reversed)",
+       problem(4, 8, {buffer + 56, 0, -8, 1})},
   };
   for (const auto &c : problems)
     std::printf("%s: %s\n", c.what,

@@ -91,9 +91,14 @@ enum class Ld {
   Exact,   ///< ld = the extent; 16-byte aligned where the extent allows.
   Plus1,   ///< ld = the extent + 1 and an odd batch stride: the scalar path.
   OddBase, ///< ld a multiple of 4, the base one element off alignment.
+  /// ld the extent rounded up to a multiple of 4, aligned, and the buffer
+  /// ending at the last element (no guard after it): packs that run past a
+  /// row's end read its padding, and none may read past the last row's.
+  Padded,
 };
 const char *ldName(Ld ld) {
-  static const char *const names[] = {"ld=extent", "ld=extent+1", "odd-base"};
+  static const char *const names[] = {"ld=extent", "ld=extent+1", "odd-base",
+                                      "padded"};
   return names[int(ld)];
 }
 
@@ -124,12 +129,16 @@ struct Layout {
       ld = extent + 1;
     else if (mode == Ld::OddBase)
       ld = (extent + 3) / 4 * 4, offset = guard + 1;
+    else if (mode == Ld::Padded)
+      ld = (extent + 3) / 4 * 4;
     int64_t sb = ld * outer;
     if (mode == Ld::Plus1)
       sb = ld * outer + 1;
     sb = std::max<int64_t>(sb, 1);
     g = {offset, sb, ld, inner, outer, batch};
     elements = offset + batch * sb + guard;
+    if (mode == Ld::Padded && batch > 0 && outer > 0)
+      elements = offset + batch * sb - (ld - inner);
     const int64_t lead = reverse ? -ld : ld;
     sr = colMajor ? 1 : lead;
     sc = colMajor ? lead : 1;
@@ -383,6 +392,7 @@ std::vector<Case> makeCases(const SweepVariant &v, Mode mode) {
     add(130, 97, 40, Ld::Plus1, 1);
     add(130, 97, 40, Ld::OddBase, 1);
     cases.back().reversed = true;
+    add(130, 97, 40, Ld::Padded, 1);
     add(64, 96, 40, Ld::Exact, 0);
     cases.back().reversed = true;
     return cases;
@@ -406,6 +416,10 @@ std::vector<Case> makeCases(const SweepVariant &v, Mode mode) {
     add(127, 127, 127, Ld::OddBase, scaling);
     add(65, 1, 127, Ld::OddBase, scaling);
     add(256, 128, 64, Ld::OddBase, scaling);
+    for (const Shape &s : {Shape{1, 127, 127, 127}, Shape{1, 65, 1, 127},
+                           Shape{1, 1031, 7, 500}, Shape{1, 7, 1031, 65},
+                           Shape{1, 1031, 1031, 1031}})
+      add(s.m, s.n, s.k, Ld::Padded, scaling);
   }
   add(2048, 2048, 2048, Ld::Exact, 0);
   add(2048, 2048, 2048, Ld::Plus1, 1);
@@ -420,7 +434,7 @@ std::vector<Case> makeCases(const SweepVariant &v, Mode mode) {
   auto extent = [&] { return int64_t(std::exp(logExtent(rng))); };
   for (int i = 0; i < 8; ++i) {
     const int64_t m = extent(), n = extent(), k = extent();
-    const Ld ld = Ld(rng() % 3);
+    const Ld ld = Ld(rng() % 4);
     const int scaling = int(rng() % 2);
     add(m, n, k, ld, scaling);
     if (v.batched)
