@@ -94,19 +94,21 @@ template <class Cfg, class M> struct TileMover {
       c.live += room > 0;
     }
     c.step = BK * kStride;
-    // A regular tile's packs start inside the matrix first (along K) or all
-    // together (along x); where only its first does, the others read it.
+    // A regular tile's packs along x share their x, so that one moved
+    // moves all; of its packs along K, where only the first starts inside
+    // the matrix, the others read it.
+    constexpr bool SHARED = Vec && !CHECKED && M::REGULAR && M::ALONG_K;
     if constexpr (M::REGULAR)
-      c.stride = LOADS == 1 || (Vec && !CHECKED && c.live < LOADS)
+      c.stride = LOADS == 1 || (SHARED && c.live < LOADS)
                      ? 0
                      : offset[LOADS > 1 ? 1 : 0] - offset[0];
 #pragma unroll
     for (int i = 0; i < LOADS; ++i)
       c.src[i] = base + offset[i];
-    // ptxas would rather compute a clamped stride anew in every K step than
-    // hold it (256x128x8/8x16 f32, rows of A along K: 1187 against 1122
+    // ptxas would rather compute that stride anew in every K step than hold
+    // it (256x128x8/8x16 f32, rows of A along K: 1187 against 1122
     // instructions a step); it cannot see through an empty asm.
-    if constexpr (Vec && M::REGULAR)
+    if constexpr (SHARED)
       asm volatile("" : "+l"(c.stride));
     return c;
   }
