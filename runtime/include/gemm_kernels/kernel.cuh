@@ -274,8 +274,8 @@ template <class Cfg> struct Gemm {
       typename MA::Cur ca = MA::template start<Vec>(a, aX, aK, p.m, m0);
       typename MB::Cur cb = MB::template start<Vec>(b, bX, bK, p.n, n0);
       // The vector loop's packs along x may run past the matrix's edge
-      // into the row's padding (MA::live), which the last row along K may
-      // not have: where they do, its tile is the remainder's.
+      // into the row's padding (TileMover::start), which the last row along
+      // K may not have: where they do, its tile is the remainder's.
       const bool past = Vec && (MA::pastEdge(p.m, m0) || MB::pastEdge(p.n, n0));
       const bool last = past && kRest == 0 && kTiles > 0;
       const Step step{acc, ca, cb, a, b, kTiles - last, last ? BK : kRest};
@@ -353,7 +353,7 @@ inline bool packAligned(const gemm_rt::Operand &x, int n) {
 
 /// True if the rows of x, `ld` apart and xs long along the packs of `M`,
 /// leave room for a pack that starts inside a row and runs past its end
-/// (TileMover::live), or no pack does.
+/// (TileMover::start), or no pack does.
 template <class M> inline bool packsStayInRows(long long ld, long long xs) {
   return M::ALONG_K || M::PACK == 1 || xs % M::PACK == 0 ||
          ld >= (xs + M::PACK - 1) / M::PACK * M::PACK;
