@@ -65,11 +65,6 @@ template <class T, int N> struct alignas(N * sizeof(T)) Pack {
   T v[N];
 };
 
-/// A compile-time value passed as an argument (to a generic lambda).
-template <auto V> struct Flag {
-  static constexpr auto value = V;
-};
-
 } // namespace gemm_kernels
 
 #endif // GEMM_KERNELS_CONFIG_CUH

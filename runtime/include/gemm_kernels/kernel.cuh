@@ -110,8 +110,6 @@ template <class Cfg> struct Gemm {
 
     template <bool Vec>
     __device__ __forceinline__ void loop(const Step &s) {
-      // A pack that the loop skips (Moves::Live) keeps what the registers
-      // held, which reaches only rows of the tile that are never stored.
       typename MA::Regs ra;
       typename MB::Regs rb;
       if constexpr (Cfg::PREFETCH == Prefetch::None) {

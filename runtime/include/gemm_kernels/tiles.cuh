@@ -14,7 +14,7 @@ namespace gemm_kernels {
 
 /// Where a thread's packs of a tile start in global memory at the current K
 /// tile, how many of each pack's elements lie inside the matrix along x (0
-/// for a pack past the tile), and how many of its packs start inside it.
+/// for a pack past the tile).
 /// Set once per row tile, so that the K loop only steps pointers: addresses
 /// and x bounds recomputed per tile would cost more instructions than the
 /// loads themselves. Where a tile's packs of a thread lie `stride` apart,
@@ -22,8 +22,6 @@ namespace gemm_kernels {
 template <class T, int LOADS> struct Cursor {
   const T *src[LOADS];
   int room[LOADS];
-  int live;
-  bool inside; ///< The block's whole tile lies inside the matrix.
   long long step;   ///< BK rows of K.
   long long stride; ///< From one pack of the thread to the next.
 };
@@ -56,11 +54,12 @@ template <class Cfg, class M> struct TileMover {
     x = M::ALONG_K ? slow : fast;
   }
 
-  /// Whether the vector K loop must test that a pack starts inside the
-  /// matrix (`live`): a regular tile's packs along K lie a fixed number of
-  /// rows apart, so that no one stride keeps three or more of them inside
-  /// the matrix where only some start there.
-  static constexpr bool CHECKED = M::REGULAR && M::ALONG_K && LOADS > 2;
+  /// Whether the thread's packs share one pointer `stride` apart. A regular
+  /// tile's packs along K lie a fixed number of rows apart, so that where
+  /// three or more of them exist no one stride keeps those that start past
+  /// the matrix's edge inside it: such packs keep a pointer each, like an
+  /// irregular tile's.
+  static constexpr bool STRIDED = M::REGULAR && !(M::ALONG_K && LOADS > 2);
 
   /// This thread's cursor over the tiles at x0 of the xs x ks matrix at
   /// `base`. A pack along K needs only its x inside; one along x needs all
@@ -74,10 +73,9 @@ template <class Cfg, class M> struct TileMover {
                                               long long kStride, long long xs,
                                               long long x0) {
     Cur c;
-    c.live = 0;
-    c.inside = x0 + M::X <= xs;
     const long long lastX = M::ALONG_K ? xs - 1 : (xs - 1) / PACK * PACK;
     long long offset[LOADS];
+    int live = 0;
 #pragma unroll
     for (int i = 0; i < LOADS; ++i) {
       const int e = threadIdx.x + i * THREADS;
@@ -87,19 +85,19 @@ template <class Cfg, class M> struct TileMover {
       const long long room = e < M::PACKS ? xs - gx : 0;
       // A pack past the tile's last (irregular tiles) may lie past its K
       // rows too: it reads the tile's first row.
-      const bool moved = Vec && !CHECKED && room <= 0;
+      const bool moved = Vec && room <= 0;
       offset[i] = (moved ? lastX : gx) * (M::X_UNIT ? 1 : xStride) +
                   (moved && e >= M::PACKS ? 0 : kk) * (M::K_UNIT ? 1 : kStride);
       c.room[i] = int(room < PACK ? (room > 0 ? room : 0) : PACK);
-      c.live += room > 0;
+      live += room > 0;
     }
     c.step = BK * kStride;
     // A regular tile's packs along x share their x, so that one moved
     // moves all; of its packs along K, where only the first starts inside
     // the matrix, the others read it.
-    constexpr bool SHARED = Vec && !CHECKED && M::REGULAR && M::ALONG_K;
-    if constexpr (M::REGULAR)
-      c.stride = LOADS == 1 || (SHARED && c.live < LOADS)
+    constexpr bool SHARED = Vec && STRIDED && M::ALONG_K;
+    if constexpr (STRIDED)
+      c.stride = LOADS == 1 || (SHARED && live < LOADS)
                      ? 0
                      : offset[LOADS > 1 ? 1 : 0] - offset[0];
 #pragma unroll
@@ -126,7 +124,7 @@ template <class Cfg, class M> struct TileMover {
 
   /// Pack i's source, stepping the cursor to the next K tile.
   static __device__ __forceinline__ const T *step(Cur &c, int i) {
-    if constexpr (M::REGULAR) {
+    if constexpr (STRIDED) {
       const T *src = c.src[0] + i * c.stride;
       if (i == LOADS - 1)
         c.src[0] += c.step;
@@ -144,46 +142,22 @@ template <class Cfg, class M> struct TileMover {
     return !M::REGULAR && threadIdx.x + i * THREADS >= M::PACKS;
   }
 
-  /// How a K tile's packs move: whole and unchecked; whole where they start
-  /// inside the matrix (`live`); or element by element, zero outside it.
-  enum class Moves { Whole, Live, Elements };
-
-  /// Runs `move` with how this thread moves its packs of the next K tile:
-  /// with Vec whole, else each element. Where packs must be checked
-  /// (CHECKED), a step tests once whether the block's tile lies inside the
-  /// matrix, rather than each pack: a test the whole block takes alike,
-  /// which keeps the pipeline's barrier arithmetic in uniform registers
-  /// (a test per thread made it 158 -> 229 instructions a step, 128x128x8
-  /// dmma with rows of A and B along K).
-  template <bool Vec, class Move>
-  static __device__ __forceinline__ void dispatch(const Cur &c, Move move) {
-    if constexpr (Vec && CHECKED) {
-      if (c.inside)
-        move(Flag<Moves::Whole>{});
-      else
-        move(Flag<Moves::Live>{});
-    } else {
-      move(Flag<Vec ? Moves::Whole : Moves::Elements>{});
-    }
-  }
-
   /// Loads this thread's packs of the next K tile into registers and steps
-  /// the cursor.
+  /// the cursor: with Vec each pack whole and unchecked, else element by
+  /// element, zero outside the matrix.
   template <bool Vec>
   static __device__ __forceinline__ void load(Regs &r, Cur &c) {
-    dispatch<Vec>(c, [&](auto how) {
 #pragma unroll
-      for (int i = 0; i < LOADS; ++i) {
-        const T *src = step(c, i);
-        if constexpr (how.value == Moves::Elements) {
+    for (int i = 0; i < LOADS; ++i) {
+      const T *src = step(c, i);
+      if constexpr (Vec) {
+        r[i] = *reinterpret_cast<const Pack<T, PACK> *>(src);
+      } else {
 #pragma unroll
-          for (int v = 0; v < PACK; ++v)
-            r[i].v[v] = elementIn(c, i, v) ? src[v] : T(0);
-        } else if (how.value == Moves::Whole || i < c.live) {
-          r[i] = *reinterpret_cast<const Pack<T, PACK> *>(src);
-        }
+        for (int v = 0; v < PACK; ++v)
+          r[i].v[v] = elementIn(c, i, v) ? src[v] : T(0);
       }
-    });
+    }
   }
 
   /// Stores the registers of load into a shared-memory tile.
@@ -211,32 +185,28 @@ template <class Cfg, class M> struct TileMover {
   template <bool Vec>
   static __device__ __forceinline__ void copy(Tile &tile, Cur &c,
                                               const T *base) {
-    dispatch<Vec>(c, [&](auto how) {
 #pragma unroll
-      for (int i = 0; i < LOADS; ++i) {
-        int kk, x;
-        coords(i, kk, x);
-        const T *src = step(c, i);
-        if (pastTile(i))
-          continue;
-        const auto dst = [&](int v) {
-          return &tile[M::ALONG_K ? kk + v : kk][M::ALONG_K ? x : x + v];
-        };
+    for (int i = 0; i < LOADS; ++i) {
+      int kk, x;
+      coords(i, kk, x);
+      const T *src = step(c, i);
+      if (pastTile(i))
+        continue;
+      const auto dst = [&](int v) {
+        return &tile[M::ALONG_K ? kk + v : kk][M::ALONG_K ? x : x + v];
+      };
+      if constexpr (Vec && M::WHOLE_STORE) {
+        copyAsync<PACK>(dst(0), src, true);
+      } else {
         // What is not copied (`in` false) is zero filled from `base`, a
         // valid address.
-        const bool live = how.value == Moves::Whole || i < c.live;
-        if constexpr (how.value != Moves::Elements && M::WHOLE_STORE) {
-          copyAsync<PACK>(dst(0), live ? src : base, live);
-        } else {
 #pragma unroll
-          for (int v = 0; v < PACK; ++v) {
-            const bool in =
-                how.value == Moves::Elements ? elementIn(c, i, v) : live;
-            copyAsync<1>(dst(v), in ? src + v : base, in);
-          }
+        for (int v = 0; v < PACK; ++v) {
+          const bool in = Vec || elementIn(c, i, v);
+          copyAsync<1>(dst(v), in ? src + v : base, in);
         }
       }
-    });
+    }
   }
 
   /// The K tile at k0 with only kLeft rows inside K, element by element
