@@ -5,9 +5,10 @@ Reads `cuobjdump -sass` output (of a cubin, or of libcublasLt.so for
 cuBLAS's kernels with -fun NAME) and prints, per backward branch whose loop
 holds at least 64 FFMAs: the instructions per trip and their opcode mix,
 the sum of the stall counts ptxas set (one cycle an instruction is the
-floor; the rest is what ncu reports as "wait"), and how many FFMAs reuse
+floor; the rest is what ncu reports as "wait"), how many FFMAs reuse
 an operand of the FFMA before them (the .reuse cache) rather than read all
-three from the register file. No GPU is needed: nvcc -cubin here, and
+three from the register file, and how many read two registers of one bank
+(the register number's parity), which costs a cycle. No GPU is needed: nvcc -cubin here, and
 cuobjdump from the CUDA toolkit or the nvidia-cuda-cuobjdump wheel.
 
 Usage: sass-control.py FILE.sass [--function SUBSTRING]
@@ -46,20 +47,27 @@ def opcode(text):
 
 
 def reuse_hits(body):
-    """FFMAs that take an operand from the reuse cache, of all FFMAs."""
-    cached, ffmas, last = 0, 0, [None] * 3
+    """FFMAs that take an operand from the reuse cache, FFMAs that read two
+    registers of one bank from the register file (bank = register number
+    mod 2), and all FFMAs."""
+    cached, conflicts, ffmas, last = 0, 0, 0, [None] * 3
     for _, text, _, _ in body:
         if opcode(text) != "FFMA":
             continue
         ffmas += 1
-        hit = False
+        hit, read = False, set()
         for slot, operand in enumerate(text.split(None, 1)[1].split(",")[1:4]):
             m = re.match(r"\s*R(\d+)(\.reuse)?", operand)
             register = int(m.group(1)) if m else None
-            hit |= register is not None and last[slot] == register
+            if register is not None and last[slot] == register:
+                hit = True
+            elif register is not None:
+                read.add(register)
             last[slot] = register if m and m.group(2) else None
         cached += hit
-    return cached, ffmas
+        conflicts += any(len([r for r in read if r % 2 == bank]) > 1
+                         for bank in (0, 1))
+    return cached, conflicts, ffmas
 
 
 def main():
@@ -80,11 +88,11 @@ def main():
             mix = collections.Counter(opcode(t) for _, t, _, _ in body)
             if mix["FFMA"] < 64:
                 continue
-            cached, ffmas = reuse_hits(body)
+            cached, conflicts, ffmas = reuse_hits(body)
             print("%s loop %#x-%#x: %d instructions, stall sum %d, FFMA %d "
-                  "(%d reuse an operand)" % (name, target, address, len(body),
-                                             sum(s for _, _, s, _ in body),
-                                             ffmas, cached))
+                  "(%d reuse an operand, %d read two registers of one bank)"
+                  % (name, target, address, len(body),
+                     sum(s for _, _, s, _ in body), ffmas, cached, conflicts))
             print("  " + ", ".join("%s %d" % kv for kv in mix.most_common(12)))
 
 
