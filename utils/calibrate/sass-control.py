@@ -8,7 +8,7 @@ the sum of the stall counts ptxas set (one cycle an instruction is the
 floor; the rest is what ncu reports as "wait"), how many FFMAs reuse
 an operand of the FFMA before them (the .reuse cache) rather than read all
 three from the register file, and how many read two registers of one bank
-(the register number's parity), which costs a cycle. No GPU is needed: nvcc -cubin here, and
+(the register number's parity), which may cost the FFMA a cycle. No GPU is needed: nvcc -cubin here, and
 cuobjdump from the CUDA toolkit or the nvidia-cuda-cuobjdump wheel.
 
 Usage: sass-control.py FILE.sass [--function SUBSTRING]
