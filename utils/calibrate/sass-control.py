@@ -8,8 +8,9 @@ the sum of the stall counts ptxas set (one cycle an instruction is the
 floor; the rest is what ncu reports as "wait"), how many FFMAs reuse
 an operand of the FFMA before them (the .reuse cache) rather than read all
 three from the register file, and how many read two registers of one bank
-(the register number's parity), which may cost the FFMA a cycle. No GPU is needed: nvcc -cubin here, and
-cuobjdump from the CUDA toolkit or the nvidia-cuda-cuobjdump wheel.
+(the register number's parity), which may cost the FFMA a cycle. No GPU is
+needed: nvcc -cubin here, and cuobjdump from the CUDA toolkit or the
+nvidia-cuda-cuobjdump wheel.
 
 Usage: sass-control.py FILE.sass [--function SUBSTRING]
 """
@@ -46,7 +47,7 @@ def opcode(text):
     return re.sub(r"^@!?U?P\w+\s+", "", text).split()[0].split(".")[0]
 
 
-def reuse_hits(body):
+def register_reads(body):
     """FFMAs that take an operand from the reuse cache, FFMAs that read two
     registers of one bank from the register file (bank = register number
     mod 2), and all FFMAs."""
@@ -88,7 +89,7 @@ def main():
             mix = collections.Counter(opcode(t) for _, t, _, _ in body)
             if mix["FFMA"] < 64:
                 continue
-            cached, conflicts, ffmas = reuse_hits(body)
+            cached, conflicts, ffmas = register_reads(body)
             print("%s loop %#x-%#x: %d instructions, stall sum %d, FFMA %d "
                   "(%d reuse an operand, %d read two registers of one bank)"
                   % (name, target, address, len(body),

@@ -13,12 +13,12 @@
 namespace gemm_kernels {
 
 /// Where a thread's packs of a tile start in global memory at the current K
-/// tile, how many of each pack's elements lie inside the matrix along x (0
-/// for a pack past the tile).
-/// Set once per row tile, so that the K loop only steps pointers: addresses
-/// and x bounds recomputed per tile would cost more instructions than the
-/// loads themselves. Where a tile's packs of a thread lie `stride` apart,
-/// only src[0] is used, so that the other pointers take no registers.
+/// tile, and how many of each pack's elements lie inside the matrix along x
+/// (0 for a pack past the tile). Set once per row tile, so that the K loop
+/// only steps pointers: addresses and x bounds recomputed per tile would
+/// cost more instructions than the loads themselves. Where a tile's packs of
+/// a thread lie `stride` apart, only src[0] is used, so that the other
+/// pointers take no registers.
 template <class T, int LOADS> struct Cursor {
   const T *src[LOADS];
   int room[LOADS];
