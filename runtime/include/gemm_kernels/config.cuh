@@ -33,6 +33,21 @@
 
 namespace gemm_kernels {
 
+/// threadIdx.x. An FMA kernel reads it through an asm that the optimiser
+/// cannot rematerialise, so that it holds the one index across the K loop
+/// and derives the fragment offsets from it (docs/codegen.md, "Thread
+/// index").
+template <class Cfg> __device__ __forceinline__ int threadIndex() {
+  if constexpr (Cfg::DMMA_K > 0) {
+    return threadIdx.x;
+  } else {
+    int t;
+    asm("mov.u32 %0, %%tid.x;" : "=r"(t));
+    __builtin_assume(t >= 0 && t < 1024);
+    return t;
+  }
+}
+
 /// Where the next K tile waits while the current one is multiplied.
 enum class Prefetch {
   None,  ///< Nowhere: load, wait, multiply, wait.

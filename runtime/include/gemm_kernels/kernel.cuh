@@ -21,6 +21,7 @@
 #include "gemm_kernels/tiles.cuh"
 #include "gemm_kernels/walk.cuh"
 
+#include <atomic>
 #include <type_traits>
 
 namespace gemm_kernels {
@@ -43,6 +44,27 @@ template <class Cfg> struct Gemm {
   using Acc = T[Cfg::TM][Cfg::TN];
   using BuffersA = T[STAGES][BK][BM + PAD];
   using BuffersB = T[STAGES][BK][BN + PAD];
+
+  /// The thread's place: its warp and lane (dmma; warps tile the block row
+  /// by row) or its row and column group of C (consecutive threads own
+  /// consecutive column groups), and its first element in the block tile.
+  struct Place {
+    int ty, tx, rowIn, colIn;
+  };
+  /// Derived anew from the thread's index at each use rather than passed
+  /// down: values held across the K loop would each keep a register.
+  static __device__ __forceinline__ Place place() {
+    const int t = threadIndex<Cfg>();
+    if constexpr (Cfg::DMMA_K > 0) {
+      constexpr int WM = 8 * Cfg::TM, WN = 4 * Cfg::TN;
+      const int ty = t / 32, tx = t % 32;
+      return {ty, tx, (ty / (BN / WN)) * WM + Cfg::A_GROUP * (tx / 4),
+              (ty % (BN / WN)) * WN + 2 * Cfg::B_GROUP * (tx % 4)};
+    } else {
+      const int ty = t / (BN / Cfg::TN), tx = t % (BN / Cfg::TN);
+      return {ty, tx, ty * Cfg::ROW_GROUP, tx * Cfg::COL_GROUP};
+    }
+  }
 
   /// The next K tile of A and B into registers.
   template <bool Vec>
@@ -94,10 +116,11 @@ template <class Cfg> struct Gemm {
   /// 0, whose moves check every element, so that the loop checks none.
   /// Every pipeline leaves buffer 0 unread and without copies in flight.
   static __device__ __forceinline__ void
-  remainder(const Step &s, const Rest &r, long long k0, int ty, int tx) {
+  remainder(const Step &s, const Rest &r, long long k0) {
     MA::fillRest(tilesA()[0], s.a, r.aX, r.aK, r.m, r.m0, k0, s.kRest);
     MB::fillRest(tilesB()[0], s.b, r.bX, r.bK, r.n, r.n0, k0, s.kRest);
     __syncthreads();
+    int ty = place().ty, tx = place().tx;
     opaque(ty, tx);
     multiplyRest<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx, s.kRest);
     __syncthreads();
@@ -106,8 +129,6 @@ template <class Cfg> struct Gemm {
   /// The pipelines that stage through registers (no prefetch, a second
   /// shared buffer, or a register prefetch), with block barriers.
   struct SyncPipe {
-    int ty, tx;
-
     template <bool Vec>
     __device__ __forceinline__ void loop(const Step &s) {
       typename MA::Regs ra;
@@ -119,7 +140,8 @@ template <class Cfg> struct Gemm {
           MA::store(tilesA()[0], ra);
           MB::store(tilesB()[0], rb);
           __syncthreads();
-          multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx);
+          multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], place().ty,
+                            place().tx);
           __syncthreads();
         }
       } else {
@@ -188,7 +210,7 @@ template <class Cfg> struct Gemm {
     __device__ __forceinline__ void
     fencedMultiply(Acc &acc, const typename MA::Tile &ta,
                    const typename MB::Tile &tb) {
-      multiplyTile<Cfg, true>(acc, ta, tb, ty, tx);
+      multiplyTile<Cfg, true>(acc, ta, tb, place().ty, place().tx);
     }
   };
 
@@ -198,7 +220,6 @@ template <class Cfg> struct Gemm {
   /// empty barrier's phase of the tile before. Warps wait for data and free
   /// buffers only.
   struct AsyncPipe {
-    int ty, tx;
     unsigned long long *full, *empty;
     /// Tiles through the buffers so far, which sets their phases across
     /// row tiles.
@@ -231,7 +252,8 @@ template <class Cfg> struct Gemm {
         waitPhase(full[buf], u / STAGES);
         if (early)
           refill(t + STAGES - 1);
-        multiplyTile<Cfg>(s.acc, tilesA()[buf], tilesB()[buf], ty, tx);
+        multiplyTile<Cfg>(s.acc, tilesA()[buf], tilesB()[buf], place().ty,
+                          place().tx);
         arrive(empty[buf]);
         if (!early)
           refill(t + STAGES - 1);
@@ -243,12 +265,10 @@ template <class Cfg> struct Gemm {
     }
   };
 
-  /// Every tile of C this block owns, through `pipe`; (rowIn, colIn) is the
-  /// thread's first element in the block tile.
+  /// Every tile of C this block owns, through `pipe`.
   template <bool Vec, class Pipe>
   static __device__ __forceinline__ void walk(const gemm_rt::Problem &p,
-                                              Pipe &pipe, int rowIn,
-                                              int colIn) {
+                                              Pipe &pipe) {
     // Full K tiles, and the rows short of one.
     const int kTiles = int(p.k / BK), kRest = int(p.k % BK);
     const T alpha = T(p.alpha), beta = T(p.beta);
@@ -280,8 +300,8 @@ template <class Cfg> struct Gemm {
       pipe.template loop<Vec>(step);
       if (step.kRest > 0)
         remainder(step, Rest{aX, aK, bX, bK, p.m, p.n, m0, n0},
-                  (long long)step.kTiles * BK, pipe.ty, pipe.tx);
-      int row = rowIn, col = colIn;
+                  (long long)step.kTiles * BK);
+      int row = place().rowIn, col = place().colIn;
       opaque(row, col);
       storeC<Cfg, Vec>(acc, CStore<T>{c, cm, cn, p.m, p.n, m0 + row,
                                       n0 + col, alpha, beta, p.epilogue,
@@ -291,18 +311,6 @@ template <class Cfg> struct Gemm {
 
   template <bool Vec>
   static __device__ __forceinline__ void run(const gemm_rt::Problem &p) {
-    int ty, tx, rowIn, colIn;
-    if constexpr (Cfg::DMMA_K > 0) {
-      // The warp and the lane; warps tile the block row by row.
-      constexpr int WM = 8 * Cfg::TM, WN = 4 * Cfg::TN;
-      ty = threadIdx.x / 32, tx = threadIdx.x % 32;
-      rowIn = (ty / (BN / WN)) * WM + Cfg::A_GROUP * (tx / 4);
-      colIn = (ty % (BN / WN)) * WN + 2 * Cfg::B_GROUP * (tx % 4);
-    } else {
-      // Consecutive threads own consecutive column groups of C.
-      ty = threadIdx.x / (BN / Cfg::TN), tx = threadIdx.x % (BN / Cfg::TN);
-      rowIn = ty * Cfg::ROW_GROUP, colIn = tx * Cfg::COL_GROUP;
-    }
     if constexpr (Cfg::PREFETCH == Prefetch::Async) {
       __shared__ unsigned long long full[STAGES], empty[STAGES];
       if (threadIdx.x == 0)
@@ -311,11 +319,11 @@ template <class Cfg> struct Gemm {
           initBarrier(empty[s], Cfg::THREADS);
         }
       __syncthreads();
-      AsyncPipe pipe{ty, tx, full, empty, 0};
-      walk<Vec>(p, pipe, rowIn, colIn);
+      AsyncPipe pipe{full, empty, 0};
+      walk<Vec>(p, pipe);
     } else {
-      SyncPipe pipe{ty, tx};
-      walk<Vec>(p, pipe, rowIn, colIn);
+      SyncPipe pipe{};
+      walk<Vec>(p, pipe);
     }
   }
 };
@@ -397,6 +405,46 @@ template <class Cfg> bool runs(const gemm_rt::Problem &p) {
   return unitStridesHold<Cfg>(p) && (Cfg::SCALAR_TWIN || packsFit<Cfg>(p));
 }
 
+/// The devices on which kernel<Kernel, Vec> has opted in to more than
+/// 48 KB of dynamic shared memory, a bit per ordinal below 64: the opt-in
+/// costs about half a microsecond, which a small problem's call would
+/// otherwise pay every time.
+template <class Kernel, bool Vec>
+std::atomic<unsigned long long> optedInOn{0};
+
+/// Launches `kernel` on p with `bytes` of dynamic shared memory, opting it
+/// in first where that passes 48 KB and `optedIn` has no bit for the
+/// current device. cudaDeviceReset drops the opt-ins: a launch that fails
+/// after one was skipped, with no error pending before it, opts in and
+/// launches again.
+inline cudaError_t launchKernel(void (*kernel)(gemm_rt::Problem), dim3 grid,
+                                int threads, int bytes, cudaStream_t stream,
+                                const gemm_rt::Problem &p,
+                                std::atomic<unsigned long long> &optedIn) {
+  unsigned long long bit = 0;
+  if (bytes > 48 * 1024) {
+    int device = 0;
+    if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess)
+      return err;
+    bit = device < 64 ? 1ull << device : 0;
+  }
+  const bool skip = bit && (optedIn.load() & bit) &&
+                    cudaPeekAtLastError() == cudaSuccess;
+  if (bytes > 48 * 1024 && !skip) {
+    if (const cudaError_t err = cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        err != cudaSuccess)
+      return err;
+    optedIn |= bit;
+  }
+  kernel<<<grid, threads, bytes, stream>>>(p);
+  const cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess || !skip)
+    return err;
+  optedIn &= ~bit;
+  return launchKernel(kernel, grid, threads, bytes, stream, p, optedIn);
+}
+
 /// Launches `Cfg`'s vector kernel when every packed access is aligned (or
 /// there are no packs), its scalar twin otherwise; a transposed
 /// configuration computes C^T = B^T A^T. A problem that runs<Cfg>()
@@ -411,25 +459,21 @@ cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
     return cudaErrorInvalidValue;
   using Kernel = typename KernelOf<Cfg>::type;
   auto start = gemmKernel<Kernel, true>;
+  auto *optedIn = &optedInOn<Kernel, true>;
   if (!packsFit<Cfg>(given)) {
-    if constexpr (Cfg::SCALAR_TWIN)
+    if constexpr (Cfg::SCALAR_TWIN) {
       start = gemmKernel<Kernel, false>;
-    else
+      optedIn = &optedInOn<Kernel, false>;
+    } else {
       return cudaErrorMisalignedAddress;
-  }
-  // Past 48 KB a kernel must opt in to its dynamic shared memory.
-  if (Cfg::SMEM_BYTES > 48 * 1024) {
-    const cudaError_t err = cudaFuncSetAttribute(
-        start, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM_BYTES);
-    if (err != cudaSuccess)
-      return err;
+    }
   }
   dim3 grid;
   if (const cudaError_t err = tileGrid(p, Cfg::BM, Cfg::BN, grid);
       err != cudaSuccess)
     return err;
-  start<<<grid, Cfg::THREADS, Cfg::SMEM_BYTES, stream>>>(p);
-  return cudaGetLastError();
+  return launchKernel(start, grid, Cfg::THREADS, Cfg::SMEM_BYTES, stream, p,
+                      *optedIn);
 }
 
 } // namespace gemm_kernels

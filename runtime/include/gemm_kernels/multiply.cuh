@@ -35,13 +35,14 @@ fmaStep(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
   for (int g = 0; g < TN / COL_GROUP; ++g)
     fb[g] = *reinterpret_cast<const Pack<T, COL_GROUP> *>(
         &tb[kk][g * Cfg::COL_STEP + tx * COL_GROUP]);
-  // Columns outer, rows serpentine: each FMA shares an operand with the
-  // one before, which ptxas serves from its reuse cache.
+  // Columns outer, rows serpentine from the last: each FMA shares an
+  // operand with the one before, which ptxas serves from its reuse cache.
+  // Which row starts sets ptxas's register banks (docs/codegen.md).
 #pragma unroll
   for (int j = 0; j < TN; ++j)
 #pragma unroll
     for (int s = 0; s < TM; ++s) {
-      const int i = j % 2 ? TM - 1 - s : s;
+      const int i = j % 2 ? s : TM - 1 - s;
       acc[i][j] += fa[i / ROW_GROUP].v[i % ROW_GROUP] *
                    fb[j / COL_GROUP].v[j % COL_GROUP];
     }

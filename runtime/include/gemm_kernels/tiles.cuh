@@ -43,10 +43,10 @@ template <class Cfg, class M> struct TileMover {
     constexpr int LINE = (M::ALONG_K ? BK : M::X) / PACK;
     int fast, slow;
     if constexpr (M::REGULAR) {
-      fast = (threadIdx.x % LINE) * PACK;
-      slow = threadIdx.x / LINE + i * (THREADS / LINE);
+      fast = (threadIndex<Cfg>() % LINE) * PACK;
+      slow = threadIndex<Cfg>() / LINE + i * (THREADS / LINE);
     } else {
-      const int e = threadIdx.x + i * THREADS;
+      const int e = threadIndex<Cfg>() + i * THREADS;
       fast = (e % LINE) * PACK;
       slow = e / LINE;
     }
@@ -78,7 +78,7 @@ template <class Cfg, class M> struct TileMover {
     int live = 0;
 #pragma unroll
     for (int i = 0; i < LOADS; ++i) {
-      const int e = threadIdx.x + i * THREADS;
+      const int e = threadIndex<Cfg>() + i * THREADS;
       int kk, x;
       coords(i, kk, x);
       const long long gx = x0 + x;
@@ -139,7 +139,7 @@ template <class Cfg, class M> struct TileMover {
   /// Whether pack i lies past the tile's last, which only an irregular tile
   /// has.
   static __device__ __forceinline__ bool pastTile(int i) {
-    return !M::REGULAR && threadIdx.x + i * THREADS >= M::PACKS;
+    return !M::REGULAR && threadIndex<Cfg>() + i * THREADS >= M::PACKS;
   }
 
   /// Loads this thread's packs of the next K tile into registers and steps
@@ -217,7 +217,7 @@ template <class Cfg, class M> struct TileMover {
   fillRest(Tile &tile, const T *base, long long xStride, long long kStride,
            long long xs, long long x0, long long k0, int kLeft) {
 #pragma unroll 1
-    for (int e = threadIdx.x; e < BK * M::X; e += THREADS) {
+    for (int e = threadIndex<Cfg>(); e < BK * M::X; e += THREADS) {
       const int kk = M::K_UNIT ? e % BK : e / M::X;
       const int x = M::K_UNIT ? e / BK : e % M::X;
       const bool in = kk < kLeft && x0 + x < xs;
