@@ -238,8 +238,9 @@ const Functions<double> dgemmBase{base_dgemm_nn, base_dgemm_nt, base_dgemm_tn,
 
 /// The A/B table of one element type: this build's functions and the
 /// base's (bench/run.sh BENCH_BASE=DIR), each checked, then timed in turn
-/// with cuBLAS in one loop, so that clock and power drift reach all three
-/// alike and ours / base compares the kernels alone.
+/// with cuBLAS in one loop, each after each of the others as often
+/// (mediansMs), so that clock and power drift and the call before reach
+/// all three alike and ours / base compares the kernels alone.
 template <class T>
 void benchAB(cublasHandle_t handle, const Functions<T> &f,
              const Functions<T> &base, DType dtype, const char *name) {

@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -515,10 +516,15 @@ constexpr int defaultWarmups = 3;
 constexpr int defaultRuns = 25;
 
 /// Median milliseconds of `runs` runs of each of `fs` after `warmups`, each
-/// run between two events on the default stream. The functions take turns
-/// (f0, f1, f0, f1, ...), so that a drift of the clocks reaches them alike.
+/// run between two events on the default stream. The functions take turns,
+/// so that a drift of the clocks reaches them alike, in an order that lets
+/// each follow every other as often (f0 f1 f2 f0 f2 f1 ...): a call leaves
+/// the GPU in a state (its shared-memory carveout, say) that can cost the
+/// next one, which shows on calls of tens of microseconds.
 template <class... F>
 std::array<double, sizeof...(F)> mediansMs(int warmups, int runs, F... fs) {
+  constexpr size_t n = sizeof...(F);
+  static_assert(n <= 3, "the order below is balanced for 1 to 3 functions");
   for (int i = 0; i < warmups; ++i)
     (fs(), ...);
   CHECK_CUDA(cudaDeviceSynchronize());
@@ -534,10 +540,16 @@ std::array<double, sizeof...(F)> mediansMs(int warmups, int runs, F... fs) {
     CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
     return ms;
   };
-  std::array<std::vector<float>, sizeof...(F)> ms;
+  const std::array<std::function<void()>, n> calls{fs...};
+  std::array<std::vector<float>, n> ms;
   for (int r = 0; r < runs; ++r) {
-    size_t i = 0;
-    (ms[i++].push_back(time(fs)), ...);
+    // Round r calls f(k * d % n) for k = 0, 1, ..., with d = 1, ..., n - 1
+    // in turn: n - 1 rounds hold every ordered pair once.
+    const size_t d = n > 1 ? 1 + r % (n - 1) : 0;
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = k * d % n;
+      ms[i].push_back(time(calls[i]));
+    }
   }
   CHECK_CUDA(cudaEventDestroy(start));
   CHECK_CUDA(cudaEventDestroy(stop));
