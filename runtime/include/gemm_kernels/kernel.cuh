@@ -120,7 +120,8 @@ template <class Cfg> struct Gemm {
     MA::fillRest(tilesA()[0], s.a, r.aX, r.aK, r.m, r.m0, k0, s.kRest);
     MB::fillRest(tilesB()[0], s.b, r.bX, r.bK, r.n, r.n0, k0, s.kRest);
     __syncthreads();
-    int ty = place().ty, tx = place().tx;
+    const Place at = place();
+    int ty = at.ty, tx = at.tx;
     opaque(ty, tx);
     multiplyRest<Cfg>(s.acc, tilesA()[0], tilesB()[0], ty, tx, s.kRest);
     __syncthreads();
@@ -140,8 +141,8 @@ template <class Cfg> struct Gemm {
           MA::store(tilesA()[0], ra);
           MB::store(tilesB()[0], rb);
           __syncthreads();
-          multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], place().ty,
-                            place().tx);
+          const Place at = place();
+          multiplyTile<Cfg>(s.acc, tilesA()[0], tilesB()[0], at.ty, at.tx);
           __syncthreads();
         }
       } else {
@@ -210,7 +211,8 @@ template <class Cfg> struct Gemm {
     __device__ __forceinline__ void
     fencedMultiply(Acc &acc, const typename MA::Tile &ta,
                    const typename MB::Tile &tb) {
-      multiplyTile<Cfg, true>(acc, ta, tb, place().ty, place().tx);
+      const Place at = place();
+      multiplyTile<Cfg, true>(acc, ta, tb, at.ty, at.tx);
     }
   };
 
@@ -252,8 +254,8 @@ template <class Cfg> struct Gemm {
         waitPhase(full[buf], u / STAGES);
         if (early)
           refill(t + STAGES - 1);
-        multiplyTile<Cfg>(s.acc, tilesA()[buf], tilesB()[buf], place().ty,
-                          place().tx);
+        const Place at = place();
+        multiplyTile<Cfg>(s.acc, tilesA()[buf], tilesB()[buf], at.ty, at.tx);
         arrive(empty[buf]);
         if (!early)
           refill(t + STAGES - 1);
@@ -301,7 +303,8 @@ template <class Cfg> struct Gemm {
       if (step.kRest > 0)
         remainder(step, Rest{aX, aK, bX, bK, p.m, p.n, m0, n0},
                   (long long)step.kTiles * BK);
-      int row = place().rowIn, col = place().colIn;
+      const Place at = place();
+      int row = at.rowIn, col = at.colIn;
       opaque(row, col);
       storeC<Cfg, Vec>(acc, CStore<T>{c, cm, cn, p.m, p.n, m0 + row,
                                       n0 + col, alpha, beta, p.epilogue,
@@ -421,8 +424,9 @@ inline cudaError_t launchKernel(void (*kernel)(gemm_rt::Problem), dim3 grid,
                                 int threads, int bytes, cudaStream_t stream,
                                 const gemm_rt::Problem &p,
                                 std::atomic<unsigned long long> &optedIn) {
+  const bool large = bytes > 48 * 1024;
   unsigned long long bit = 0;
-  if (bytes > 48 * 1024) {
+  if (large) {
     int device = 0;
     if (const cudaError_t err = cudaGetDevice(&device); err != cudaSuccess)
       return err;
@@ -430,7 +434,7 @@ inline cudaError_t launchKernel(void (*kernel)(gemm_rt::Problem), dim3 grid,
   }
   const bool skip = bit && (optedIn.load() & bit) &&
                     cudaPeekAtLastError() == cudaSuccess;
-  if (bytes > 48 * 1024 && !skip) {
+  if (large && !skip) {
     if (const cudaError_t err = cudaFuncSetAttribute(
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
         err != cudaSuccess)
@@ -445,6 +449,14 @@ inline cudaError_t launchKernel(void (*kernel)(gemm_rt::Problem), dim3 grid,
   return launchKernel(kernel, grid, threads, bytes, stream, p, optedIn);
 }
 
+/// launchKernel with kernel<Kernel, Vec> and its opt-ins.
+template <class Kernel, bool Vec>
+cudaError_t launchGemm(const gemm_rt::Problem &p, dim3 grid,
+                       cudaStream_t stream) {
+  return launchKernel(gemmKernel<Kernel, Vec>, grid, Kernel::THREADS,
+                      Kernel::SMEM_BYTES, stream, p, optedInOn<Kernel, Vec>);
+}
+
 /// Launches `Cfg`'s vector kernel when every packed access is aligned (or
 /// there are no packs), its scalar twin otherwise; a transposed
 /// configuration computes C^T = B^T A^T. A problem that runs<Cfg>()
@@ -457,23 +469,17 @@ cudaError_t launch(const gemm_rt::Problem &given, cudaStream_t stream) {
       Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
   if (!unitStridesHold<Cfg>(given))
     return cudaErrorInvalidValue;
-  using Kernel = typename KernelOf<Cfg>::type;
-  auto start = gemmKernel<Kernel, true>;
-  auto *optedIn = &optedInOn<Kernel, true>;
-  if (!packsFit<Cfg>(given)) {
-    if constexpr (Cfg::SCALAR_TWIN) {
-      start = gemmKernel<Kernel, false>;
-      optedIn = &optedInOn<Kernel, false>;
-    } else {
-      return cudaErrorMisalignedAddress;
-    }
-  }
   dim3 grid;
   if (const cudaError_t err = tileGrid(p, Cfg::BM, Cfg::BN, grid);
       err != cudaSuccess)
     return err;
-  return launchKernel(start, grid, Cfg::THREADS, Cfg::SMEM_BYTES, stream, p,
-                      *optedIn);
+  using Kernel = typename KernelOf<Cfg>::type;
+  if (packsFit<Cfg>(given))
+    return launchGemm<Kernel, true>(p, grid, stream);
+  if constexpr (Cfg::SCALAR_TWIN)
+    return launchGemm<Kernel, false>(p, grid, stream);
+  else
+    return cudaErrorMisalignedAddress;
 }
 
 } // namespace gemm_kernels
