@@ -314,8 +314,15 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
                       if (!isFeasible(target, f, s))
                         continue;
                       ++fitting.feasible[transpose];
-                      if (meetsGuidelines(target, precision, s, f))
-                        fitting.kept.push_back({s, f});
+                      if (!meetsGuidelines(target, precision, s, f))
+                        continue;
+                      fitting.kept.push_back({s, f});
+                      if (int64_t blocks = squeezedOccupancy(target, s, f)) {
+                        s.occupancy = blocks;
+                        fitting.kept.push_back(
+                            {s, estimateFootprint(target, precision, s,
+                                                  footprints)});
+                      }
                     }
                   }
                 }
@@ -388,6 +395,8 @@ Candidate mlir::gemm::rankFirst(const GpuTarget &target,
   std::optional<Candidate> best;
   RankKey bestKey;
   for (const Candidate &c : set.ranked) {
+    if (c.squeezed())
+      continue;
     Prediction prediction =
         predictFor(target, set.precision, c.schedule, c.prediction, problem);
     RankKey key = rankKey(prediction);
@@ -397,4 +406,9 @@ Candidate mlir::gemm::rankFirst(const GpuTarget &target,
     }
   }
   return *best;
+}
+
+const Candidate &mlir::gemm::modelChoice(const CandidateSet &set) {
+  return *llvm::find_if(set.ranked,
+                        [](const Candidate &c) { return !c.squeezed(); });
 }

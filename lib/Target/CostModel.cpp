@@ -224,6 +224,24 @@ InstructionCounts countInstructions(const GpuTarget &target,
   return c;
 }
 
+/// Blocks of `s` that an SM holds by every limit but its registers.
+int64_t residencyLimit(const GpuTarget &target, const Schedule &s,
+                       int64_t sharedBytes) {
+  int64_t threads = s.threads(), warps = llvm::divideCeil(threads, 32);
+  return std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
+                   target.maxThreadsPerSM / threads,
+                   target.sharedBytesPerSM / sharedBytes});
+}
+
+/// Registers per thread that `blocks` resident blocks of `warps` warps
+/// leave: with partitioned register files, the fullest partition's file
+/// over its warps ([Lai & Seznec 2012] eq. 3).
+int64_t registerCap(const GpuTarget &target, int64_t blocks, int64_t warps) {
+  int64_t partitions = std::max<int64_t>(target.registerPartitions, 1);
+  int64_t perPartition = llvm::divideCeil(blocks * warps, partitions);
+  return target.registersPerSM / partitions / (perPartition * 32);
+}
+
 /// Registers per thread: the target's measured law, else [Lai & Seznec 2012] eq. 7;
 /// `margin` adds the law's margin.
 int64_t estimateRegisters(const GpuTarget &target, Precision precision,
@@ -323,24 +341,36 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                         target.maxRegistersPerThread));
   f.sharedBytes = kernelSharedBytes(precision, s);
   f.stagedWords = stagedWords(precision, s);
-  int64_t threads = s.threads();
-  int64_t warps = llvm::divideCeil(threads, 32);
-  // [Lai & Seznec 2012] eq. 3 and the residency limits; with partitioned register
-  // files the fullest partition's warps must fit its file.
+  int64_t warps = llvm::divideCeil(s.threads(), 32);
   // Registers are counted a block at a time, up to what the other limits
   // allow.
-  int64_t partitions = std::max<int64_t>(target.registerPartitions, 1);
-  int64_t limit = std::min({target.maxBlocksPerSM, target.maxWarpsPerSM / warps,
-                            target.maxThreadsPerSM / threads,
-                            target.sharedBytesPerSM / f.sharedBytes});
+  int64_t limit = residencyLimit(target, s, f.sharedBytes);
   f.blocksPerSM = 0;
   while (f.blocksPerSM < limit &&
-         int64_t(llvm::divideCeil((f.blocksPerSM + 1) * warps, partitions)) *
-                 32 * f.registers <=
-             target.registersPerSM / partitions)
+         f.registers <= registerCap(target, f.blocksPerSM + 1, warps))
     ++f.blocksPerSM;
-  f.threadsPerSM = f.blocksPerSM * threads;
+  if (s.occupancy > f.blocksPerSM && s.occupancy <= limit) {
+    f.blocksPerSM = s.occupancy;
+    f.registers = std::min(registerCap(target, s.occupancy, warps),
+                           target.maxRegistersPerThread);
+  }
+  f.threadsPerSM = f.blocksPerSM * s.threads();
   return f;
+}
+
+int64_t mlir::gemm::squeezedOccupancy(const GpuTarget &target,
+                                      const Schedule &s, const Footprint &f) {
+  const std::optional<RegisterLaw> &law = target.registerLawOf(s.compute);
+  if (!law || f.blocksPerSM == 0)
+    return 0;
+  double fewest = double(f.spillFree) - kMarginSigmas * law->sigma;
+  int64_t warps = llvm::divideCeil(s.threads(), 32);
+  int64_t limit = residencyLimit(target, s, f.sharedBytes);
+  int64_t blocks = f.blocksPerSM;
+  while (blocks < limit &&
+         double(registerCap(target, blocks + 1, warps)) >= fewest)
+    ++blocks;
+  return blocks > f.blocksPerSM ? blocks : 0;
 }
 
 Problem mlir::gemm::footprintClass(const Problem &problem) {

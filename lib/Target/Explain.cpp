@@ -64,7 +64,9 @@ std::string mlir::gemm::formatScheduleOptions(const Schedule &s) {
                        s.blockM, s.blockN, s.blockK, s.threadM, s.threadN,
                        s.vector, stringifyPrefetch(s.prefetch), s.stages,
                        s.pad, stringifyCompute(s.compute), int(s.transpose))
-      .str();
+             .str() +
+         // One block per SM is the launch bounds' default.
+         (s.occupancy > 1 ? " occupancy=" + std::to_string(s.occupancy) : "");
 }
 
 std::optional<Schedule> mlir::gemm::parseScheduleOptions(StringRef text) {
@@ -106,12 +108,15 @@ std::optional<Schedule> mlir::gemm::parseScheduleOptions(StringRef text) {
     } else if (name == "transpose") {
       ok = value == "0" || value == "1";
       s.transpose = value == "1";
+    } else if (name == "occupancy") {
+      ok = integers({&s.occupancy}) && s.occupancy > 0;
     }
     if (!ok || !names.insert(name).second)
       return std::nullopt;
   }
-  // Every field that formatScheduleOptions prints.
-  if (names.size() != 8 || s.threadM == 0 || s.threadN == 0)
+  // Every field that formatScheduleOptions prints, occupancy where it does.
+  if (names.size() != 8 + names.count("occupancy") || s.threadM == 0 ||
+      s.threadN == 0)
     return std::nullopt;
   return s;
 }
@@ -149,11 +154,15 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
       target.peakGFlops(precision), target.dramGBs, target.sharedGBs(),
       target.issuePerClock(precision), target.sharedAccessesPerClock(4),
       target.sharedAccessesPerClock(8), target.sharedAccessesPerClock(16));
+  size_t squeezed = llvm::count_if(
+      set.ranked, [](const Candidate &c) { return c.squeezed(); });
   os << llvm::formatv("  search: {0} feasible schedules, {1} kept by the "
                       "guidelines (>= {2} threads and {3} blocks per SM, "
-                      "register reuse >= {4:F1})\n",
-                      set.feasible, set.ranked.size(), g.minThreadsPerSM,
-                      g.minBlocksPerSM, g.minRegisterReuse);
+                      "register reuse >= {4:F1}) and {5} squeezed twins of "
+                      "them for tuning\n",
+                      set.feasible, set.ranked.size() - squeezed,
+                      g.minThreadsPerSM, g.minBlocksPerSM, g.minRegisterReuse,
+                      squeezed);
   os << "  problem: " << problemText(set.problem) << "\n";
   os << llvm::formatv("{0,4} {1,-10} {2,-6} {3,4} {4,3} {5,-8} {6,4} {7,6} "
                       "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,6} {15,9} "

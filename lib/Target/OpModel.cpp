@@ -71,7 +71,7 @@ Schedule mlir::gemm::toSchedule(ScheduleAttr s) {
   return {s.getBlockM(),   s.getBlockN(), s.getBlockK(),
           s.getThreadM(),  s.getThreadN(), s.getVector(),
           s.getPrefetch(), s.getPad(),     s.getCompute(),
-          s.getStages(),   s.getTranspose()};
+          s.getStages(),   s.getTranspose(), s.getOccupancy()};
 }
 
 double mlir::gemm::fullRate(const GpuTarget &target, MatmulOp op,

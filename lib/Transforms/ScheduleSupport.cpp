@@ -71,7 +71,7 @@ ScheduleParams ScheduleParams::fromSchedule(const Schedule &s) {
           s.pad,
           s.prefetch,
           s.compute,
-          /*occupancy=*/0,
+          s.occupancy,
           s.transpose};
 }
 
@@ -167,14 +167,14 @@ mlir::gemm::modelSchedule(MatmulOp op, const GpuTarget &gpu,
     if (explain)
       explain(set);
     if (!set.ranked.empty())
-      best = set.ranked.front().schedule;
+      best = modelChoice(set).schedule;
   }
   if (!best) {
     const CandidateSet &unconstrained =
         searches.search(gpu, precision, {}, problem);
     if (unconstrained.ranked.empty())
       return std::nullopt;
-    best = unconstrained.ranked.front().schedule;
+    best = modelChoice(unconstrained).schedule;
   }
   return options.apply(ScheduleParams::fromSchedule(*best));
 }

@@ -50,6 +50,12 @@ struct ScheduleConstraints {
 struct Candidate {
   Schedule schedule;
   Prediction prediction;
+
+  /// Whether the schedule is a kept one's twin with more blocks per SM
+  /// than its register estimate allows (squeezedOccupancy). Twins rank
+  /// among the others, so that tuning programs time them; the model never
+  /// chooses one, since ptxas may spill it.
+  bool squeezed() const { return schedule.occupancy > 0; }
 };
 
 /// The schedules that fit a target whatever the operands' layout: those
@@ -108,9 +114,13 @@ SearchSpace predictSchedules(const GpuTarget &target, Precision precision,
 CandidateSet rankSchedules(const GpuTarget &target, const SearchSpace &space,
                            const Problem &problem);
 
-/// The first of `set` (which must not be empty) when its candidates are
-/// ranked for `problem` instead: its extents change the fill and the
-/// streamed operands' bound.
+/// The model's choice of `set`, which must not be empty: its first
+/// candidate that is not squeezed.
+const Candidate &modelChoice(const CandidateSet &set);
+
+/// The model's choice of `set` (which must not be empty) when its
+/// candidates are ranked for `problem` instead: its extents change the
+/// fill and the streamed operands' bound.
 Candidate rankFirst(const GpuTarget &target, const CandidateSet &set,
                     const Problem &problem);
 

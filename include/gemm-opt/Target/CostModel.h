@@ -37,6 +37,11 @@ struct Schedule {
   /// The kernel computes C^T = B^T A^T: the tiles are the transposed
   /// problem's (BM along N).
   bool transpose = false;
+  /// Blocks per SM that the launch bounds ask for. Past the count that the
+  /// register estimate allows, the kernel is squeezed: ptxas must fit it in
+  /// fewer registers than the law expects, which only a measurement can
+  /// confirm (squeezedOccupancy). 0: the estimate's count.
+  int64_t occupancy = 0;
 
   /// One thread per register tile.
   int64_t threads() const { return (blockM / threadM) * (blockN / threadN); }
@@ -76,7 +81,7 @@ Problem orient(const Problem &problem, const Schedule &schedule);
 /// What a schedule costs on the SM.
 struct Footprint {
   /// Registers per thread that residency reserves ([Lai & Seznec 2012] eq. 7, or the
-  /// target's law plus a margin for its scatter).
+  /// target's law plus a margin for its scatter), or a squeezed kernel's cap.
   int64_t registers;
   /// The fewest registers the kernel is expected to fit without spilling:
   /// `registers` less the margin, which only residency needs.
@@ -133,6 +138,15 @@ struct Prediction {
 /// The footprint of `schedule` on `target`.
 Footprint estimateFootprint(const GpuTarget &target, Precision precision,
                             const Schedule &schedule, const Problem &problem);
+
+/// The most blocks per SM, past `footprint`'s, at which the register cap
+/// still holds the law's estimate less its margin: where ptxas may fit
+/// `schedule` into fewer registers than the estimate, for more resident
+/// warps (a 128x128x16/8x8 f32 kernel estimated at 154 registers compiled
+/// to 146, and at two blocks per SM into 128 without spilling). 0 where
+/// none does, or the target has no law.
+int64_t squeezedOccupancy(const GpuTarget &target, const Schedule &schedule,
+                          const Footprint &footprint);
 
 /// All of `problem` that estimateFootprint reads (whether C has a unit
 /// stride), as a problem: the footprint is the same for every problem of
