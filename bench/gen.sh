@@ -16,7 +16,8 @@
 # without it, with none).
 # It also writes the tuning programs of the inputs on the benchmark's
 # shapes to .gpu/tune/<name>.cu (gemm-opt --emit=tune, the model's first
-# BENCH_TUNE_TOP schedules per shape), which bench/tune.sh runs.
+# BENCH_TUNE_TOP schedules per shape and its best of BENCH_TUNE_SHAPES
+# further tile shapes), which bench/tune.sh runs.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -38,6 +39,7 @@ for src in "$root"/bench/inputs/*.cpp; do
   name=$(basename "$src" .cpp)
   "$gemm_opt" "$src" -o "$tune/$name.cu" --target="$target" --emit=tune \
     --tune-problems="$shapes" --tune-top="${BENCH_TUNE_TOP:-12}" \
+    --tune-shapes="${BENCH_TUNE_SHAPES:-16}" \
     --tuning-db=none 2>"$tune/$name.remarks"
   "$gemm_opt" "$src" -o "$out/$name.cu" --target="$target" \
     --tuning-db="${BENCH_TUNING_DB:-none}" 2>"$out/$name.remarks"

@@ -2,8 +2,9 @@
 //
 // The model prunes thousands of schedules well but ranks its last few
 // poorly (docs/tuning.md), so a tuning program times its first `top` for
-// each problem on the GPU. This pass picks them and writes them into the
-// op as alternatives, with gemm.tune saying which problem times which.
+// each problem on the GPU, and its best of `shapes` further tile shapes.
+// This pass picks them and writes them into the op as alternatives, with
+// gemm.tune saying which problem times which.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "gemm-opt/Target/OpModel.h"
 #include "gemm-opt/Transforms/Passes.h"
 
+#include <array>
+#include <set>
 
 namespace mlir::gemm {
 #define GEN_PASS_DEF_GEMMADDTUNINGCANDIDATES
@@ -105,7 +108,8 @@ struct GemmAddTuningCandidates
   }
 
   /// Sets `op`'s alternatives to the model's first `top` schedules of each
-  /// of its problems, and gemm.tune to which kernels each problem times.
+  /// of its problems and its best of `shapes` further tile shapes, and
+  /// gemm.tune to which kernels each problem times.
   LogicalResult addCandidates(MatmulOp op, const GpuTarget &gpu,
                               const ScheduleOverrides &options,
                               SearchCache &searches,
@@ -137,6 +141,24 @@ struct GemmAddTuningCandidates
           return;
       llvm::append_range(tune, entry);
     };
+    // Records that the problem times candidate `c`'s kernel.
+    auto timeCandidate = [&](const TuningKey &key, const Candidate &c) {
+      FailureOr<ScheduleAttr> schedule = buildSchedule(
+          op, gpu, options.apply(ScheduleParams::fromSchedule(c.schedule)),
+          getArgument());
+      if (failed(schedule))
+        return failure();
+      int64_t index = 0;
+      if (*schedule != op.getScheduleAttr()) {
+        auto *at = llvm::find(kernels, *schedule);
+        index = at - kernels.begin() + 1;
+        if (at == kernels.end())
+          kernels.push_back(*schedule);
+      }
+      // Options applied to two candidates may make them one kernel.
+      time(key, index);
+      return success();
+    };
     for (const TuningKey &key : keys) {
       for (size_t index = 0; index < launcherKernels; ++index)
         time(key, index);
@@ -146,22 +168,28 @@ struct GemmAddTuningCandidates
       problem.n = key.n;
       const CandidateSet &set = searches.search(
           gpu, precisionOf(op), options.constraints(), problem);
-      for (const Candidate &c :
-           ArrayRef<Candidate>(set.ranked).take_front(top)) {
-        FailureOr<ScheduleAttr> schedule = buildSchedule(
-            op, gpu, options.apply(ScheduleParams::fromSchedule(c.schedule)),
-            getArgument());
-        if (failed(schedule))
-          return failure();
-        int64_t index = 0;
-        if (*schedule != op.getScheduleAttr()) {
-          auto *at = llvm::find(kernels, *schedule);
-          index = at - kernels.begin() + 1;
-          if (at == kernels.end())
-            kernels.push_back(*schedule);
+      // The model's first `top`, then its best of each further tile shape
+      // that the launcher does not have.
+      std::set<std::array<int64_t, 5>> tiles;
+      auto tileOf = [](const Schedule &s) {
+        return std::array<int64_t, 5>{s.blockM, s.blockN, s.blockK, s.threadM,
+                                      s.threadN};
+      };
+      tiles.insert(tileOf(toSchedule(op.getScheduleAttr())));
+      for (Attribute kernel : ArrayRef(kernels).take_front(launcherKernels - 1))
+        tiles.insert(tileOf(toSchedule(cast<ScheduleAttr>(kernel))));
+      unsigned added = 0;
+      for (auto [rank, c] : llvm::enumerate(set.ranked)) {
+        if (rank >= top && added == shapes)
+          break;
+        bool newTile = tiles.insert(tileOf(c.schedule)).second;
+        if (rank >= top) {
+          if (!newTile)
+            continue;
+          ++added;
         }
-        // Options applied to two candidates may make them one kernel.
-        time(key, index);
+        if (failed(timeCandidate(key, c)))
+          return failure();
       }
     }
     if (!kernels.empty())

@@ -52,6 +52,7 @@ void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
     auto tuning = scheduleOptions<GemmAddTuningCandidatesOptions>(options);
     tuning.problems = ArrayRef<std::string>(options.tuneProblems);
     tuning.top = options.tuneTop;
+    tuning.shapes = options.tuneShapes;
     pm.addPass(createGemmAddTuningCandidates(tuning));
   }
   pm.addPass(createGemmSpecialize());

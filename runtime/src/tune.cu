@@ -13,9 +13,11 @@
 #include "gemm-opt/Target/TuningFormat.h"
 #include "timing.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -139,26 +141,57 @@ int tuneMain(int argc, char **argv, const TuneNest *nests, int count) {
                      "tune: nest %s: variant %d has no schedule; its timings "
                      "are not recorded\n",
                      nest->nest, v);
+    // Times one case, prints and records its rows; false if the database
+    // cannot be written.
+    std::set<int> winners;
+    auto run = [&](const TuneCase &c) {
+      const std::vector<Timed> rows = timeCase(*nest, c, options.runs);
+      printTable(*nest, c, rows);
+      const Timed *best = nullptr;
+      for (const Timed &row : rows) {
+        failed = failed || !row.passed();
+        if (row.passed() && (!best || row.seconds < best->seconds))
+          best = &row;
+      }
+      if (best)
+        winners.insert(best->choice.variant);
+      if (!recorded)
+        return true;
+      writeRecords(db, *nest, c, rows);
+      return std::fflush(db) == 0 && !std::ferror(db);
+    };
+    const auto empty = [](const TuneCase &c) {
+      return c.batch < 1 || c.m < 1 || c.n < 1 || c.k < 1;
+    };
+    bool written = true;
     for (const TuneCase *c = nest->cases; c != nest->cases + nest->caseCount;
          ++c) {
-      if (c->batch < 1 || c->m < 1 || c->n < 1 || c->k < 1) {
+      if (empty(*c))
         std::fprintf(stderr, "tune: nest %s: an empty case skipped\n",
                      nest->nest);
-        continue;
-      }
-      const std::vector<Timed> rows = timeCase(*nest, *c, options.runs);
-      printTable(*nest, *c, rows);
-      for (const Timed &row : rows)
-        failed = failed || !row.passed();
-      if (recorded) {
-        writeRecords(db, *nest, *c, rows);
-        if (std::fflush(db) != 0 || std::ferror(db)) {
-          std::fprintf(stderr, "tune: cannot write the tuning database %s\n",
-                       options.db.c_str());
-          std::fclose(db);
-          return 1;
-        }
-      }
+      else
+        written = written && run(*c);
+    }
+    // Then each case times the kernels that won another case and that it
+    // has not timed: the model ranks each problem apart, and a kernel it
+    // placed first for one problem may be missing from a neighbour's.
+    for (const TuneCase *c = nest->cases; c != nest->cases + nest->caseCount;
+         ++c) {
+      std::vector<int> more;
+      for (int v : winners)
+        if (std::find(c->variants, c->variants + c->count, v) ==
+            c->variants + c->count)
+          more.push_back(v);
+      if (!empty(*c) && !more.empty())
+        written = written &&
+                  run({c->batch, c->m, c->n, c->k, more.data(),
+                       int(more.size())});
+    }
+    if (!written) {
+      std::fprintf(stderr, "tune: cannot write the tuning database %s\n",
+                   options.db.c_str());
+      std::fclose(db);
+      return 1;
     }
   }
   if (db && std::fclose(db) != 0) {

@@ -169,6 +169,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   pipelineOptions->tune = emit == Emit::Tune;
   pipelineOptions->tuneProblems = options.tuneProblems;
   pipelineOptions->tuneTop = options.tuneTop;
+  pipelineOptions->tuneShapes = options.tuneShapes;
   mlir::PassManager pm(&context);
   mlir::gemm::buildGemmPipeline(pm, *pipelineOptions);
   if (!options.referenceKernel && mlir::failed(pm.run(*module)))

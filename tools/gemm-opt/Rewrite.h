@@ -30,9 +30,10 @@ struct RewriteOptions {
   /// The tuning database's path, or empty for none.
   std::string tuningDb;
   /// --emit=tune: the problems of nests with dynamic extents, and the
-  /// schedules timed per problem.
+  /// schedules timed per problem: the model's first, and its best of as
+  /// many further tile shapes.
   std::vector<std::string> tuneProblems;
-  unsigned tuneTop = 16;
+  unsigned tuneTop = 16, tuneShapes = 0;
   bool referenceKernel = false;
   Language language = Language::FromName;
   RemarkSelection remarks;

@@ -78,7 +78,7 @@ constexpr StringLiteral ownFlags[] = {
     "p",          "extra-arg",    "extra-arg-before",
     "cflags",     "libs",         "nvcc-flags",
     "cuda-arch",  "kernels",      "fsave-optimization-record",
-    "tuning-db",  "tune-problems", "tune-top"};
+    "tuning-db",  "tune-problems", "tune-top", "tune-shapes"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
 /// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
@@ -176,6 +176,11 @@ struct Options {
       cl::desc("--emit=tune: the model's first schedules timed per problem "
                "(default: 16)"),
       cl::init(16), cl::cat(category)};
+  cl::opt<unsigned> tuneShapes{
+      "tune-shapes",
+      cl::desc("--emit=tune: after the first, the model's best schedule of "
+               "each of this many further tile shapes (default: 0)"),
+      cl::init(0), cl::cat(category)};
   cl::opt<bool> referenceKernel{
       "reference-kernel",
       cl::desc("Skip schedule selection: every launcher runs the runtime's "
@@ -418,8 +423,10 @@ int runSourceMode(int argc, const char **argv) {
     return driverError(toString(remarks.takeError()));
 
   if (opts.emit != Emit::Tune &&
-      (opts.tuneProblems.getNumOccurrences() || opts.tuneTop.getNumOccurrences()))
-    return driverError("--tune-problems and --tune-top go with --emit=tune");
+      (opts.tuneProblems.getNumOccurrences() ||
+       opts.tuneTop.getNumOccurrences() || opts.tuneShapes.getNumOccurrences()))
+    return driverError(
+        "--tune-problems, --tune-top and --tune-shapes go with --emit=tune");
   if (opts.emit == Emit::Tune && opts.referenceKernel)
     return driverError("--emit=tune times the model's kernels; it does not go "
                        "with --reference-kernel");
@@ -433,6 +440,7 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.tuningDb = tuningDbPath(opts.tuningDb);
   rewrite.tuneProblems = opts.tuneProblems;
   rewrite.tuneTop = opts.tuneTop;
+  rewrite.tuneShapes = opts.tuneShapes;
   rewrite.referenceKernel = opts.referenceKernel;
   rewrite.language = opts.language;
   rewrite.remarks = *remarks;

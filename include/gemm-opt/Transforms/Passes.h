@@ -71,6 +71,10 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
   Option<unsigned> tuneTop{
       *this, "tune-top", llvm::cl::desc("See gemm-add-tuning-candidates' top"),
       llvm::cl::init(GemmAddTuningCandidatesOptions().top)};
+  Option<unsigned> tuneShapes{
+      *this, "tune-shapes",
+      llvm::cl::desc("See gemm-add-tuning-candidates' shapes"),
+      llvm::cl::init(GemmAddTuningCandidatesOptions().shapes)};
 };
 
 /// The passes that take a lifted module to one CodeGen can print.

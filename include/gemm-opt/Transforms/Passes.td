@@ -165,7 +165,9 @@ def GemmAddTuningCandidates
     op has (its schedule, kernel 0, and the alternatives that
     gemm-add-alternatives gave it: what the launcher would choose among)
     and the model's first `top` schedules for it under the schedule
-    options, added to `alternatives` (each kernel once); `gemm.tune` lists
+    options, then its best of each of `shapes` further tile shapes (the
+    model ranks variants of one tile together, however they measure),
+    added to `alternatives` (each kernel once); `gemm.tune` lists
     (batch, M, N, K, kernel) for each problem and each of its kernels. An
     op that no problem fits gets a remark and no `gemm.tune`: the tuning
     program skips it.
@@ -190,6 +192,9 @@ def GemmAddTuningCandidates
                "[LAYOUT:][BATCHx]MxNxK">,
     Option<"top", "top", "unsigned", "16",
            "Schedules per problem, the model's first">,
+    Option<"shapes", "shapes", "unsigned", "0",
+           "Then the model's best schedule of each of this many further "
+           "tile shapes (block and thread tile)">,
   ]);
 }
 
