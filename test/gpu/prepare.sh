@@ -2,9 +2,10 @@
 # The dev-machine half of the GPU checks: rewrite every end-to-end program
 # (test/e2e/*.cpp, test/e2e/*.c split with --kernels, and the example) with
 # the gemm-opt built here into .gpu/e2e,
-# and the self-checking regression programs (test/gpu/regress/*.cpp) into
-# .gpu/regress, which the device call carries; test/gpu/run.sh there builds
-# and runs them.
+# the self-checking regression programs (test/gpu/regress/*.cpp) into
+# .gpu/regress, and a tuning program of one nest on three problems into
+# .gpu/tune-check, which the device call carries; test/gpu/run.sh there
+# builds and runs them.
 #   test/gpu/prepare.sh            # here, after scripts/build.sh
 #   bash test/gpu/run.sh           # on the GPU machine, carry .gpu
 set -euo pipefail
@@ -35,3 +36,10 @@ for src in "$root"/test/gpu/regress/*.cpp; do
   "$gemm_opt" "$src" -o "$regress/$(basename "$src" .cpp).cu" 2>/dev/null
 done
 ls "$regress"
+tuneCheck=$root/.gpu/tune-check
+rm -rf "$tuneCheck"
+mkdir -p "$tuneCheck"
+"$gemm_opt" "$root/test/Driver/Inputs/dynamic-nest.cpp" --emit=tune \
+  --tune-problems=512x512x512,4096x4096x256,64x4096x4096 --tune-top=2 \
+  -o "$tuneCheck/tune.cu" 2>/dev/null
+ls "$tuneCheck"

@@ -14,10 +14,12 @@
 #      test/gpu/prepare.sh makes it), builds each program both ways, runs
 #      them, compares their outputs with test/e2e/compare.py and requires at
 #      least one nest per program to have run on the GPU;
-#   5. test/gpu/regress.sh: the self-checking regression programs.
+#   5. test/gpu/regress.sh: the self-checking regression programs;
+#   6. if .gpu/tune-check exists (test/gpu/prepare.sh), builds and runs its
+#      tuning program and checks its rows with tune_check.py.
 # Prints a table and exits non-zero if anything failed. GPU_STEPS (say
 # "e2e" or "regress e2e") runs only the steps it names: runtime, seeds,
-# regress, e2e.
+# regress, tune, e2e.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -26,7 +28,7 @@ source test/gpu/lib.sh
 
 WORK=/tmp/gemm-opt-gpu
 status=0
-steps=" ${GPU_STEPS:-runtime seeds regress e2e} "
+steps=" ${GPU_STEPS:-runtime seeds regress tune e2e} "
 
 printDevice
 buildRuntime
@@ -64,6 +66,21 @@ fi
 
 if [[ $steps == *" regress "* ]]; then
   bash test/gpu/regress.sh || status=1
+fi
+
+if [[ $steps == *" tune "* && -f .gpu/tune-check/tune.cu ]]; then
+  echo "== tune_check"
+  rm -f "$WORK/tune-check.csv"
+  if "$NVCC" "${NVCC_FLAGS[@]}" .gpu/tune-check/tune.cu "$LIB" \
+      -o "$WORK/tune-check"; then
+    { "$WORK/tune-check" --db="$WORK/tune-check.csv" --runs=5 \
+        >"$WORK/tune-check.log" &&
+      python3 test/gpu/tune_check.py "$WORK/tune-check.csv" \
+        .gpu/tune-check/tune.cu; } || status=1
+  else
+    echo "the tuning program does not compile"
+    status=1
+  fi
 fi
 
 if [[ $steps != *" e2e "* ]]; then
