@@ -242,6 +242,17 @@ int64_t registerCap(const GpuTarget &target, int64_t blocks, int64_t warps) {
   return target.registersPerSM / partitions / (perPartition * 32);
 }
 
+/// The most blocks of `s` that an SM holds, up to `limit`, when each thread
+/// takes `registers`.
+int64_t residentBlocks(const GpuTarget &target, const Schedule &s,
+                       int64_t limit, double registers) {
+  int64_t warps = llvm::divideCeil(s.threads(), 32), blocks = 0;
+  while (blocks < limit &&
+         registers <= double(registerCap(target, blocks + 1, warps)))
+    ++blocks;
+  return blocks;
+}
+
 /// Registers per thread: the target's measured law, else [Lai & Seznec 2012] eq. 7;
 /// `margin` adds the law's margin.
 int64_t estimateRegisters(const GpuTarget &target, Precision precision,
@@ -341,18 +352,15 @@ Footprint mlir::gemm::estimateFootprint(const GpuTarget &target,
                         target.maxRegistersPerThread));
   f.sharedBytes = kernelSharedBytes(precision, s);
   f.stagedWords = stagedWords(precision, s);
-  int64_t warps = llvm::divideCeil(s.threads(), 32);
   // Registers are counted a block at a time, up to what the other limits
   // allow.
   int64_t limit = residencyLimit(target, s, f.sharedBytes);
-  f.blocksPerSM = 0;
-  while (f.blocksPerSM < limit &&
-         f.registers <= registerCap(target, f.blocksPerSM + 1, warps))
-    ++f.blocksPerSM;
+  f.blocksPerSM = residentBlocks(target, s, limit, double(f.registers));
   if (s.occupancy > f.blocksPerSM && s.occupancy <= limit) {
     f.blocksPerSM = s.occupancy;
-    f.registers = std::min(registerCap(target, s.occupancy, warps),
-                           target.maxRegistersPerThread);
+    f.registers = std::min(
+        registerCap(target, s.occupancy, llvm::divideCeil(s.threads(), 32)),
+        target.maxRegistersPerThread);
   }
   f.threadsPerSM = f.blocksPerSM * s.threads();
   return f;
@@ -363,13 +371,9 @@ int64_t mlir::gemm::squeezedOccupancy(const GpuTarget &target,
   const std::optional<RegisterLaw> &law = target.registerLawOf(s.compute);
   if (!law || f.blocksPerSM == 0)
     return 0;
-  double fewest = double(f.spillFree) - kMarginSigmas * law->sigma;
-  int64_t warps = llvm::divideCeil(s.threads(), 32);
-  int64_t limit = residencyLimit(target, s, f.sharedBytes);
-  int64_t blocks = f.blocksPerSM;
-  while (blocks < limit &&
-         double(registerCap(target, blocks + 1, warps)) >= fewest)
-    ++blocks;
+  int64_t blocks =
+      residentBlocks(target, s, residencyLimit(target, s, f.sharedBytes),
+                     double(f.spillFree) - kMarginSigmas * law->sigma);
   return blocks > f.blocksPerSM ? blocks : 0;
 }
 

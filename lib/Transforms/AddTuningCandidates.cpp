@@ -159,6 +159,15 @@ struct GemmAddTuningCandidates
       time(key, index);
       return success();
     };
+    // Tile shapes (block and thread tile), and the launcher's.
+    auto tileOf = [](const Schedule &s) {
+      return std::array<int64_t, 5>{s.blockM, s.blockN, s.blockK, s.threadM,
+                                    s.threadN};
+    };
+    std::set<std::array<int64_t, 5>> launcherTiles = {
+        tileOf(toSchedule(op.getScheduleAttr()))};
+    for (Attribute kernel : kernels)
+      launcherTiles.insert(tileOf(toSchedule(cast<ScheduleAttr>(kernel))));
     for (const TuningKey &key : keys) {
       for (size_t index = 0; index < launcherKernels; ++index)
         time(key, index);
@@ -170,14 +179,7 @@ struct GemmAddTuningCandidates
           gpu, precisionOf(op), options.constraints(), problem);
       // The model's first `top`, then its best of each further tile shape
       // that the launcher does not have.
-      std::set<std::array<int64_t, 5>> tiles;
-      auto tileOf = [](const Schedule &s) {
-        return std::array<int64_t, 5>{s.blockM, s.blockN, s.blockK, s.threadM,
-                                      s.threadN};
-      };
-      tiles.insert(tileOf(toSchedule(op.getScheduleAttr())));
-      for (Attribute kernel : ArrayRef(kernels).take_front(launcherKernels - 1))
-        tiles.insert(tileOf(toSchedule(cast<ScheduleAttr>(kernel))));
+      std::set<std::array<int64_t, 5>> tiles = launcherTiles;
       unsigned added = 0;
       for (auto [rank, c] : llvm::enumerate(set.ranked)) {
         if (rank >= top && added == shapes)
