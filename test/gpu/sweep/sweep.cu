@@ -23,8 +23,8 @@
 // error. Per variant one case goes through host pointers (run() stages them)
 // and one with K = 0 must be refused (false, C untouched). Variants with
 // 'g' layouts (fully dynamic strides) cycle through row- and column-major
-// operands case by case. Last it times the NN variants at 4096^3 against
-// cuBLAS (informational) and prints one summary line per variant.
+// operands case by case. Last it times the variants with a row-major C at
+// 4096^3 in turn with cuBLAS in the same layout (informational) and prints one summary line per variant.
 //
 // Usage: sweep [--quick | --tall] [--filter SUBSTRING] [seed]  (the default
 // seed is the time). --quick runs four small cases per variant against
@@ -462,65 +462,68 @@ std::vector<Case> makeCases(const SweepVariant &v, Mode mode) {
 // Timing
 //===----------------------------------------------------------------------===//
 
-/// Times the NN variants (row-major A, B and C) at 4096^3 against cuBLAS.
+/// Times the variants with a row-major C (all four layouts of A and B) at
+/// 4096^3, each in turn with cuBLAS on the same operands.
 void timeVariants(cublasHandle_t handle, const std::vector<int> &selected) {
   const int64_t s = 4096;
   const double flops = 2.0 * s * s * s;
-  std::printf("\n== timings at %lld^3, NN (row-major A, B, C), alpha=1 "
-              "beta=0, random data; median of %d after %d warm-ups\n",
+  std::printf("\n== timings at %lld^3, row-major C, alpha=1 beta=0, random "
+              "data; median of %d after %d warm-ups\n",
               (long long)s, defaultRuns, defaultWarmups);
   std::printf("   kernel: launch() alone; launcher: through gemm_rt::run; "
-              "cuBLAS: pedantic FP32, default FP64\n");
-  std::printf("%-18s %-4s %-26s %8s %9s %8s %7s\n", "variant", "type",
-              "schedule", "kernel", "launcher", "cuBLAS", "ratio");
-  for (DType dtype : {DType::F32, DType::F64}) {
-    const size_t size = dtype == DType::F64 ? 8 : 4;
-    const Layout l(1, s, s, false, Ld::Exact);
-    void *a = scratch.a.get(l.elements * size);
-    void *b = scratch.b.get(l.elements * size);
-    void *c = scratch.c.get(l.elements * size);
-    if (dtype == DType::F64) {
-      fill<double>(a, l.elements, rng(), false);
-      fill<double>(b, l.elements, rng(), false);
-      fill<double>(c, l.elements, rng(), false);
-    } else {
-      fill<float>(a, l.elements, rng(), false);
-      fill<float>(b, l.elements, rng(), false);
-      fill<float>(c, l.elements, rng(), false);
-    }
-    const Operand oa = l.operand(a, size), ob = l.operand(b, size),
-                  oc = l.operand(c, size);
-    currentCase = "timing cuBLAS";
-    const Problem blasProblem{
-        "sweep:timing", dtype, 1, s, s, s, oa, ob, oc, 1.0, 0.0};
-    const double blas =
-        medianMs([&] { blasGemm(handle, blasProblem, /*pedantic=*/false); });
-    const double tBlas = flops / blas / 1e9;
-    for (int i : selected) {
-      const SweepVariant &v = sweepVariants[i];
-      if (v.dtype != dtype || v.batched || std::strcmp(v.layout, "rrr") != 0)
-        continue;
-      currentCase = std::string("timing ") + v.name;
-      const Problem p{v.name, dtype, 1, s, s, s, oa, ob, oc, 1.0, 0.0};
-      const double ours = medianMs([&] {
-        CHECK_CUDA(v.launch(p, 0));
-        CHECK_CUDA(cudaGetLastError());
-      });
-      const double tOurs = flops / ours / 1e9;
-      char launcher[16] = "-";
-      if (v.isDefault) {
-        const SweepArgs args{1, s, s, s, oa, ob, oc, 1.0, 0.0};
-        const double ms = medianMs([&] {
-          if (!v.call(args))
-            fail(currentCase + ": the launcher returned false");
-        });
-        std::snprintf(launcher, sizeof launcher, "%.2f", flops / ms / 1e9);
+              "cuBLAS: pedantic FP32, default FP64, same layout\n");
+  std::printf("%-18s %-4s %-26s %-6s %8s %9s %8s %7s\n", "variant", "type",
+              "schedule", "layout", "kernel", "launcher", "cuBLAS", "ratio");
+  const Layout rows(1, s, s, false, Ld::Exact), cols(1, s, s, true, Ld::Exact);
+  for (DType dtype : {DType::F32, DType::F64})
+    for (const char *layout : {"rrr", "crr", "rcr", "ccr"}) {
+      const size_t size = dtype == DType::F64 ? 8 : 4;
+      void *a = scratch.a.get(rows.elements * size);
+      void *b = scratch.b.get(rows.elements * size);
+      void *c = scratch.c.get(rows.elements * size);
+      for (void *x : {a, b, c}) {
+        if (dtype == DType::F64)
+          fill<double>(x, rows.elements, rng(), false);
+        else
+          fill<float>(x, rows.elements, rng(), false);
       }
-      std::printf("%-18s %-4s %-26s %8.2f %9s %8.2f %6.1f%%\n", v.name,
-                  dtype == DType::F64 ? "f64" : "f32", v.schedule, tOurs,
-                  launcher, tBlas, 100 * tOurs / tBlas);
+      const auto operand = [&](char l, void *x) {
+        return (l == 'c' ? cols : rows).operand(x, size);
+      };
+      const Operand oa = operand(layout[0], a), ob = operand(layout[1], b),
+                    oc = rows.operand(c, size);
+      const Problem blasProblem{
+          "sweep:timing", dtype, 1, s, s, s, oa, ob, oc, 1.0, 0.0};
+      for (int i : selected) {
+        const SweepVariant &v = sweepVariants[i];
+        if (v.dtype != dtype || v.batched || std::strcmp(v.layout, layout))
+          continue;
+        currentCase = std::string("timing ") + v.name;
+        const Problem p{v.name, dtype, 1, s, s, s, oa, ob, oc, 1.0, 0.0};
+        // In turn with cuBLAS, as the bench times (docs/performance.md).
+        const std::array<double, 2> ms = mediansMs(
+            defaultWarmups, defaultRuns,
+            [&] {
+              CHECK_CUDA(v.launch(p, 0));
+              CHECK_CUDA(cudaGetLastError());
+            },
+            [&] { blasGemm(handle, blasProblem, /*pedantic=*/false); });
+        const double tOurs = flops / ms[0] / 1e9, tBlas = flops / ms[1] / 1e9;
+        char launcher[16] = "-";
+        if (v.isDefault) {
+          const SweepArgs args{1, s, s, s, oa, ob, oc, 1.0, 0.0};
+          const double launcherMs = medianMs([&] {
+            if (!v.call(args))
+              fail(currentCase + ": the launcher returned false");
+          });
+          std::snprintf(launcher, sizeof launcher, "%.2f",
+                        flops / launcherMs / 1e9);
+        }
+        std::printf("%-18s %-4s %-26s %-6s %8.2f %9s %8.2f %6.1f%%\n", v.name,
+                    dtype == DType::F64 ? "f64" : "f32", v.schedule, layout,
+                    tOurs, launcher, tBlas, 100 * tOurs / tBlas);
+      }
     }
-  }
   currentCase = "between cases";
 }
 
