@@ -65,8 +65,9 @@ bool fitsDmma(const Schedule &s) {
 
 /// Whether a dmma kernel of a target whose warps take turns with their
 /// loads (stallsAdd) has a warp tile that measured able to keep the tensor
-/// pipe busy: at most 64 x 32 (TM, TN <= 8). The model rates wider tiles at
-/// the peak too, but they ran slower (H200, DGEMM 4096^3 in four buffers:
+/// pipe busy: at most 64 x 32 (TM, TN <= 8). A schedule that fails is
+/// tuning-only (Candidate::rule). The model rates wider tiles at the peak
+/// too, but they ran slower (H200, DGEMM 4096^3 in four buffers:
 /// 128x128x8/8x8 and 256x64x8/8x8 53-54 TFLOP/s, 96x160x8/6x10 and
 /// 64x160x16/4x10 47; the bench's NT 0.77 of cuBLAS with 160x96x16/10x6
 /// against 0.94 with 128x128x8/8x8).
@@ -77,12 +78,15 @@ bool keepsTensorPipe(const GpuTarget &target, const Schedule &s) {
 }
 
 /// Whether the pipeline suits the kind of product. FFMA kernels of a target
-/// whose warps take turns with their loads (stallsAdd) skip cp.async: their
-/// FMAs fill the issue slots that drifting warps would share, and the copies
-/// measured slower than a register-staged prefetch, which the counts do not
-/// show (H200, SGEMM 4096^3: 256x128x8/8x16 NN 45.4-46.9 TFLOP/s against
-/// 48.2; the TN benchmark 0.909-0.910 of cuBLAS with two cp.async buffers
-/// against 0.959-0.966 with the smem pipeline, three runs each).
+/// whose warps take turns with their loads (stallsAdd) skip cp.async but in
+/// tuning (Candidate::rule): their FMAs fill the issue slots that drifting
+/// warps would share, and the copies measured slower than a
+/// register-staged prefetch, which the counts do not show (H200, SGEMM
+/// 4096^3: 256x128x8/8x16 NN 45.4-46.9 TFLOP/s against 48.2; the TN
+/// benchmark 0.909-0.910 of cuBLAS with two cp.async buffers against
+/// 0.959-0.966 with the smem pipeline, three runs each; H100, the sweep's
+/// 4096^3 NN: 256x128x8/8x16 in three or four buffers 0.91 of cuBLAS
+/// against 0.99 with the smem pipeline).
 bool feedsCompute(const GpuTarget &target, Prefetch prefetch,
                   Compute compute) {
   return !(compute == Compute::Fma && prefetch == Prefetch::Async &&
@@ -285,10 +289,12 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
                 // every pipeline below, as isFeasible would make it.
                 if (!target.supports(precision, compute) ||
                     (compute == Compute::Dmma && !fitsDmma(shape)) ||
-                    !keepsTensorPipe(target, shape) ||
                     !withinRegisterLaw(target, compute,
                                        stagedWords(precision, shape)))
                   continue;
+                StringRef shapeRule = keepsTensorPipe(target, shape)
+                                          ? StringRef()
+                                          : "wide dmma warp tile";
                 // Rows padded by one pack keep the packs aligned and shift
                 // each row across the banks. A dmma fragment read also
                 // tries 4 doubles: every row stride of a BM (BN) that is a
@@ -298,8 +304,11 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
                 if (compute == Compute::Dmma && v != 4)
                   pads.push_back(4);
                 for (auto [prefetch, stages] : pipelines) {
-                  if (!feedsCompute(target, prefetch, compute))
-                    continue;
+                  StringRef rule = !shapeRule.empty() ||
+                                           feedsCompute(target, prefetch,
+                                                        compute)
+                                       ? shapeRule
+                                       : "cp.async FMA";
                   for (int64_t pad : pads) {
                     // Both orientations: predictSchedules keeps the
                     // transposed ones where the operands need them.
@@ -316,12 +325,17 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
                       ++fitting.feasible[transpose];
                       if (!meetsGuidelines(target, precision, s, f))
                         continue;
-                      fitting.kept.push_back({s, f});
-                      if (int64_t blocks = squeezedOccupancy(target, s, f)) {
+                      fitting.kept.push_back({s, f, rule});
+                      // A rule's schedule is measured as it is: its twin
+                      // would double what tuning times of it.
+                      int64_t blocks = squeezedOccupancy(target, s, f);
+                      if (blocks && rule.empty()) {
                         s.occupancy = blocks;
                         fitting.kept.push_back(
-                            {s, estimateFootprint(target, precision, s,
-                                                  footprints)});
+                            {s,
+                             estimateFootprint(target, precision, s,
+                                               footprints),
+                             rule});
                       }
                     }
                   }
@@ -348,10 +362,12 @@ SearchSpace mlir::gemm::predictSchedules(const GpuTarget &target,
   space.precision = precision;
   space.feasible = fitting.feasible[0] + (transposes ? fitting.feasible[1] : 0);
   Problem unsized = problemClass(problem);
-  for (const auto &[s, footprint] : fitting.kept)
-    if (transposes || !s.transpose)
+  for (const FittingSchedule &f : fitting.kept)
+    if (transposes || !f.schedule.transpose)
       space.kept.push_back(
-          {s, predict(target, precision, s, unsized, footprint)});
+          {f.schedule,
+           predict(target, precision, f.schedule, unsized, f.footprint),
+           f.rule});
   return space;
 }
 
@@ -385,23 +401,28 @@ CandidateSet mlir::gemm::rankSchedules(const GpuTarget &target,
   });
   set.ranked.reserve(order.size());
   for (const auto &[key, index] : order)
-    set.ranked.push_back({space.kept[index].schedule, prediction(index)});
+    set.ranked.push_back({space.kept[index].schedule, prediction(index),
+                          space.kept[index].rule});
   return set;
 }
 
 Candidate mlir::gemm::rankFirst(const GpuTarget &target,
                                 const CandidateSet &set,
                                 const Problem &problem) {
+  // Where the user's options leave only tuning-only candidates, the
+  // options decide.
+  bool choosable = llvm::any_of(
+      set.ranked, [](const Candidate &c) { return !c.tuningOnly(); });
   std::optional<Candidate> best;
   RankKey bestKey;
   for (const Candidate &c : set.ranked) {
-    if (c.squeezed())
+    if (choosable && c.tuningOnly())
       continue;
     Prediction prediction =
         predictFor(target, set.precision, c.schedule, c.prediction, problem);
     RankKey key = rankKey(prediction);
     if (!best || ranksBefore(key, bestKey)) {
-      best = Candidate{c.schedule, prediction};
+      best = Candidate{c.schedule, prediction, c.rule};
       bestKey = key;
     }
   }
@@ -409,6 +430,7 @@ Candidate mlir::gemm::rankFirst(const GpuTarget &target,
 }
 
 const Candidate &mlir::gemm::modelChoice(const CandidateSet &set) {
-  return *llvm::find_if(set.ranked,
-                        [](const Candidate &c) { return !c.squeezed(); });
+  auto choosable = llvm::find_if(
+      set.ranked, [](const Candidate &c) { return !c.tuningOnly(); });
+  return choosable != set.ranked.end() ? *choosable : set.ranked.front();
 }

@@ -156,13 +156,16 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
       target.sharedAccessesPerClock(8), target.sharedAccessesPerClock(16));
   size_t squeezed = llvm::count_if(
       set.ranked, [](const Candidate &c) { return c.squeezed(); });
+  size_t ruled = llvm::count_if(
+      set.ranked, [](const Candidate &c) { return !c.rule.empty(); });
   os << llvm::formatv("  search: {0} feasible schedules, {1} kept by the "
                       "guidelines (>= {2} threads and {3} blocks per SM, "
-                      "register reuse >= {4:F1}) and {5} squeezed twins of "
-                      "them for tuning\n",
+                      "register reuse >= {4:F1}), of which {5} break a "
+                      "measured rule, and {6} squeezed twins; those two "
+                      "only for tuning\n",
                       set.feasible, set.ranked.size() - squeezed,
                       g.minThreadsPerSM, g.minBlocksPerSM, g.minRegisterReuse,
-                      squeezed);
+                      ruled, squeezed);
   os << "  problem: " << problemText(set.problem) << "\n";
   os << llvm::formatv("{0,4} {1,-10} {2,-6} {3,4} {4,3} {5,-8} {6,4} {7,6} "
                       "{8,6} {9,6} {10,6} {11,7} {12,6} {13,7} {14,6} {15,9} "
@@ -186,6 +189,8 @@ void mlir::gemm::printCandidateTable(llvm::raw_ostream &os,
                         percent(p.latency), percent(p.fill), p.gflops(),
                         percent(p.efficiency()), stringifyBound(p.limiter()),
                         formatScheduleOptions(s));
+    if (!c.rule.empty())
+      os << "       (tuning only: " << c.rule << ")\n";
   }
 }
 

@@ -178,18 +178,29 @@ struct GemmAddTuningCandidates
       const CandidateSet &set = searches.search(
           gpu, precisionOf(op), options.constraints(), problem);
       // The model's first `top`, then its best of each further tile shape
-      // that the launcher does not have.
+      // that the launcher does not have; and of the schedules that break a
+      // measured rule of the search, which rank apart from those, the best
+      // of each rule (with any `top` at all), so that each GPU's rows test
+      // the rule.
       std::set<std::array<int64_t, 5>> tiles = launcherTiles;
-      unsigned added = 0;
-      for (auto [rank, c] : llvm::enumerate(set.ranked)) {
+      std::set<StringRef> rules;
+      unsigned added = 0, rank = 0;
+      for (const Candidate &c : set.ranked) {
+        if (!c.rule.empty()) {
+          if (top > 0 && rules.insert(c.rule).second &&
+              failed(timeCandidate(key, c)))
+            return failure();
+          continue;
+        }
         if (rank >= top && added == shapes)
-          break;
+          continue;
         bool newTile = tiles.insert(tileOf(c.schedule)).second;
         if (rank >= top) {
           if (!newTile)
             continue;
           ++added;
         }
+        ++rank;
         if (failed(timeCandidate(key, c)))
           return failure();
       }

@@ -9,10 +9,11 @@
 // for f32, FP64 tensor-core tiles for f64. The model's residency rides
 // along as `occupancy` (omitted when it is 1), so that the launch bounds
 // hold ptxas to it. Options restrict the search (stages picks the cp.async
-// pipeline's depth); when no candidate has them (the tiles below miss the
-// guidelines) they override the best schedule (on Hopper no FFMA candidate
-// uses cp.async, so the f32 op below takes the best schedule with three
-// cp.async buffers). Warps follow from the tiles. With C's row-major A and
+// pipeline's depth), and the candidates that only tuning may choose (on
+// Hopper FFMA kernels with cp.async) are the search's when the options
+// leave no others, as for the f32 op below; when no candidate has them
+// (the tiles below miss the guidelines) they override the best schedule.
+// Warps follow from the tiles. With C's row-major A and
 // B the model may take the transposed product (`transpose = true`: C^T =
 // B^T A^T, whose tiles move the other way). Dynamic extents get no
 // alternatives here: gemm-add-alternatives adds them
@@ -23,7 +24,7 @@
 // OVERRIDE-LABEL: func.func @f32
 // OVERRIDE: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [64, 32, 16], thread = [4, 2], warps = 8, stages = 1, vector = 2, prefetch = regs, pad = 1, occupancy = 2, transpose = true>}
 // STAGES-LABEL: func.func @f32
-// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [256, 128, 8], thread = [8, 16], warps = 8, stages = 3, vector = 4, prefetch = async, pad = 4, transpose = true>}
+// STAGES: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [128, 128, 32], thread = [4, 16], warps = 8, stages = 3, vector = 4, prefetch = async, pad = 4>}
 func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   // expected-remark@+1 {{gemm-select-schedule: hopper-h100 f32: block 256x128x8, thread 8x16 (256 threads), vector 4, prefetch smem, compute fma, transposed (C^T = B^T A^T): predicted}}

@@ -51,11 +51,29 @@ struct Candidate {
   Schedule schedule;
   Prediction prediction;
 
+  /// The measured rule of the search that the schedule breaks
+  /// (Candidates.cpp: a cp.async pipeline feeding FMAs, or a dmma warp tile
+  /// too wide to keep the tensor pipe busy), or empty. The rules hold on
+  /// the GPUs they were measured on; such schedules rank among the others,
+  /// so that tuning programs time them on each GPU and its rows decide.
+  StringRef rule;
+
   /// Whether the schedule is a kept one's twin with more blocks per SM
   /// than its register estimate allows (squeezedOccupancy). Twins rank
   /// among the others, so that tuning programs time them; the model never
   /// chooses one, since ptxas may spill it.
   bool squeezed() const { return schedule.occupancy > 0; }
+  /// Whether only a measurement may choose the schedule: a squeezed twin,
+  /// or one that breaks a measured rule.
+  bool tuningOnly() const { return squeezed() || !rule.empty(); }
+};
+
+/// One schedule that fits, with its footprint and the measured rule it
+/// breaks (Candidate::rule).
+struct FittingSchedule {
+  Schedule schedule;
+  Footprint footprint;
+  StringRef rule;
 };
 
 /// The schedules that fit a target whatever the operands' layout: those
@@ -64,7 +82,7 @@ struct Candidate {
 struct FittingSchedules {
   /// Feasible schedules computing C = A B, and C^T = B^T A^T.
   std::array<int64_t, 2> feasible = {0, 0};
-  SmallVector<std::pair<Schedule, Footprint>> kept;
+  SmallVector<FittingSchedule> kept;
 };
 
 /// What a search finds before the problem's extents are known: the kept
@@ -115,7 +133,7 @@ CandidateSet rankSchedules(const GpuTarget &target, const SearchSpace &space,
                            const Problem &problem);
 
 /// The model's choice of `set`, which must not be empty: its first
-/// candidate that is not squeezed.
+/// candidate that is not tuningOnly.
 const Candidate &modelChoice(const CandidateSet &set);
 
 /// The model's choice of `set` (which must not be empty) when its
