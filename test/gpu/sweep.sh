@@ -11,7 +11,8 @@
 #   2. compiles .gpu/sweep/part*.cu (the generated launchers, in parallel, with
 #      -Xptxas -v) and test/gpu/sweep/sweep.cu, links them with the runtime
 #      and cuBLAS; reports compiler warnings and every kernel that spills;
-#   3. runs the sweep: every variant against cuBLAS, then timings at 4096^3;
+#   3. runs the sweep: every variant against cuBLAS, then timings at 4096^3
+#      (the four layouts of A and B, each in turn with cuBLAS);
 #      then `sweep --tall` (M past the grid's row-tile limit) for the default
 #      f32 and f64 variants, each in a process of its own;
 #   4. runs `sweep --quick` under compute-sanitizer's memcheck (every variant)
