@@ -34,7 +34,8 @@ namespace {
 
 TileMoveAttr tileMoveAttr(MLIRContext *context, const TileMovePlan &t) {
   return TileMoveAttr::get(context, t.x, t.xUnit, t.kUnit, t.pack, t.alongK,
-                           t.wholeStore, t.packs, t.loads, t.regular);
+                           t.wholeStore, t.packs, t.loads, t.regular,
+                           t.swizzled);
 }
 
 /// The plan of `schedule` for `op`, as an attribute, with or without its

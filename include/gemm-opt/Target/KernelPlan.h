@@ -33,6 +33,11 @@ struct TileMovePlan {
   /// of the packed dimension, so a thread's pack i lies a fixed address
   /// step from its pack 0.
   bool regular = false;
+  /// The tile's columns are swizzled: in rows 8-15 of every 32 x is stored
+  /// at x ^ 8, in rows 16-23 at x ^ 4 and in rows 24-31 at x ^ 12, so that
+  /// a warp's element stores of packs along k reach 32 banks
+  /// (gemm_kernels::column).
+  bool swizzled = false;
 };
 
 /// Everything one kernel variant does, for one schedule, precision and

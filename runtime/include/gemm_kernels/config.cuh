@@ -59,7 +59,8 @@ enum class Prefetch {
 /// How one input tile moves from global to shared memory, where it is
 /// stored k-major (`tile[k][x]`; x runs along M for A and along N for B).
 template <int X_, bool X_UNIT_, bool K_UNIT_, int PACK_, bool ALONG_K_,
-          bool WHOLE_STORE_, int PACKS_, int LOADS_, bool REGULAR_>
+          bool WHOLE_STORE_, int PACKS_, int LOADS_, bool REGULAR_,
+          bool SWIZZLED_>
 struct TileMove {
   static constexpr int X = X_;           ///< BM or BN.
   static constexpr bool X_UNIT = X_UNIT_; ///< x neighbours 1 apart.
@@ -73,7 +74,20 @@ struct TileMove {
   /// A thread's packs lie a fixed address step apart (every thread has
   /// LOADS of them and they cover whole lines of the packed dimension).
   static constexpr bool REGULAR = REGULAR_;
+  /// Columns are swizzled by row (column()).
+  static constexpr bool SWIZZLED = SWIZZLED_;
 };
+
+/// Where column x of row k of a tile of move M lies in shared memory: x,
+/// or where M is swizzled x ^ 8 in rows 8-15 of every 32, x ^ 4 in rows
+/// 16-23 and x ^ 12 in rows 24-31 (lib/Target's KernelPlan says when).
+/// Packs of up to 4 columns stay whole and aligned.
+template <class M> __device__ __forceinline__ int column(int k, int x) {
+  if constexpr (M::SWIZZLED)
+    return x ^ ((k & 8) | (k & 16) >> 2);
+  else
+    return x;
+}
 
 /// N elements moved as one access (128 bits for 4 x f32 or 2 x f64).
 template <class T, int N> struct alignas(N * sizeof(T)) Pack {

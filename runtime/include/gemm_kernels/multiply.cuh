@@ -30,11 +30,13 @@ fmaStep(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
 #pragma unroll
   for (int g = 0; g < TM / ROW_GROUP; ++g)
     fa[g] = *reinterpret_cast<const Pack<T, ROW_GROUP> *>(
-        &ta[kk][g * Cfg::ROW_STEP + ty * ROW_GROUP]);
+        &ta[kk][column<typename Cfg::A>(
+            kk, g * Cfg::ROW_STEP + ty * ROW_GROUP)]);
 #pragma unroll
   for (int g = 0; g < TN / COL_GROUP; ++g)
     fb[g] = *reinterpret_cast<const Pack<T, COL_GROUP> *>(
-        &tb[kk][g * Cfg::COL_STEP + tx * COL_GROUP]);
+        &tb[kk][column<typename Cfg::B>(
+            kk, g * Cfg::COL_STEP + tx * COL_GROUP)]);
   // Columns outer, rows serpentine from the last: each FMA shares an
   // operand with the one before, which ptxas serves from its reuse cache.
   // Which row starts sets ptxas's register banks (docs/codegen.md).

@@ -54,6 +54,11 @@ template <class Cfg, class M> struct TileMover {
     x = M::ALONG_K ? slow : fast;
   }
 
+  /// Element (k, x) of a tile, where its swizzle puts it.
+  static __device__ __forceinline__ T &at(Tile &tile, int k, int x) {
+    return tile[k][column<M>(k, x)];
+  }
+
   /// Whether the thread's packs share one pointer `stride` apart. A regular
   /// tile's packs along K lie a fixed number of rows apart, so that where
   /// three or more of them exist no one stride keeps those that start past
@@ -173,7 +178,8 @@ template <class Cfg, class M> struct TileMover {
       } else {
 #pragma unroll
         for (int v = 0; v < PACK; ++v)
-          tile[M::ALONG_K ? kk + v : kk][M::ALONG_K ? x : x + v] = r[i].v[v];
+          at(tile, M::ALONG_K ? kk + v : kk, M::ALONG_K ? x : x + v) =
+              r[i].v[v];
       }
     }
   }
@@ -193,7 +199,7 @@ template <class Cfg, class M> struct TileMover {
       if (pastTile(i))
         continue;
       const auto dst = [&](int v) {
-        return &tile[M::ALONG_K ? kk + v : kk][M::ALONG_K ? x : x + v];
+        return &at(tile, M::ALONG_K ? kk + v : kk, M::ALONG_K ? x : x + v);
       };
       if constexpr (Vec && M::WHOLE_STORE) {
         copyAsync<PACK>(dst(0), src, true);
@@ -221,7 +227,8 @@ template <class Cfg, class M> struct TileMover {
       const int kk = M::K_UNIT ? e % BK : e / M::X;
       const int x = M::K_UNIT ? e / BK : e % M::X;
       const bool in = kk < kLeft && x0 + x < xs;
-      tile[kk][x] = in ? base[(x0 + x) * xStride + (k0 + kk) * kStride] : T(0);
+      at(tile, kk, x) =
+          in ? base[(x0 + x) * xStride + (k0 + kk) * kStride] : T(0);
     }
   }
 };

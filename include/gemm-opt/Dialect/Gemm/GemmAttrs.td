@@ -343,7 +343,7 @@ def Gemm_TileMoveAttr : Gemm_Attr<"TileMove", "tile_move"> {
     ```mlir
     #gemm.tile_move<x = 128, x_unit = true, k_unit = false, pack = 4,
                     along_k = false, whole_store = true, packs = 256,
-                    loads = 1, regular = true>
+                    loads = 1, regular = true, swizzled = false>
     ```
   }];
   let parameters = (ins
@@ -361,7 +361,9 @@ def Gemm_TileMoveAttr : Gemm_Attr<"TileMove", "tile_move"> {
     "int64_t":$packs,
     "int64_t":$loads,
     /// Whether a thread's packs lie a fixed address step apart.
-    "bool":$regular
+    "bool":$regular,
+    /// Whether the tile's columns are swizzled by row (KernelPlan.h).
+    "bool":$swizzled
   );
   let assemblyFormat = "`<` struct(params) `>`";
 }
