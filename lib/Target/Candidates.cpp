@@ -93,6 +93,17 @@ bool feedsCompute(const GpuTarget &target, Prefetch prefetch,
            target.stallsAdd);
 }
 
+/// The measured rule that a schedule of `shape`'s tiles and compute with
+/// `prefetch` breaks (Candidate::rule), or empty.
+StringRef brokenRule(const GpuTarget &target, const Schedule &shape,
+                     Prefetch prefetch) {
+  if (!keepsTensorPipe(target, shape))
+    return "wide dmma warp tile";
+  if (!feedsCompute(target, prefetch, shape.compute))
+    return "cp.async FMA";
+  return {};
+}
+
 /// Resident blocks as Algorithm 3 counts them from one resource: at most
 /// `perSM / perBlock`, the hardware's block limit and its warp limit.
 int64_t guidelineBlocks(const GpuTarget &target, int64_t perSM,
@@ -292,9 +303,6 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
                     !withinRegisterLaw(target, compute,
                                        stagedWords(precision, shape)))
                   continue;
-                StringRef shapeRule = keepsTensorPipe(target, shape)
-                                          ? StringRef()
-                                          : "wide dmma warp tile";
                 // Rows padded by one pack keep the packs aligned and shift
                 // each row across the banks. A dmma fragment read also
                 // tries 4 doubles: every row stride of a BM (BN) that is a
@@ -304,11 +312,7 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
                 if (compute == Compute::Dmma && v != 4)
                   pads.push_back(4);
                 for (auto [prefetch, stages] : pipelines) {
-                  StringRef rule = !shapeRule.empty() ||
-                                           feedsCompute(target, prefetch,
-                                                        compute)
-                                       ? shapeRule
-                                       : "cp.async FMA";
+                  StringRef rule = brokenRule(target, shape, prefetch);
                   for (int64_t pad : pads) {
                     // Both orientations: predictSchedules keeps the
                     // transposed ones where the operands need them.

@@ -59,6 +59,12 @@ template <class Cfg, class M> struct TileMover {
     return tile[k][column<M>(k, x)];
   }
 
+  /// Element v of the pack at (kk, x).
+  static __device__ __forceinline__ T &packElement(Tile &tile, int kk, int x,
+                                                   int v) {
+    return M::ALONG_K ? at(tile, kk + v, x) : at(tile, kk, x + v);
+  }
+
   /// Whether the thread's packs share one pointer `stride` apart. A regular
   /// tile's packs along K lie a fixed number of rows apart, so that where
   /// three or more of them exist no one stride keeps those that start past
@@ -178,8 +184,7 @@ template <class Cfg, class M> struct TileMover {
       } else {
 #pragma unroll
         for (int v = 0; v < PACK; ++v)
-          at(tile, M::ALONG_K ? kk + v : kk, M::ALONG_K ? x : x + v) =
-              r[i].v[v];
+          packElement(tile, kk, x, v) = r[i].v[v];
       }
     }
   }
@@ -198,9 +203,7 @@ template <class Cfg, class M> struct TileMover {
       const T *src = step(c, i);
       if (pastTile(i))
         continue;
-      const auto dst = [&](int v) {
-        return &at(tile, M::ALONG_K ? kk + v : kk, M::ALONG_K ? x : x + v);
-      };
+      const auto dst = [&](int v) { return &packElement(tile, kk, x, v); };
       if constexpr (Vec && M::WHOLE_STORE) {
         copyAsync<PACK>(dst(0), src, true);
       } else {
