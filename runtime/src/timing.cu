@@ -222,18 +222,16 @@ double timeOnce(const Problem &p, const Plan &plan, const Choice &choice,
   return ms * 1e-3;
 }
 
-/// The median seconds of `runs` launches of `choice` after the warm-ups
-/// (as many as run for `warmSeconds`, at least kWarmups), with fewer runs
-/// where the first warm-up says they would take long.
+/// The median seconds of `runs` launches of `choice` after the warm-ups,
+/// with fewer runs where the first warm-up says they would take long.
 double medianSeconds(const Problem &p, const Plan &plan, const Choice &choice,
-                     int runs, double warmSeconds) {
+                     int runs) {
   cudaEvent_t start, stop;
   checkCuda(cudaEventCreate(&start), p.nest, "cudaEventCreate");
   checkCuda(cudaEventCreate(&stop), p.nest, "cudaEventCreate");
   const double first = timeOnce(p, plan, choice, start, stop);
-  double warm = first;
-  for (int i = 1; i < kWarmups || warm < warmSeconds; ++i)
-    warm += timeOnce(p, plan, choice, start, stop);
+  for (int i = 1; i < kWarmups; ++i)
+    timeOnce(p, plan, choice, start, stop);
   // Compared in double: kExtraSeconds / first may not fit an int.
   if (kMinRuns + kExtraSeconds / first < runs)
     runs = kMinRuns + int(kExtraSeconds / first);
@@ -267,24 +265,6 @@ std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
 }
 
 } // namespace
-
-std::vector<size_t> toSustain(const std::vector<Timed> &rows) {
-  const Timed *fastest = nullptr;
-  for (const Timed &row : rows)
-    if (row.sustained && (!fastest || row.seconds < fastest->seconds))
-      fastest = &row;
-  std::vector<size_t> more;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Timed &row = rows[i];
-    if (!row.passed() || row.sustained)
-      continue;
-    if (fastest && row.seconds < fastest->seconds)
-      more.push_back(i);
-    else if (!fastest && (more.empty() || row.seconds < rows[more[0]].seconds))
-      more.assign(1, i);
-  }
-  return more;
-}
 
 std::FILE *openDatabase(const std::string &path) {
   const std::filesystem::path dir = std::filesystem::path(path).parent_path();
@@ -341,18 +321,8 @@ std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c,
     launchChoice(p, nest.plan, choice, 0);
     checkCuda(cudaDeviceSynchronize(), nest.nest, "running a kernel");
     const double ratio = checkRatio(nest, cBuf, reference, sums, bound);
-    rows.push_back(
-        {choice, medianSeconds(p, nest.plan, choice, runs, 0), ratio});
+    rows.push_back({choice, medianSeconds(p, nest.plan, choice, runs), ratio});
   }
-  // Each choice above ran from the clocks that the one before left; the
-  // contenders run as a program that calls the GEMM in a loop runs them.
-  for (std::vector<size_t> more = toSustain(rows); !more.empty();
-       more = toSustain(rows))
-    for (size_t i : more) {
-      rows[i].seconds = medianSeconds(p, nest.plan, rows[i].choice, runs,
-                                      kSustainSeconds);
-      rows[i].sustained = true;
-    }
   return rows;
 }
 

@@ -22,35 +22,19 @@ namespace gemm_rt::detail {
 constexpr int kWarmups = 3;
 constexpr int kMinRuns = 5;
 
-/// How long a choice runs before its timed runs when timed under sustained
-/// load. A GPU at its power limit lowers its clocks over the first tenth of
-/// a second or so of load: an H200's f64 tensor-core kernels ran 10-15%
-/// slower after it than in the first 50 ms, which the first timing of a
-/// choice measures, while its FFMA kernels kept their rate.
-constexpr double kSustainSeconds = 0.1;
-
-/// One timed choice of a case: its median seconds, err / bound, and whether
-/// it was timed again under sustained load (timeCase).
+/// One timed choice of a case: its median seconds and err / bound.
 struct Timed {
   Choice choice;
   double seconds, ratio;
-  bool sustained = false;
   bool passed() const { return ratio <= 1; }
 };
-
-/// The rows that timeCase times again under sustained load: while none is,
-/// the fastest that passed; then each other passing row timed faster than
-/// the fastest sustained time, so that no row of the case that was not
-/// timed so is faster than the fastest that was.
-std::vector<size_t> toSustain(const std::vector<Timed> &rows);
 
 /// Times case `c` of `nest` (whose layout holds 'r' and 'c' only) on packed
 /// random operands in device memory: each listed variant, unsplit and with
 /// each split of K that run() weighs, launched once into a C (and a split's
 /// workspace) poisoned with NaN and checked against launchReference under
-/// verify()'s bound, then timed with at most `runs` runs; the rows of
-/// toSustain are then timed again after kSustainSeconds of their own
-/// launches. It allocates A, B, C and the reference for the case.
+/// verify()'s bound, then timed with at most `runs` runs. It allocates A, B,
+/// C and the reference for the case.
 std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c, int runs);
 
 /// The bytes of device memory that timeCase allocates for `c`.

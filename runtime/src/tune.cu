@@ -78,8 +78,7 @@ const char *untunable(const TuneNest &nest) {
   return nullptr;
 }
 
-/// The case's table; the fastest choice that passed and those timed under
-/// sustained load are marked.
+/// The case's table; the fastest choice that passed is marked.
 void printTable(const TuneNest &nest, const TuneCase &c,
                 const std::vector<Timed> &rows) {
   const Timed *fastest = nullptr;
@@ -99,7 +98,6 @@ void printTable(const TuneNest &nest, const TuneCase &c,
                 gflopsOf(c, row.seconds), row.ratio,
                 !row.passed()     ? "FAIL"
                 : &row == fastest ? "PASS, fastest"
-                : row.sustained   ? "PASS, sustained"
                                   : "PASS");
   }
 }
@@ -121,11 +119,10 @@ int tuneMain(int argc, char **argv, const TuneNest *nests, int count) {
     return 1;
   std::printf("Device: %s (%d SMs). Each time is the median of %d runs "
               "(fewer, at least %d, for long kernels) after %d warm-ups "
-              "between CUDA events; the fastest (marked) again after %.1f s "
-              "of their own runs, as under sustained load; alpha = 1, beta = "
-              "0, random operands in device memory. Database: %s.\n",
+              "between CUDA events; alpha = 1, beta = 0, random operands in "
+              "device memory. Database: %s.\n",
               gpuName(), smCount(), options.runs, kMinRuns, kWarmups,
-              kSustainSeconds, db ? options.db.c_str() : "none");
+              db ? options.db.c_str() : "none");
   bool failed = false;
   for (const TuneNest *nest = nests; nest != nests + count; ++nest) {
     if (const char *why = untunable(*nest)) {
