@@ -24,7 +24,8 @@
 // and one with K = 0 must be refused (false, C untouched). Variants with
 // 'g' layouts (fully dynamic strides) cycle through row- and column-major
 // operands case by case. Last it times the variants with a row-major C at
-// 4096^3 in turn with cuBLAS in the same layout (informational) and prints one summary line per variant.
+// 4096^3 in turn with cuBLAS in the same layout (informational) and prints
+// one summary line per variant.
 //
 // Usage: sweep [--quick | --tall] [--filter SUBSTRING] [seed]  (the default
 // seed is the time). --quick runs four small cases per variant against
@@ -475,18 +476,19 @@ void timeVariants(cublasHandle_t handle, const std::vector<int> &selected) {
   std::printf("%-18s %-4s %-26s %-6s %8s %9s %8s %7s\n", "variant", "type",
               "schedule", "layout", "kernel", "launcher", "cuBLAS", "ratio");
   const Layout rows(1, s, s, false, Ld::Exact), cols(1, s, s, true, Ld::Exact);
-  for (DType dtype : {DType::F32, DType::F64})
+  for (DType dtype : {DType::F32, DType::F64}) {
+    // The four layouts read the same square operands, filled once.
+    const size_t size = dtype == DType::F64 ? 8 : 4;
+    void *a = scratch.a.get(rows.elements * size);
+    void *b = scratch.b.get(rows.elements * size);
+    void *c = scratch.c.get(rows.elements * size);
+    for (void *x : {a, b, c}) {
+      if (dtype == DType::F64)
+        fill<double>(x, rows.elements, rng(), false);
+      else
+        fill<float>(x, rows.elements, rng(), false);
+    }
     for (const char *layout : {"rrr", "crr", "rcr", "ccr"}) {
-      const size_t size = dtype == DType::F64 ? 8 : 4;
-      void *a = scratch.a.get(rows.elements * size);
-      void *b = scratch.b.get(rows.elements * size);
-      void *c = scratch.c.get(rows.elements * size);
-      for (void *x : {a, b, c}) {
-        if (dtype == DType::F64)
-          fill<double>(x, rows.elements, rng(), false);
-        else
-          fill<float>(x, rows.elements, rng(), false);
-      }
       const auto operand = [&](char l, void *x) {
         return (l == 'c' ? cols : rows).operand(x, size);
       };
@@ -524,6 +526,7 @@ void timeVariants(cublasHandle_t handle, const std::vector<int> &selected) {
                     tOurs, launcher, tBlas, 100 * tOurs / tBlas);
       }
     }
+  }
   currentCase = "between cases";
 }
 
