@@ -303,6 +303,7 @@ void benchChoices(cublasHandle_t handle, const Functions<T> &f, DType dtype,
           r.tailFrom ? ", rows from " + std::to_string(r.tailFrom) + ": " +
                            std::to_string(r.tailVariant) + " / " +
                            std::to_string(r.tailSplits)
+          : r.streamed ? ", stream-K for " + std::to_string(r.streamed)
                      : "";
       return fn + ", " + std::to_string(r.variant) + " (" +
              std::to_string(r.blockM) + "x" + std::to_string(r.blockN) +

@@ -105,9 +105,11 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
      << "schedule, and\n"
      << indent << "// which problems it runs (one without a scalar twin "
      << "needs aligned\n"
-     << indent << "// packs). The plan names the gemm-opt and kernel "
-     << "templates that\n"
-     << indent << "// printed it, for tuning records (docs/tuning.md).\n"
+     << indent << "// packs), then its stream-K form, which problems that "
+     << "runs, and its\n"
+     << indent << "// K step. The plan names the gemm-opt and kernel "
+     << "templates that printed\n"
+     << indent << "// it, for tuning records (docs/tuning.md).\n"
      << indent << "static const gemm_rt::Variant " << name << "[] = {\n";
   // The tile as the runtime sees it, along C's rows and columns.
   for (auto [config, s] : llvm::zip(nest.configs, op.getSchedules())) {
@@ -117,11 +119,12 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
        << llvm::formatv(
               "    {{gemm_kernels::launch<{0}>, {1}, {2}, {3}, {4:F1}, "
               "{5:F3}, {6:F3},\n{8}     \"{7}\",\n{8}     "
-              "gemm_kernels::runs<{0}>},\n",
+              "gemm_kernels::runs<{0}>, gemm_kernels::launchStreamed<{0}>,\n"
+              "{8}     gemm_kernels::streams<{0}>, {9}},\n",
               config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
               s.getTranspose() ? s.getBlockM() : s.getBlockN(),
               s.getOccupancy(), fullRate(target, op, s), shareA, shareB,
-              formatScheduleOptions(toSchedule(s)), indent);
+              formatScheduleOptions(toSchedule(s)), indent, s.getBlockK());
   }
   os << indent << "};\n";
 }

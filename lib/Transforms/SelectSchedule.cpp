@@ -70,7 +70,8 @@ struct GemmSelectSchedule
   }
 
   /// "measured on <device> (<file>:<line>): <rate>[, <ratio> of
-  /// cuBLAS][ with K split s ways]", for the remark and --explain.
+  /// cuBLAS][ with K split s ways| as stream-K]", for the remark and
+  /// --explain.
   static std::string describeMeasured(const TuningRecord &r,
                                       const TuningDb &db) {
     std::string text;
@@ -82,6 +83,8 @@ struct GemmSelectSchedule
                 .str();
     if (r.splits > 1)
       os << " with K split " << r.splits << " ways";
+    else if (r.splits == 0)
+      os << " as stream-K";
     return text;
   }
 

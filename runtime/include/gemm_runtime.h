@@ -197,6 +197,38 @@ inline Problem transposed(const Problem &p) {
 /// the launch).
 using LaunchFn = cudaError_t (*)(const Problem &device, cudaStream_t stream);
 
+/// One block's share of a stream-K launch past its whole tiles
+/// (docs/codegen.md, "Stream-K"): elements [first, last) of K for tile
+/// `tile` (tiles numbered along N first). A piece short of the whole K is
+/// one of the tile's two parts, whose partial sums meet in pair `pair` of
+/// the workspace; -1: a whole tile.
+struct StreamPiece {
+  int32_t tile, first, last, pair;
+};
+
+/// The most pieces a stream-K launch has: its table travels in the
+/// kernel's parameters (constant memory, up to 32 KB from CUDA 12.1 on),
+/// where a block's piece is the same for every thread, and so a uniform
+/// value to ptxas.
+constexpr int kMaxStreamPieces = 1024;
+
+/// A stream-K launch: one block per tile for the first `whole` tiles, then
+/// one per piece of `piece` (the first `count`), in that order; the pairs of
+/// partial sums at `partials` (two tiles of sums per pair) and an arrival
+/// counter per pair at `arrivals`, which every launch leaves at 0 as it
+/// found it.
+struct StreamK {
+  int32_t whole, count;
+  void *partials;
+  unsigned *arrivals;
+  StreamPiece piece[kMaxStreamPieces];
+};
+
+/// Launches a kernel's stream-K form for a device problem of one product
+/// through `sk`. Returns the launch's error.
+using StreamFn = cudaError_t (*)(const Problem &device, const StreamK &sk,
+                                 cudaStream_t stream);
+
 /// One generated kernel of a nest, with what the cost model predicts of it.
 struct Variant {
   LaunchFn launch;
@@ -216,10 +248,17 @@ struct Variant {
   /// Whether `launch` runs a problem (gemm_kernels::runs: a kernel without a
   /// scalar twin needs aligned packs); null: every problem.
   bool (*runs)(const Problem &) = nullptr;
+  /// The kernel's stream-K form, and which problems it runs (aligned packs
+  /// only); null for the runtime's own kernels, which have none.
+  StreamFn streamed = nullptr;
+  bool (*streams)(const Problem &) = nullptr;
+  /// The K step of a block's tile: a stream-K piece's K range starts at a
+  /// multiple of it.
+  int64_t blockK = 0;
 };
 
 /// A problem that a tuning database (docs/tuning.md) timed, and the variant
-/// and K split that ran it fastest.
+/// and K split that ran it fastest; splits 0: the variant's stream-K form.
 struct Measured {
   int64_t batch, m, n, k;
   int variant;
@@ -339,7 +378,8 @@ bool run(const Problem &p, const RowOperands &rows, LaunchFn launch);
 /// What the calling thread's last run() on the GPU launched: the plan's
 /// variant (of count) and its tile, and the K split; and where the rows of
 /// a last partial wave of tiles ran apart (tailFrom > 0), from which row,
-/// as which variant and split. For experiments that set
+/// as which variant and split, or for how many slots its stream-K launch
+/// was planned (streamed > 0). For experiments that set
 /// GEMM_OPT_CHOICE="variant,splits" to time each choice of a plan
 /// (bench/bench.cu --choices); the variant is 0 of 1 for run(p, launch).
 struct LastRun {
@@ -348,6 +388,8 @@ struct LastRun {
   int64_t tailFrom;
   int tailVariant;
   int64_t tailSplits;
+  /// The slots a stream-K launch was planned for; 0: none.
+  int64_t streamed;
 };
 LastRun lastRun();
 

@@ -83,7 +83,7 @@ std::optional<Measured> measure(const Problem &p, const Plan &plan,
   if (!fastest)
     return std::nullopt;
   return Measured{p.batch, p.m, p.n, p.k, fastest->choice.variant,
-                  fastest->choice.splits};
+                  measuredSplits(fastest->choice)};
 }
 } // namespace
 
@@ -114,7 +114,7 @@ std::vector<Measured> readMeasured(std::istream &in, const std::string &device,
                std::atoll((*f)[col::Splits].c_str())};
     const double rate = std::atof((*f)[col::Gflops].c_str());
     if (variant == plan.count || m.batch < 1 || m.m < 1 || m.n < 1 ||
-        m.k < 1 || m.splits < 1 || !(rate > 0))
+        m.k < 1 || m.splits < 0 || !(rate > 0))
       continue;
     size_t i = 0;
     while (i < measured.size() &&

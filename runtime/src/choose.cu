@@ -8,6 +8,7 @@
 #include "gemm-opt/Target/RunTimeTerms.h"
 #include "layout.h"
 #include "split.h"
+#include "stream.h"
 
 #include <algorithm>
 #include <array>
@@ -47,6 +48,23 @@ bool forced(const Problem &p, const Plan &plan, Choice &choice) {
     return false;
   choice = {variant, splits};
   return true;
+}
+
+/// `choice` as its variant's stream-K form planned for N slots, with
+/// GEMM_OPT_STREAM=N set, where it is unsplit and that form runs p: for
+/// checks that split tiles between blocks on small problems. Read per call,
+/// as GEMM_OPT_CHOICE is.
+Choice forcedStream(const Problem &p, const Plan &plan, Choice choice) {
+  const char *value = std::getenv("GEMM_OPT_STREAM");
+  long long slots = 0;
+  const Variant &var = plan.variants[choice.variant];
+  if (value && std::sscanf(value, "%lld", &slots) == 1 && slots > 0 &&
+      choice.splits == 1 && var.streamed && var.streams(p) &&
+      var.blockK > 0 && p.k > 0 && streamFits(slots, slots)) {
+    choice.tail = {};
+    choice.streamed = slots;
+  }
+  return choice;
 }
 
 /// The model's seconds for p with variant v split `splits` ways.
@@ -109,6 +127,17 @@ Choice predicted(const Problem &p, const Plan &plan, int v, int64_t splits,
   return best;
 }
 
+int64_t streamSlots(const Problem &p, const Variant &var, int sms) {
+  const int64_t slots = int64_t(sms) * var.blocksPerSM;
+  const int64_t tiles = ((p.m + var.blockM - 1) / var.blockM) *
+                        ((p.n + var.blockN - 1) / var.blockN);
+  return var.streamed && var.streams(p) && var.blockK > 0 && p.k > 0 &&
+                 slots > 0 && tiles > slots && tiles % slots != 0 &&
+                 streamFits(tiles, slots)
+             ? slots
+             : 0;
+}
+
 bool runnable(const Problem &p, const Plan &plan, int v, int64_t splits) {
   const Variant &var = plan.variants[v];
   // A split's workspace is cudaMalloc'd, aligned for any pack, as null is.
@@ -148,7 +177,9 @@ const Measured *nearestMeasured(const Problem &p, const Measured *measured,
   return nearest;
 }
 
-Choice choose(const Problem &p, const Plan &plan, int sms) {
+namespace {
+/// choose() without GEMM_OPT_STREAM.
+Choice chooseAsModelled(const Problem &p, const Plan &plan, int sms) {
   Choice best{0, 1};
   if (forced(p, plan, best))
     return best;
@@ -183,9 +214,15 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
   for (const auto &entry : kept)
     if (entry && entry->first == key)
       return entry->second;
-  if (m)
-    best = predicted(p, plan, m->variant, m->splits, sms);
-  else
+  // A measured stream-K launch runs as such where the call's tiles still
+  // end in a partial wave; else as the variant unsplit.
+  if (m && m->splits == 0)
+    best = {m->variant, 1, 0, {},
+            streamSlots(p, plan.variants[m->variant], sms)};
+  if (m && !best.streamed)
+    best = predicted(p, plan, m->variant, std::max<int64_t>(m->splits, 1),
+                     sms);
+  else if (!m)
     for (int v = 0; v < plan.count; ++v)
       forEachSplit(p, [&](int64_t splits) {
         if (!runnable(p, plan, v, splits))
@@ -196,6 +233,11 @@ Choice choose(const Problem &p, const Plan &plan, int sms) {
       });
   kept[next++ % kKept].emplace(key, best);
   return best;
+}
+} // namespace
+
+Choice choose(const Problem &p, const Plan &plan, int sms) {
+  return forcedStream(p, plan, chooseAsModelled(p, plan, sms));
 }
 
 void *splitWorkspace(const Problem &p, int64_t splits) {
@@ -218,6 +260,12 @@ void launchVariant(const Problem &p, const Plan &plan, int v, int64_t splits,
 void launchChoice(const Problem &p, const Plan &plan, const Choice &choice,
                   cudaStream_t stream) {
   const Tail &tail = choice.tail;
+  if (choice.streamed > 0) {
+    const Variant &var = plan.variants[choice.variant];
+    checkCuda(var.streamed(p, streamLaunch(p, var, choice.streamed), stream),
+              p.nest, "kernel launch");
+    return;
+  }
   if (tail.from == 0) {
     launchVariant(p, plan, choice.variant, choice.splits, stream);
     return;

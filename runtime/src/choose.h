@@ -57,13 +57,21 @@ struct Tail {
 
 /// A variant of a plan, how many ways K is split, the predicted seconds (0
 /// where the model was not asked: one unrated variant, or GEMM_OPT_CHOICE),
-/// and the tail it runs apart.
+/// and the tail it runs apart or, unsplit, the slots its stream-K launch is
+/// planned for (0: none).
 struct Choice {
   int variant;
   int64_t splits;
   double seconds = 0;
   Tail tail = {};
+  int64_t streamed = 0;
 };
+
+/// The K split that a tuning record and Measured give `choice`: 0 for a
+/// stream-K launch.
+inline int64_t measuredSplits(const Choice &choice) {
+  return choice.streamed > 0 ? 0 : choice.splits;
+}
 
 /// Variant v of `plan` split `splits` ways on p, with the model's seconds
 /// for it on a GPU of `sms` SMs (below). Unsplit, with the tail whose
@@ -71,6 +79,14 @@ struct Choice {
 /// of whole waves first, the rest as any runnable variant and split.
 Choice predicted(const Problem &p, const Plan &plan, int v, int64_t splits,
                  int sms);
+
+/// The slots of variant `var`'s stream-K launch on p on a GPU of `sms` SMs
+/// (stream.h), where it has one for p and p's tiles end in a partial wave
+/// after at least one whole one; else 0. Only a measurement picks it
+/// (Measured::splits 0): whether its K loop runs as fast as the kernel's
+/// own depends on how ptxas allocated its registers (docs/codegen.md).
+int64_t streamSlots(const Problem &p, const Variant &var, int sms);
+
 
 /// The runnable variant and split of `plan` with the least predicted time
 /// for `p` on a GPU of `sms` SMs: the variant's rate, at most what DRAM can
@@ -80,9 +96,11 @@ Choice predicted(const Problem &p, const Plan &plan, int v, int64_t splits,
 /// without a rate runs as given. A call near a problem that the plan's
 /// tuning database timed (Plan::measured), or, with GEMM_OPT_TUNE, that the
 /// runtime timed (autotune.h), takes the measured choice instead where it
-/// runs p, with the tail it was timed with. GEMM_OPT_CHOICE="v,s" overrides
+/// runs p, with the tail or the stream-K form it was timed with. GEMM_OPT_CHOICE="v,s" overrides
 /// both where the plan has variant v, K splits s ways and the choice runs p,
-/// with no tail, for experiments that time each choice.
+/// with no tail, for experiments that time each choice. GEMM_OPT_STREAM=N
+/// then runs an unsplit choice as stream-K planned for N slots where it
+/// can, for checks.
 Choice choose(const Problem &p, const Plan &plan, int sms);
 
 /// The workspace that launchChoice() splits p `splits` ways through: the
@@ -90,8 +108,8 @@ Choice choose(const Problem &p, const Plan &plan, int sms);
 void *splitWorkspace(const Problem &p, int64_t splits);
 
 /// Launches the device problem `p` on `stream` with `choice`'s variant and
-/// split (through splitWorkspace()), then its tail; aborts, naming the
-/// nest, if a launch fails.
+/// split (through splitWorkspace()), then its tail, or its stream-K form
+/// (stream.h); aborts, naming the nest, if a launch fails.
 void launchChoice(const Problem &p, const Plan &plan, const Choice &choice,
                   cudaStream_t stream);
 

@@ -160,7 +160,7 @@ struct Buffer {
 };
 
 Buffer &bufferOf(Role role) {
-  static Buffer buffers[static_cast<int>(Role::Chunks) + 1];
+  static Buffer buffers[static_cast<int>(Role::Arrivals) + 1];
   return buffers[static_cast<int>(role)];
 }
 } // namespace

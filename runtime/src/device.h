@@ -40,8 +40,9 @@ bool surelyHost(const void *ptr);
 const char *pointerKindName(PointerKind kind);
 
 /// What a pool buffer holds: host operands' panels (staging.h), a staged
-/// bias, or split-K's chunks.
-enum class Role { Staging, Bias, Chunks };
+/// bias, split-K's chunks (or stream-K's partial sums), or stream-K's
+/// arrival counters.
+enum class Role { Staging, Bias, Chunks, Arrivals };
 
 /// A device buffer of at least `bytes` bytes for `role`.
 /// Buffers are reused across calls and grow geometrically where the memory

@@ -163,8 +163,12 @@ void runOnCpu(const Problem &p, const RowOperands &rows) {
     c.scatter(data[2].data(), 0, c.runCount());
 }
 
-/// The rows that a call ran apart (choose.h), for the trace.
-std::string tailTrace(const Tail &tail) {
+/// The rows that a call ran apart, or the slots its stream-K launch was
+/// planned for (choose.h), for the trace.
+std::string tailTrace(const Choice &choice) {
+  const Tail &tail = choice.tail;
+  if (choice.streamed > 0)
+    return "; stream-K for " + std::to_string(choice.streamed) + " slots";
   if (tail.from == 0)
     return "";
   return "; rows from " + std::to_string(tail.from) +
@@ -260,7 +264,7 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   const Variant &variant = plan.variants[choice.variant];
   last = {choice.variant,      plan.count,        variant.blockM,
           variant.blockN,      choice.splits,     choice.tail.from,
-          choice.tail.variant, choice.tail.splits};
+          choice.tail.variant, choice.tail.splits, choice.streamed};
 
   if (tracing())
     std::fprintf(stderr,
@@ -276,7 +280,7 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
                  static_cast<long long>(variant.blockM),
                  static_cast<long long>(variant.blockN),
                  static_cast<long long>(choice.splits),
-                 tailTrace(choice.tail).c_str(),
+                 tailTrace(choice).c_str(),
                  staged ? stagedTrace(p, *staged).c_str() : "");
   return true;
 }

@@ -14,6 +14,7 @@
 #include "gemm-opt/Target/TuningFormat.h"
 #include "layout.h"
 #include "split.h"
+#include "stream.h"
 #include "verify.h"
 
 #include <algorithm>
@@ -245,7 +246,8 @@ double medianSeconds(const Problem &p, const Plan &plan, const Choice &choice,
 }
 
 /// The choices of case `c`: each listed variant with each split run() weighs
-/// and the variant runs, unsplit with the tail run() would give it.
+/// and the variant runs, unsplit with the tail run() would give it, and as
+/// stream-K where it has that form for the problem (streamSlots).
 std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
                               const Problem &p) {
   std::vector<Choice> choices;
@@ -260,6 +262,8 @@ std::vector<Choice> choicesOf(const TuneNest &nest, const TuneCase &c,
       if (runnable(p, nest.plan, v, splits))
         choices.push_back(predicted(p, nest.plan, v, splits, smCount()));
     });
+    if (const int64_t slots = streamSlots(p, nest.plan.variants[v], smCount()))
+      choices.push_back({v, 1, 0, {}, slots});
   }
   return choices;
 }
@@ -318,6 +322,14 @@ std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c,
       checkCuda(cudaMemset(splitWorkspace(p, splits), 0xff,
                            splitWorkspaceBytes(p, splits)),
                 nest.nest, "poisoning the split's workspace");
+    // Stream-K's partial sums too, so that a sum read before it was written
+    // fails; not its counters, which the launches keep.
+    if (choice.streamed > 0)
+      checkCuda(cudaMemset(streamLaunch(p, nest.plan.variants[choice.variant],
+                                        choice.streamed)
+                               .partials,
+                           0xff, poolCapacity(Role::Chunks)),
+                nest.nest, "poisoning the stream-K partial sums");
     launchChoice(p, nest.plan, choice, 0);
     checkCuda(cudaDeviceSynchronize(), nest.nest, "running a kernel");
     const double ratio = checkRatio(nest, cBuf, reference, sums, bound);
@@ -340,7 +352,7 @@ void writeRecords(std::FILE *db, const TuneNest &nest, const TuneCase &c,
              d.prop.multiProcessorCount, d.driver, d.runtime,
              nest.plan.version, nest.plan.templates, dtypeName(nest.dtype),
              nest.layout, c.batch, c.m, c.n, c.k, /*betaZero=*/true,
-             row.choice.splits, schedule, row.seconds * 1e6,
+             measuredSplits(row.choice), schedule, row.seconds * 1e6,
              gflopsOf(c, row.seconds), /*cublasGFlops=*/0, row.passed()});
   }
 }

@@ -94,7 +94,7 @@ void printTable(const TuneNest &nest, const TuneCase &c,
     const char *schedule = nest.plan.variants[row.choice.variant].schedule;
     std::printf("| %d | %s | %lld | %.1f | %.1f | %.2e | %s |\n",
                 row.choice.variant, schedule ? schedule : "-",
-                (long long)row.choice.splits, row.seconds * 1e6,
+                (long long)measuredSplits(row.choice), row.seconds * 1e6,
                 gflopsOf(c, row.seconds), row.ratio,
                 !row.passed()     ? "FAIL"
                 : &row == fastest ? "PASS, fastest"

@@ -14,7 +14,8 @@
 // CHECK:      static const gemm_rt::Variant fixed_variants[] = {
 // CHECK-NEXT:     {gemm_kernels::launch<fixed_k0>, 64, 64, 1, {{[0-9]+\.[0-9]}}, {{.*}}
 // CHECK-NEXT:      "block=64,64,16 thread=4,4 vector=2 prefetch=smem stages=2 pad=2 compute=fma transpose=0",
-// CHECK-NEXT:      gemm_kernels::runs<fixed_k0>},
+// CHECK-NEXT:      gemm_kernels::runs<fixed_k0>, gemm_kernels::launchStreamed<fixed_k0>,
+// CHECK-NEXT:      gemm_kernels::streams<fixed_k0>, {{[0-9]+}}},
 // CHECK:      static const int fixed_kernels[] = {0{{(, [1-9])*}}};
 // CHECK-NEXT: static const gemm_rt::TuneCase fixed_cases[] = {
 // CHECK-NEXT:     {1, 96, 80, 112, fixed_kernels + 0, {{[1-9]}}},

@@ -24,10 +24,12 @@
 // CHECK:        static const gemm_rt::Variant variants[] = {
 // CHECK-NEXT:       {gemm_kernels::launch<two_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
 // CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0",
-// CHECK-NEXT:        gemm_kernels::runs<two_k0>},
+// CHECK-NEXT:        gemm_kernels::runs<two_k0>, gemm_kernels::launchStreamed<two_k0>,
+// CHECK-NEXT:        gemm_kernels::streams<two_k0>, {{[0-9]+}}},
 // CHECK-NEXT:       {gemm_kernels::launch<two_k1>, 64, 64, 2, {{[0-9]+\.[0-9]}}, 0.500, 1.000,
 // CHECK-NEXT:        "block=64,64,16 thread=4,4 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0 occupancy=2",
-// CHECK-NEXT:        gemm_kernels::runs<two_k1>},
+// CHECK-NEXT:        gemm_kernels::runs<two_k1>, gemm_kernels::launchStreamed<two_k1>,
+// CHECK-NEXT:        gemm_kernels::streams<two_k1>, {{[0-9]+}}},
 // CHECK-NEXT:   };
 // CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}"});
 module attributes {gemm.target = #gemm.target<name = "hopper-h200">} {

@@ -17,6 +17,17 @@ func.func @measured(%a: memref<512x512xf32>, %b: memref<512x512xf32>, %c: memref
   return
 }
 
+// A row timed as stream-K (splits 0) says so.
+
+// CHECK-LABEL: func.func @measured_stream
+// CHECK: gemm.matmul {{.*}} {schedule = #gemm.schedule<block = [256, 128, 8]
+func.func @measured_stream(%a: memref<4096x4096xf32>, %b: memref<4096x4096xf32>, %c: memref<4096x4096xf32>, %alpha: f32, %beta: f32) {
+  // expected-remark-re@+2 {{gemm-select-schedule: measured on NVIDIA H100 80GB HBM3 ({{.*}}.csv:10): 50940 GFLOP/s, 1.013 of cuBLAS as stream-K}}
+  // expected-remark-re@+1 {{gemm-select-schedule: hopper-h100 f32: block 256x128x8{{.*}}}}
+  gemm.matmul %a, %b, %c, %alpha, %beta : memref<4096x4096xf32>, memref<4096x4096xf32>, memref<4096x4096xf32>, f32
+  return
+}
+
 // Rows that other kernel templates or another gemm-opt version made are
 // ignored, with a remark, and the model chooses.
 

@@ -8,9 +8,11 @@
 # runs test/Driver/Inputs/twenty-nests.cpp (20 nests, 1 to 5 variants each;
 # configurations that share a kernel among them) on odd extents, once as
 # written (GEMM_OPT_DISABLE=1) and once per variant index forced on every
-# nest that has it (GEMM_OPT_CHOICE=v,1), on the GPU (always-gpu), and
-# requires each routine's |C| to agree with the loop's to 1e-4 (a wrong
-# element moves it far more; f32's rounding far less). --prepare rewrites it
+# nest that has it (GEMM_OPT_CHOICE=v,1), on the GPU (always-gpu), each of
+# those also as stream-K planned for 2 and for 3 slots (GEMM_OPT_STREAM),
+# so that tiles of C are summed from two pieces, and requires each
+# routine's |C| to agree with the loop's to 1e-4 (a wrong element moves it
+# far more; f32's rounding far less). --prepare rewrites it
 # into .gpu/variants on the dev machine. Exits non-zero on any mismatch.
 #
 #===------------------------------------------------------------------------===#
@@ -33,18 +35,21 @@ buildRuntime
 args=(203 157 131 3 --no-statistics)
 GEMM_OPT_DISABLE=1 "$WORK/program" "${args[@]}" >"$WORK/loop.out"
 status=0
-for choice in model 0,1 1,1 2,1 3,1 4,1; do
+for run in {model,0\,1,1\,1,2\,1,3\,1,4\,1}/{0,2,3}; do
+  choice=${run%/*} slots=${run#*/}
   if [[ $choice == model ]]; then
-    "$WORK/program" "${args[@]}" >"$WORK/gpu.out"
+    GEMM_OPT_STREAM=$slots "$WORK/program" "${args[@]}" >"$WORK/gpu.out"
   else
-    GEMM_OPT_CHOICE=$choice "$WORK/program" "${args[@]}" >"$WORK/gpu.out"
+    GEMM_OPT_CHOICE=$choice GEMM_OPT_STREAM=$slots "$WORK/program" \
+      "${args[@]}" >"$WORK/gpu.out"
   fi
-  python3 - "$choice" "$WORK/loop.out" "$WORK/gpu.out" <<'PY' || status=1
+  python3 - "$run" "$WORK/loop.out" "$WORK/gpu.out" <<'PY' || status=1
 import re, sys
 def norms(path):
     return [(line.split()[0], float(re.search(r"\|C\| = (\S+)", line)[1]))
             for line in open(path) if "|C| =" in line]
 choice, loop, gpu = sys.argv[1], norms(sys.argv[2]), norms(sys.argv[3])
+# choice: VARIANT,SPLITS/STREAM-K SLOTS (0: none).
 bad = [name for (name, x), (_, y) in zip(loop, gpu)
        if not abs(x - y) <= 1e-4 * abs(x)]
 if len(loop) != len(gpu) or not loop or bad:

@@ -267,53 +267,177 @@ template <class Cfg> struct Gemm {
     }
   };
 
+  /// What walk() computes once per problem: K's full tiles and the rows
+  /// short of one, alpha and beta, and the strides along x and K of A and
+  /// B and along the rows and columns of C.
+  struct Strides {
+    int kTiles, kRest;
+    T alpha, beta;
+    long long aX, aK, bX, bK, cm, cn;
+  };
+  static __device__ __forceinline__ Strides
+  stridesOf(const gemm_rt::Problem &p) {
+    // A is [M][K] and B is [K][N]: x runs along M for A and along N for B.
+    return {int(p.k / BK),
+            int(p.k % BK),
+            T(p.alpha),
+            T(p.beta),
+            Cfg::A::X_UNIT ? 1 : p.a.sr,
+            Cfg::A::K_UNIT ? 1 : p.a.sc,
+            Cfg::B::X_UNIT ? 1 : p.b.sc,
+            Cfg::B::K_UNIT ? 1 : p.b.sr,
+            Cfg::C_ROW_UNIT ? 1 : p.c.sr,
+            Cfg::C_COL_UNIT ? 1 : p.c.sc};
+  }
+
+  /// The tile of C at (batch, m0, n0): its product through `pipe`, then,
+  /// where meet(acc) says so, its store. walk() stores every tile; a
+  /// stream-K piece first meets the tile's other piece (meet()). The
+  /// product is p's, C and its epilogue `out`'s: a piece's p is a copy of
+  /// the kernel's problem over its K range, whose epilogue a store would
+  /// reference, and so keep in local memory.
+  template <bool Vec, class Pipe, class Meet>
+  static __device__ __forceinline__ void
+  tile(const gemm_rt::Problem &p, const gemm_rt::Problem &out,
+       const Strides &s, Pipe &pipe, long long batch, long long m0,
+       long long n0, Meet meet) {
+    const T *a = static_cast<const T *>(p.a.ptr) + batch * p.a.sb;
+    const T *b = static_cast<const T *>(p.b.ptr) + batch * p.b.sb;
+    T *c = static_cast<T *>(const_cast<void *>(out.c.ptr)) + batch * out.c.sb;
+    Acc acc;
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+      for (int j = 0; j < Cfg::TN; ++j)
+        acc[i][j] = T(0);
+    typename MA::Cur ca = MA::template start<Vec>(a, s.aX, s.aK, p.m, m0);
+    typename MB::Cur cb = MB::template start<Vec>(b, s.bX, s.bK, p.n, n0);
+    // The vector loop's packs along x may run past the matrix's edge
+    // into the row's padding (TileMover::start), which the last row along
+    // K may not have: where they do, its tile is the remainder's.
+    const bool past = Vec && (MA::pastEdge(p.m, m0) || MB::pastEdge(p.n, n0));
+    const bool last = past && s.kRest == 0 && s.kTiles > 0;
+    const Step step{acc, ca, cb, a, b, s.kTiles - last, last ? BK : s.kRest};
+    pipe.template loop<Vec>(step);
+    if (step.kRest > 0)
+      remainder(step, Rest{s.aX, s.aK, s.bX, s.bK, p.m, p.n, m0, n0},
+                (long long)step.kTiles * BK);
+    if (!meet(acc))
+      return;
+    const Place at = place();
+    int row = at.rowIn, col = at.colIn;
+    opaque(row, col);
+    storeC<Cfg, Vec>(acc, CStore<T>{c, s.cm, s.cn, p.m, p.n, m0 + row,
+                                    n0 + col, s.alpha, s.beta, out.epilogue,
+                                    batch});
+  }
+
   /// Every tile of C this block owns, through `pipe`.
   template <bool Vec, class Pipe>
   static __device__ __forceinline__ void walk(const gemm_rt::Problem &p,
                                               Pipe &pipe) {
-    // Full K tiles, and the rows short of one.
-    const int kTiles = int(p.k / BK), kRest = int(p.k % BK);
-    const T alpha = T(p.alpha), beta = T(p.beta);
-    // A is [M][K] and B is [K][N]: x runs along M for A and along N for B.
-    const long long aX = Cfg::A::X_UNIT ? 1 : p.a.sr;
-    const long long aK = Cfg::A::K_UNIT ? 1 : p.a.sc;
-    const long long bX = Cfg::B::X_UNIT ? 1 : p.b.sc;
-    const long long bK = Cfg::B::K_UNIT ? 1 : p.b.sr;
-    const long long cm = Cfg::C_ROW_UNIT ? 1 : p.c.sr;
-    const long long cn = Cfg::C_COL_UNIT ? 1 : p.c.sc;
+    const Strides s = stridesOf(p);
     forEachTile<BM, BN>(p, [&](long long batch, long long m0, long long n0) {
-      const T *a = static_cast<const T *>(p.a.ptr) + batch * p.a.sb;
-      const T *b = static_cast<const T *>(p.b.ptr) + batch * p.b.sb;
-      T *c = static_cast<T *>(const_cast<void *>(p.c.ptr)) + batch * p.c.sb;
-      Acc acc;
+      tile<Vec>(p, p, s, pipe, batch, m0, n0, [](Acc &) { return true; });
+    });
+  }
+
+  /// This block's piece of a stream-K launch: block b below sk.whole runs
+  /// tile b whole, each later one sk.piece[b - sk.whole]. The table is a
+  /// kernel parameter, so that the piece is a uniform value to ptxas, like
+  /// launch<Cfg>'s extents: loaded from global memory, the K loop's bounds
+  /// took registers of every thread, and ptxas allocated the FFMA loop's
+  /// registers with three to four times as many FFMAs that read two of one
+  /// bank (128x128x16/8x8 f32 at 4096^3 on an H200: 41.8 against 51.0
+  /// TFLOP/s).
+  static __device__ __forceinline__ gemm_rt::StreamPiece
+  pieceOf(const gemm_rt::StreamK &sk) {
+    const int b = int(blockIdx.x);
+    return b < sk.whole ? gemm_rt::StreamPiece{b, 0, 0, -1}
+                        : sk.piece[b - sk.whole];
+  }
+
+  /// Where the tile of a piece starts.
+  static __device__ __forceinline__ void origin(const gemm_rt::Problem &p,
+                                                int tile, long long &m0,
+                                                long long &n0) {
+    const long long tilesN = (p.n + BN - 1) / BN;
+    m0 = tile / tilesN * BM;
+    n0 = tile % tilesN * BN;
+  }
+
+  /// Half `half` of the partial sums of pair `pair`: BM x BN elements, in
+  /// the order of the threads' accumulators, so that a warp's stores and
+  /// loads are coalesced.
+  static __device__ __forceinline__ T *half(const gemm_rt::StreamK &sk,
+                                            int pair, int half) {
+    return static_cast<T *>(sk.partials) + (2LL * pair + half) * BM * BN +
+           threadIdx.x;
+  }
+
+  /// Stream-K's meeting of a tile's two pieces (docs/codegen.md): this
+  /// block's sums go to its half of the pair, through L2 (cg), where the
+  /// other block's SM sees them; the block that arrives second loads both
+  /// halves into acc, part 0's plus part 1's whichever block it is, resets
+  /// the pair's counter for the next launch and returns true, to store the
+  /// tile. No block waits for another.
+  static __device__ __forceinline__ bool meet(const gemm_rt::StreamK &sk,
+                                              Acc &acc) {
+    {
+      const gemm_rt::StreamPiece at = pieceOf(sk);
+      T *const mine = half(sk, at.pair, at.first > 0);
 #pragma unroll
       for (int i = 0; i < Cfg::TM; ++i)
 #pragma unroll
         for (int j = 0; j < Cfg::TN; ++j)
-          acc[i][j] = T(0);
-      typename MA::Cur ca = MA::template start<Vec>(a, aX, aK, p.m, m0);
-      typename MB::Cur cb = MB::template start<Vec>(b, bX, bK, p.n, n0);
-      // The vector loop's packs along x may run past the matrix's edge
-      // into the row's padding (TileMover::start), which the last row along
-      // K may not have: where they do, its tile is the remainder's.
-      const bool past = Vec && (MA::pastEdge(p.m, m0) || MB::pastEdge(p.n, n0));
-      const bool last = past && kRest == 0 && kTiles > 0;
-      const Step step{acc, ca, cb, a, b, kTiles - last, last ? BK : kRest};
-      pipe.template loop<Vec>(step);
-      if (step.kRest > 0)
-        remainder(step, Rest{aX, aK, bX, bK, p.m, p.n, m0, n0},
-                  (long long)step.kTiles * BK);
-      const Place at = place();
-      int row = at.rowIn, col = at.colIn;
-      opaque(row, col);
-      storeC<Cfg, Vec>(acc, CStore<T>{c, cm, cn, p.m, p.n, m0 + row,
-                                      n0 + col, alpha, beta, p.epilogue,
-                                      batch});
+          __stcg(mine + (i * Cfg::TN + j) * Cfg::THREADS, acc[i][j]);
+    }
+    __threadfence();
+    __syncthreads();
+    const int pair = pieceOf(sk).pair;
+    unsigned second = 0;
+    if (threadIdx.x == 0) {
+      second = atomicAdd(sk.arrivals + pair, 1u);
+      if (second)
+        sk.arrivals[pair] = 0;
+    }
+    if (!__syncthreads_or(second != 0))
+      return false;
+    __threadfence();
+    const T *const h0 = half(sk, pair, 0), *const h1 = half(sk, pair, 1);
+#pragma unroll
+    for (int i = 0; i < Cfg::TM; ++i)
+#pragma unroll
+      for (int j = 0; j < Cfg::TN; ++j)
+        acc[i][j] = __ldcg(h0 + (i * Cfg::TN + j) * Cfg::THREADS) +
+                    __ldcg(h1 + (i * Cfg::TN + j) * Cfg::THREADS);
+    return true;
+  }
+
+  /// Stream-K on one product (pieceOf): the piece's tile over its K range
+  /// alone, as if K started at the range's first element, and for a tile
+  /// in two pieces their meeting before the store.
+  template <class Pipe>
+  static __device__ __forceinline__ void stream(const gemm_rt::Problem &p,
+                                                const gemm_rt::StreamK &sk,
+                                                Pipe &pipe) {
+    const gemm_rt::StreamPiece at = pieceOf(sk);
+    const Strides s = stridesOf(p);
+    const long long k0 = at.pair < 0 ? 0 : at.first;
+    gemm_rt::Problem q = p;
+    q.k = at.pair < 0 ? p.k : at.last - at.first;
+    q.a.ptr = static_cast<const T *>(p.a.ptr) + k0 * s.aK;
+    q.b.ptr = static_cast<const T *>(p.b.ptr) + k0 * s.bK;
+    long long m0, n0;
+    origin(p, at.tile, m0, n0);
+    tile<true>(q, p, stridesOf(q), pipe, 0, m0, n0, [&](Acc &acc) {
+      return pieceOf(sk).pair < 0 || meet(sk, acc);
     });
   }
 
-  template <bool Vec>
-  static __device__ __forceinline__ void run(const gemm_rt::Problem &p) {
+  /// Calls body(pipe) with the pipeline of `Cfg`.
+  template <class Body>
+  static __device__ __forceinline__ void withPipe(Body body) {
     if constexpr (Cfg::PREFETCH == Prefetch::Async) {
       __shared__ unsigned long long full[STAGES], empty[STAGES];
       if (threadIdx.x == 0)
@@ -323,11 +447,21 @@ template <class Cfg> struct Gemm {
         }
       __syncthreads();
       AsyncPipe pipe{full, empty, 0};
-      walk<Vec>(p, pipe);
+      body(pipe);
     } else {
       SyncPipe pipe{};
-      walk<Vec>(p, pipe);
+      body(pipe);
     }
+  }
+
+  template <bool Vec>
+  static __device__ __forceinline__ void run(const gemm_rt::Problem &p) {
+    withPipe([&](auto &pipe) { walk<Vec>(p, pipe); });
+  }
+
+  static __device__ __forceinline__ void runStream(const gemm_rt::Problem &p,
+                                                   const gemm_rt::StreamK &sk) {
+    withPipe([&](auto &pipe) { stream(p, sk, pipe); });
   }
 };
 
@@ -347,6 +481,13 @@ template <class Cfg, bool Vec>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::OCCUPANCY)
     gemmKernel(const gemm_rt::Problem p) {
   Gemm<Cfg>::template run<Vec>(p);
+}
+
+/// The stream-K kernel of `Cfg` (Gemm::stream), for aligned packs.
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::THREADS, Cfg::OCCUPANCY)
+    streamKernel(const gemm_rt::Problem p, const gemm_rt::StreamK sk) {
+  Gemm<Cfg>::runStream(p, sk);
 }
 
 /// True if every pack of n elements of x starts at a multiple of its size.
@@ -408,22 +549,30 @@ template <class Cfg> bool runs(const gemm_rt::Problem &p) {
   return unitStridesHold<Cfg>(p) && (Cfg::SCALAR_TWIN || packsFit<Cfg>(p));
 }
 
-/// The devices on which kernel<Kernel, Vec> has opted in to more than
-/// 48 KB of dynamic shared memory, a bit per ordinal below 64: the opt-in
-/// costs about half a microsecond, which a small problem's call would
-/// otherwise pay every time.
-template <class Kernel, bool Vec>
-std::atomic<unsigned long long> optedInOn{0};
+/// Whether `Cfg`'s stream-K kernel runs p (given, not yet transposed): one
+/// product of fewer than 2^31 tiles, with unit strides that hold and packs
+/// that fit. A Variant's `streams`.
+template <class Cfg> bool streams(const gemm_rt::Problem &p) {
+  const double tiles = double((p.m + Cfg::BM - 1) / Cfg::BM) *
+                       double((p.n + Cfg::BN - 1) / Cfg::BN);
+  return p.batch == 1 && tiles < 2e9 && p.k < (1LL << 31) &&
+         unitStridesHold<Cfg>(p) && packsFit<Cfg>(p);
+}
 
-/// Launches `kernel` on p with `bytes` of dynamic shared memory, opting it
-/// in first where that passes 48 KB and `optedIn` has no bit for the
-/// current device. cudaDeviceReset drops the opt-ins: a launch that fails
-/// after one was skipped, with no error pending before it, opts in and
-/// launches again.
-inline cudaError_t launchKernel(void (*kernel)(gemm_rt::Problem), dim3 grid,
-                                int threads, int bytes, cudaStream_t stream,
-                                const gemm_rt::Problem &p,
-                                std::atomic<unsigned long long> &optedIn) {
+/// The devices on which `Kernel` has opted in to more than 48 KB of dynamic
+/// shared memory, a bit per ordinal below 64: the opt-in costs about half a
+/// microsecond, which a small problem's call would otherwise pay every time.
+template <auto Kernel> std::atomic<unsigned long long> optedInOn{0};
+
+/// Launches `Kernel` on args with `bytes` of dynamic shared memory, opting
+/// it in first where that passes 48 KB and it has not on the current
+/// device. cudaDeviceReset drops the opt-ins: a launch that fails after one
+/// was skipped, with no error pending before it, opts in and launches
+/// again.
+template <auto Kernel, class... Args>
+cudaError_t launchKernel(dim3 grid, int threads, int bytes,
+                         cudaStream_t stream, const Args &...args) {
+  std::atomic<unsigned long long> &optedIn = optedInOn<Kernel>;
   const bool large = bytes > 48 * 1024;
   unsigned long long bit = 0;
   if (large) {
@@ -436,25 +585,40 @@ inline cudaError_t launchKernel(void (*kernel)(gemm_rt::Problem), dim3 grid,
                     cudaPeekAtLastError() == cudaSuccess;
   if (large && !skip) {
     if (const cudaError_t err = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+            Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
         err != cudaSuccess)
       return err;
     optedIn |= bit;
   }
-  kernel<<<grid, threads, bytes, stream>>>(p);
+  Kernel<<<grid, threads, bytes, stream>>>(args...);
   const cudaError_t err = cudaGetLastError();
   if (err == cudaSuccess || !skip)
     return err;
   optedIn &= ~bit;
-  return launchKernel(kernel, grid, threads, bytes, stream, p, optedIn);
+  return launchKernel<Kernel>(grid, threads, bytes, stream, args...);
 }
 
-/// launchKernel with kernel<Kernel, Vec> and its opt-ins.
+/// launchKernel with kernel<Kernel, Vec>.
 template <class Kernel, bool Vec>
 cudaError_t launchGemm(const gemm_rt::Problem &p, dim3 grid,
                        cudaStream_t stream) {
-  return launchKernel(gemmKernel<Kernel, Vec>, grid, Kernel::THREADS,
-                      Kernel::SMEM_BYTES, stream, p, optedInOn<Kernel, Vec>);
+  return launchKernel<gemmKernel<Kernel, Vec>>(grid, Kernel::THREADS,
+                                               Kernel::SMEM_BYTES, stream, p);
+}
+
+/// Launches `Cfg`'s stream-K kernel through sk (Gemm::stream). A problem
+/// that streams<Cfg>() rejects launches nothing: cudaErrorInvalidValue.
+template <class Cfg>
+cudaError_t launchStreamed(const gemm_rt::Problem &given,
+                           const gemm_rt::StreamK &sk, cudaStream_t stream) {
+  if (!streams<Cfg>(given) || sk.whole + sk.count < 1)
+    return cudaErrorInvalidValue;
+  const gemm_rt::Problem p =
+      Cfg::TRANSPOSED ? gemm_rt::transposed(given) : given;
+  using Kernel = typename KernelOf<Cfg>::type;
+  return launchKernel<streamKernel<Kernel>>(
+      dim3(unsigned(sk.whole + sk.count)), Kernel::THREADS,
+      Kernel::SMEM_BYTES, stream, p, sk);
 }
 
 /// Launches `Cfg`'s vector kernel when every packed access is aligned (or
