@@ -59,8 +59,7 @@ Choice forcedStream(const Problem &p, const Plan &plan, Choice choice) {
   long long slots = 0;
   const Variant &var = plan.variants[choice.variant];
   if (value && std::sscanf(value, "%lld", &slots) == 1 && slots > 0 &&
-      choice.splits == 1 && var.streamed && var.streams(p) &&
-      var.blockK > 0 && p.k > 0 && streamFits(slots, slots)) {
+      choice.splits == 1 && streamable(p, var, slots)) {
     choice.tail = {};
     choice.streamed = slots;
   }
@@ -129,11 +128,9 @@ Choice predicted(const Problem &p, const Plan &plan, int v, int64_t splits,
 
 int64_t streamSlots(const Problem &p, const Variant &var, int sms) {
   const int64_t slots = int64_t(sms) * var.blocksPerSM;
-  const int64_t tiles = ((p.m + var.blockM - 1) / var.blockM) *
-                        ((p.n + var.blockN - 1) / var.blockN);
-  return var.streamed && var.streams(p) && var.blockK > 0 && p.k > 0 &&
-                 slots > 0 && tiles > slots && tiles % slots != 0 &&
-                 streamFits(tiles, slots)
+  const int64_t tiles = tilesOf(p, var);
+  return slots > 0 && tiles > slots && tiles % slots != 0 &&
+                 streamable(p, var, slots)
              ? slots
              : 0;
 }

@@ -37,14 +37,22 @@ StreamPlan planStream(int64_t tiles, int64_t k, int64_t blockK,
   return plan;
 }
 
+namespace {
+/// The bytes of the partial sums of a stream-K launch of variant `var` on
+/// p whose plan has `pairs` pairs.
 size_t streamPartialBytes(const Problem &p, const Variant &var,
                           int64_t pairs) {
   return size_t(2 * pairs * var.blockM * var.blockN) * elementSize(p.dtype);
 }
+} // namespace
+
+int64_t tilesOf(const Problem &p, const Variant &var) {
+  return ((p.m + var.blockM - 1) / var.blockM) *
+         ((p.n + var.blockN - 1) / var.blockN);
+}
 
 StreamK streamLaunch(const Problem &p, const Variant &var, int64_t slots) {
-  const int64_t tiles = ((p.m + var.blockM - 1) / var.blockM) *
-                        ((p.n + var.blockN - 1) / var.blockN);
+  const int64_t tiles = tilesOf(p, var);
   // The last plan: a loop of calls repeats its problem. Shared by the
   // threads, as the pool is, whose uses run() serialises.
   static std::tuple<int64_t, int64_t, int64_t, int64_t> key{-1, 0, 0, 0};
@@ -72,9 +80,11 @@ StreamK streamLaunch(const Problem &p, const Variant &var, int64_t slots) {
   return sk;
 }
 
-bool streamFits(int64_t tiles, int64_t slots) {
-  // Whole tiles aside, at most three pieces per slot.
-  return 3 * std::min(slots, tiles) <= kMaxStreamPieces;
+bool streamable(const Problem &p, const Variant &var, int64_t slots) {
+  // Whole tiles aside, at most three pieces per slot (streamLaunch plans for
+  // no more slots than tiles).
+  return var.streamed && var.streams(p) && var.blockK > 0 && p.k > 0 &&
+         3 * std::min(slots, tilesOf(p, var)) <= kMaxStreamPieces;
 }
 
 } // namespace gemm_rt::detail

@@ -35,20 +35,18 @@ struct StreamPlan {
 /// stream.test).
 StreamPlan planStream(int64_t tiles, int64_t k, int64_t blockK, int64_t slots);
 
-/// The bytes of the partial sums of a stream-K launch of variant `var` on
-/// p whose plan has `pairs` pairs.
-size_t streamPartialBytes(const Problem &p, const Variant &var,
-                          int64_t pairs);
+/// The tiles of variant `var` over p's C.
+int64_t tilesOf(const Problem &p, const Variant &var);
 
 /// The stream-K launch of variant `var` on the device problem p for
-/// `slots` resident blocks (streamFits): its pieces (the last plan's kept),
+/// `slots` resident blocks (streamable): its pieces (the last plan's kept),
 /// its partial sums in the device pool's chunk buffer and its counters in
 /// their own, zeroed when allocated.
 StreamK streamLaunch(const Problem &p, const Variant &var, int64_t slots);
 
-/// Whether the pieces of a stream-K launch of `tiles` tiles on `slots`
-/// slots fit StreamK's table.
-bool streamFits(int64_t tiles, int64_t slots);
+/// Whether variant `var` has a stream-K form for p (one product, a K step,
+/// K > 0) whose pieces, planned for `slots` slots, fit StreamK's table.
+bool streamable(const Problem &p, const Variant &var, int64_t slots);
 
 } // namespace gemm_rt::detail
 
