@@ -2,27 +2,27 @@
 
 // gemm.measured (a tuning database's problems, docs/tuning.md) on a
 // gemm.matmul: (batch, m, n, k, kernel, splits) per problem, the kernel one
-// of the op's schedule and alternatives.
+// of the op's schedule and alternatives, splits 0 its stream-K form.
 
-// CHECK: gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1>
+// CHECK: gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1, 1, 3000, 3000, 3000, 0, 0>
 func.func @measured(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
-  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>], gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>], gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1, 1, 3000, 3000, 3000, 0, 0>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
 
 // -----
 
 func.func @no_such_kernel(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
-  // expected-error@+1 {{'gemm.measured' entry 0 needs positive extents and splits and one of the 1 kernel(s) of the op}}
+  // expected-error@+1 {{'gemm.measured' entry 0 needs positive extents, splits of 0 (stream-K) or more and one of the 1 kernel(s) of the op}}
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, gemm.measured = array<i64: 1, 64, 64, 64, 1, 1>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
 
 // -----
 
-func.func @zero_splits(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
-  // expected-error@+1 {{'gemm.measured' entry 1 needs positive extents and splits}}
-  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, gemm.measured = array<i64: 1, 64, 64, 64, 0, 1, 1, 64, 64, 64, 0, 0>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
+func.func @negative_splits(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>, %alpha: f32, %beta: f32) {
+  // expected-error@+1 {{'gemm.measured' entry 1 needs positive extents, splits of 0 (stream-K) or more}}
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, gemm.measured = array<i64: 1, 64, 64, 64, 0, 1, 1, 64, 64, 64, 0, -1>} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
 

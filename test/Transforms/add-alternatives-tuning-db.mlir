@@ -6,15 +6,16 @@
 // fastest kernel of each problem that Inputs/tuning-dynamic.csv timed on
 // the target for its layout (row-major A, B and C) and its static K of
 // 4096: 128x128x8 for 4096^3 and the op's own schedule (kernel 0) for
-// 2048 x 2048. The rows of K 1000 and 512, and of B column-major, time
+// 2048 x 2048, and 128x128x8 as stream-K (splits 0) for 3000 x 3000. The
+// rows of K 1000 and 512, and of B column-major, time
 // problems the op cannot be called with. gemm.measured lists the problems
 // as (batch, m, n, k, kernel, splits).
 
 // CHECK-LABEL: func.func @dynamic
 // CHECK: gemm.matmul
 // CHECK-SAME: alternatives = [{{.*}}#gemm.schedule<block = [128, 128, 8], thread = [8, 8]
-// CHECK-SAME: gemm.measured = array<i64: 1, 4096, 4096, 4096, [[K128:[0-9]+]], 1, 1, 2048, 2048, 4096, 0, 1>
-// REMARK: remark: gemm-add-alternatives: measured kernels for 2 problem(s) from {{.*}}.csv, 1 of them added
+// CHECK-SAME: gemm.measured = array<i64: 1, 4096, 4096, 4096, [[K128:[0-9]+]], 1, 1, 2048, 2048, 4096, 0, 1, 1, 3000, 3000, 4096, [[K128]], 0>
+// REMARK: remark: gemm-add-alternatives: measured kernels for 3 problem(s) from {{.*}}.csv, 1 of them added
 func.func @dynamic(%a: memref<?x4096xf32, strided<[?, 1], offset: ?>>, %b: memref<4096x?xf32, strided<[?, 1], offset: ?>>,
                    %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x4096xf32, strided<[?, 1], offset: ?>>, memref<4096x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32

@@ -28,7 +28,7 @@ void GemmDialect::initialize() {
 /// CodeGen prints each entry of `gemm.measured` and `gemm.tune` as a
 /// choice of the launcher's kernels, so a bad one would pick a kernel the
 /// launcher does not hold. An entry is (batch, m, n, k, kernel), then the
-/// splits where `splits` is set.
+/// splits where `splits` is set: 0 for the kernel's stream-K form.
 static LogicalResult verifyChoices(Operation *op, NamedAttribute attr,
                                    bool splits) {
   auto matmul = dyn_cast<MatmulOp>(op);
@@ -44,10 +44,11 @@ static LogicalResult verifyChoices(Operation *op, NamedAttribute attr,
   for (size_t i = 0; i < e.size(); i += width)
     if (llvm::any_of(e.slice(i, 4), [](int64_t x) { return x <= 0; }) ||
         e[i + 4] < 0 || size_t(e[i + 4]) >= kernels ||
-        (splits && e[i + 5] < 1))
+        (splits && e[i + 5] < 0))
       return op->emitError()
              << "'" << attr.getName().getValue() << "' entry " << i / width
-             << " needs positive extents" << (splits ? " and splits" : "")
+             << " needs positive extents"
+             << (splits ? ", splits of 0 (stream-K) or more" : "")
              << " and one of the " << kernels << " kernel(s) of the op";
   return success();
 }
