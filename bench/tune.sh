@@ -12,6 +12,13 @@
 # tables go to stdout, their rows to tuning.csv in $OUT (the device tool) or
 # /tmp/gemm-opt-tune (docs/tuning.md). Arguments go to each program
 # (--runs=N). Exits non-zero if anything failed.
+# TUNE_WORK=DIR builds there instead of /tmp/gemm-opt-tune. TUNE_RUN=0 only
+# builds, TUNE_BUILD=0 only runs what DIR holds: nvcc here compiles sm_90
+# programs that run there as they are, so building them here
+# (`TUNE_RUN=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`) leaves the
+# device call (`TUNE_BUILD=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`,
+# carry .gpu/tune and .gpu/tune-bin) only the timing; it refuses programs
+# built from other sources than .gpu/tune's.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -19,7 +26,7 @@ cd "$(dirname "$0")/.."
 source test/gpu/lib.sh
 
 GEN=.gpu/tune
-WORK=/tmp/gemm-opt-tune
+WORK=${TUNE_WORK:-/tmp/gemm-opt-tune}
 if [[ ! -f $GEN/VERSION ]]; then
   echo "tune.sh: $GEN is missing: run 'bench/gen.sh' on the dev machine and" \
     "carry .gpu" >&2
@@ -29,25 +36,38 @@ mkdir -p "$WORK"
 db=${OUT:-$WORK}/tuning.csv
 
 printDevice
-buildRuntime
-
-echo "== compiling"
-start=$SECONDS
-pids=() programs=()
+programs=()
 for src in "$GEN"/*.cu; do
-  program=$WORK/$(basename "$src" .cu)
-  "$NVCC" "${NVCC_FLAGS[@]}" -split-compile=0 "$src" "$LIB" -o "$program" \
-    >"$program.log" 2>&1 &
-  pids+=($!) programs+=("$program")
+  programs+=("$WORK/$(basename "$src" .cu)")
 done
-for i in "${!pids[@]}"; do
-  if ! wait "${pids[$i]}"; then
-    echo "FAIL: compiling ${programs[$i]}:"
-    head -n 40 "${programs[$i]}.log"
-    exit 1
-  fi
-done
-echo "compiled in $((SECONDS - start)) s"
+
+if [[ ${TUNE_BUILD:-1} != 0 ]]; then
+  buildRuntime
+  echo "== compiling"
+  start=$SECONDS
+  pids=()
+  for i in "${!programs[@]}"; do
+    "$NVCC" "${NVCC_FLAGS[@]}" -split-compile=0 "$GEN/$(basename "${programs[$i]}").cu" \
+      "$LIB" -o "${programs[$i]}" >"${programs[$i]}.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    if ! wait "${pids[$i]}"; then
+      echo "FAIL: compiling ${programs[$i]}:"
+      head -n 40 "${programs[$i]}.log"
+      exit 1
+    fi
+  done
+  echo "compiled in $((SECONDS - start)) s"
+  md5sum "$GEN"/*.cu >"$WORK/sources.md5"
+elif ! md5sum --quiet -c "$WORK/sources.md5"; then
+  echo "tune.sh: $WORK holds programs of other sources than $GEN:" \
+    "build them again (TUNE_RUN=0)" >&2
+  exit 2
+fi
+if [[ ${TUNE_RUN:-1} == 0 ]]; then
+  exit 0
+fi
 
 echo "== tuning ($(cat "$GEN/VERSION")) into $db"
 start=$SECONDS
