@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #===- test/gpu/variants.sh - Every kernel variant of a program, forced ------===#
 #
-#   here:  test/gpu/variants.sh --prepare     (with build/bin/gemm-opt built)
+#   here:  test/gpu/variants.sh --prepare [--build]  (with build/bin/gemm-opt)
 #   there: bash test/gpu/variants.sh          (carry .gpu/variants)
 #
 # The run-time choice of kernel hides most variants of a dynamic nest: this
@@ -13,34 +13,46 @@
 # so that tiles of C are summed from two pieces, and requires each
 # routine's |C| to agree with the loop's to 1e-4 (a wrong element moves it
 # far more; f32's rounding far less). --prepare rewrites it
-# into .gpu/variants on the dev machine. Exits non-zero on any mismatch.
+# into .gpu/variants on the dev machine, and with --build also compiles it
+# there (nvcc here builds sm_90 programs that run there as they are), so
+# that the device call runs .gpu/variants/program without compiling. Exits
+# non-zero on any mismatch.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GEN=.gpu/variants
+source test/gpu/lib.sh
 if [[ ${1:-} == --prepare ]]; then
+  rm -rf "$GEN"
   mkdir -p "$GEN"
   "${BUILD_DIR:-build}/bin/gemm-opt" test/Driver/Inputs/twenty-nests.cpp \
     -o "$GEN/twenty-nests.cu" 2>/dev/null
+  if [[ ${2:-} == --build ]]; then
+    buildRuntime
+    "$NVCC" "${NVCC_FLAGS[@]}" "$GEN/twenty-nests.cu" "$LIB" -o "$GEN/program"
+  fi
   exit 0
 fi
-source test/gpu/lib.sh
-WORK=/tmp/gemm-opt-variants
-mkdir -p "$WORK"
 printDevice
-buildRuntime
-"$NVCC" "${NVCC_FLAGS[@]}" "$GEN/twenty-nests.cu" "$LIB" -o "$WORK/program"
+program=$GEN/program
+if [[ ! -x $program ]]; then
+  program=/tmp/gemm-opt-variants/program
+  mkdir -p "$(dirname "$program")"
+  buildRuntime
+  "$NVCC" "${NVCC_FLAGS[@]}" "$GEN/twenty-nests.cu" "$LIB" -o "$program"
+fi
+WORK=$(mktemp -d)
 
 args=(203 157 131 3 --no-statistics)
-GEMM_OPT_DISABLE=1 "$WORK/program" "${args[@]}" >"$WORK/loop.out"
+GEMM_OPT_DISABLE=1 "$program" "${args[@]}" >"$WORK/loop.out"
 status=0
 for run in {model,0\,1,1\,1,2\,1,3\,1,4\,1}/{0,2,3}; do
   choice=${run%/*} slots=${run#*/}
   if [[ $choice == model ]]; then
-    GEMM_OPT_STREAM=$slots "$WORK/program" "${args[@]}" >"$WORK/gpu.out"
+    GEMM_OPT_STREAM=$slots "$program" "${args[@]}" >"$WORK/gpu.out"
   else
-    GEMM_OPT_CHOICE=$choice GEMM_OPT_STREAM=$slots "$WORK/program" \
+    GEMM_OPT_CHOICE=$choice GEMM_OPT_STREAM=$slots "$program" \
       "${args[@]}" >"$WORK/gpu.out"
   fi
   python3 - "$run" "$WORK/loop.out" "$WORK/gpu.out" <<'PY' || status=1
