@@ -18,14 +18,15 @@
 # (`TUNE_RUN=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`) leaves the
 # device call (`TUNE_BUILD=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`,
 # carry .gpu/tune and .gpu/tune-bin) only the timing; it refuses programs
-# built from other sources than .gpu/tune's.
+# built from other sources than .gpu/tune's. TUNE_GEN=DIR tunes DIR's
+# programs instead of .gpu/tune's.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source test/gpu/lib.sh
 
-GEN=.gpu/tune
+GEN=${TUNE_GEN:-.gpu/tune}
 WORK=${TUNE_WORK:-/tmp/gemm-opt-tune}
 if [[ ! -f $GEN/VERSION ]]; then
   echo "tune.sh: $GEN is missing: run 'bench/gen.sh' on the dev machine and" \
