@@ -37,8 +37,8 @@ mkdir -p "$WORK"
 db=${OUT:-$WORK}/tuning.csv
 
 printDevice
-programs=()
-for src in "$GEN"/*.cu; do
+sources=("$GEN"/*.cu) programs=()
+for src in "${sources[@]}"; do
   programs+=("$WORK/$(basename "$src" .cu)")
 done
 
@@ -48,8 +48,8 @@ if [[ ${TUNE_BUILD:-1} != 0 ]]; then
   start=$SECONDS
   pids=()
   for i in "${!programs[@]}"; do
-    "$NVCC" "${NVCC_FLAGS[@]}" -split-compile=0 "$GEN/$(basename "${programs[$i]}").cu" \
-      "$LIB" -o "${programs[$i]}" >"${programs[$i]}.log" 2>&1 &
+    "$NVCC" "${NVCC_FLAGS[@]}" -split-compile=0 "${sources[$i]}" "$LIB" \
+      -o "${programs[$i]}" >"${programs[$i]}.log" 2>&1 &
     pids+=($!)
   done
   for i in "${!pids[@]}"; do
@@ -60,7 +60,7 @@ if [[ ${TUNE_BUILD:-1} != 0 ]]; then
     fi
   done
   echo "compiled in $((SECONDS - start)) s"
-  md5sum "$GEN"/*.cu >"$WORK/sources.md5"
+  md5sum "${sources[@]}" >"$WORK/sources.md5"
 elif ! md5sum --quiet -c "$WORK/sources.md5"; then
   echo "tune.sh: $WORK holds programs of other sources than $GEN:" \
     "build them again (TUNE_RUN=0)" >&2

@@ -87,7 +87,6 @@ Choice predicted(const Problem &p, const Plan &plan, int v, int64_t splits,
 /// own depends on how ptxas allocated its registers (docs/codegen.md).
 int64_t streamSlots(const Problem &p, const Variant &var, int sms);
 
-
 /// The runnable variant and split of `plan` with the least predicted time
 /// for `p` on a GPU of `sms` SMs: the variant's rate, at most what DRAM can
 /// stream to it, times its fill over the problem's tiles (RunTimeTerms.h),
@@ -96,11 +95,11 @@ int64_t streamSlots(const Problem &p, const Variant &var, int sms);
 /// without a rate runs as given. A call near a problem that the plan's
 /// tuning database timed (Plan::measured), or, with GEMM_OPT_TUNE, that the
 /// runtime timed (autotune.h), takes the measured choice instead where it
-/// runs p, with the tail or the stream-K form it was timed with. GEMM_OPT_CHOICE="v,s" overrides
-/// both where the plan has variant v, K splits s ways and the choice runs p,
-/// with no tail, for experiments that time each choice. GEMM_OPT_STREAM=N
-/// then runs an unsplit choice as stream-K planned for N slots where it
-/// can, for checks.
+/// runs p, with the tail or the stream-K form it was timed with.
+/// GEMM_OPT_CHOICE="v,s" overrides both where the plan has variant v, K
+/// splits s ways and the choice runs p, with no tail, for experiments that
+/// time each choice. GEMM_OPT_STREAM=N then runs an unsplit choice as
+/// stream-K planned for N slots where it can, for checks.
 Choice choose(const Problem &p, const Plan &plan, int sms);
 
 /// The workspace that launchChoice() splits p `splits` ways through: the
