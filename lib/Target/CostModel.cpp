@@ -208,8 +208,9 @@ InstructionCounts countInstructions(const GpuTarget &target,
     // A warp's m16n8kK product is 128 K multiply-adds, 4 K per thread
     // (m8n8k4: 8); a lane reads one element of A per 8 rows and one of B
     // per 8 columns per 4 k, in packs of its groups of blocks.
-    c.packA = k.dmmaGroupA;
-    c.packB = k.dmmaGroupB;
+    // A tile stored x-major gives a lane both k of its row in one pack.
+    c.packA = isKInner(k.a) ? 2 : k.dmmaGroupA;
+    c.packB = isKInner(k.b) ? 2 : k.dmmaGroupB;
     c.products = c.fma / (k.dmmaWide ? 4.0 * double(k.dmmaDepth) : 8.0);
     c.loadsA = double(s.blockK / 4 * s.threadM / c.packA);
     c.loadsB = double(s.blockK / 4 * (s.threadN / 2) / c.packB);
@@ -514,12 +515,20 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double issueClocks = c.all() / target.issuePerClock(precision);
   double fmaClocks = c.fma / rate;
   // A dmma fragment read takes its wavefronts over the conflict-free ones.
+  // A tile stored x-major is read without conflicts (its halves swap,
+  // gemm_kernels::element); beside one, a k-major tile's lanes read every
+  // other k row (dmmaStep pairs the k).
   double conflictA = 1, conflictB = 1;
   if (s.compute == Compute::Dmma) {
-    conflictA = double(fragmentWavefronts(s.blockM + s.pad, c.packA)) /
-                double(2 * c.packA);
-    conflictB = double(fragmentWavefronts(s.blockN + s.pad, c.packB)) /
-                double(2 * c.packB);
+    int64_t rows = isKInner(k.a) || isKInner(k.b) ? 2 : 1;
+    if (!isKInner(k.a))
+      conflictA =
+          double(fragmentWavefronts(rows * (s.blockM + s.pad), c.packA)) /
+          double(2 * c.packA);
+    if (!isKInner(k.b))
+      conflictB =
+          double(fragmentWavefronts(rows * (s.blockN + s.pad), c.packB)) /
+          double(2 * c.packB);
   }
   double lsuClocks =
       (c.loadsA * conflictA *

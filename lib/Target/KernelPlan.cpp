@@ -17,6 +17,17 @@ using namespace mlir::gemm;
 
 namespace {
 
+/// The k depth of one FP64 mma.sync on sm_90: m16n8kK pairs 8-row blocks,
+/// so an even TM takes m16n8k8 where 8 divides BK, else m16n8k4; an odd TM
+/// keeps m8n8k4. m16n8k16 is not used: it runs no faster than m16n8k8 (H100:
+/// 126.7 FMAs per clock per SM for both) but holds twice the fragments live
+/// (ptxas 13.0: 248 registers for an 8x8 tile, k8 fits far fewer).
+int64_t dmmaDepthOf(const Schedule &s) {
+  if (s.threadM % 2 != 0)
+    return 4;
+  return s.blockK % 8 == 0 ? 8 : 4;
+}
+
 /// How an input tile of extent x moves (TileMovePlan). Packs run along the
 /// unit stride, x unless only k has one; single elements still do, so that
 /// a warp's loads share cache lines.
@@ -33,8 +44,14 @@ TileMovePlan planMove(Precision precision, TileStrides strides, int64_t x,
     t.pack = v, t.alongK = true;
   else if (!strides.xUnit && strides.kUnit)
     t.alongK = true;
-  // Along k a pack's elements land in `pack` shared rows one by one.
-  t.wholeStore = t.pack > 1 && !t.alongK && (x + s.pad) % t.pack == 0;
+  // Along k a pack's elements land in `pack` shared rows one by one, but
+  // for m16n8k8 dmma, whose lanes read two k of a row, a tile of rows of
+  // 16 k or more (whole cache lines) is stored rows of x (isKInner) and a
+  // pack lands whole; with rows of 8 k it ran no faster (docs/codegen.md).
+  bool kInnerDmma = s.compute == Compute::Dmma && dmmaDepthOf(s) == 8 &&
+                    s.blockK % 16 == 0 && t.alongK && t.pack == 2;
+  t.wholeStore = t.pack > 1 && (t.alongK ? kInnerDmma
+                                         : (x + s.pad) % t.pack == 0);
   t.packs = x * s.blockK / t.pack;
   t.loads = llvm::divideCeil(t.packs, threads);
   int64_t line = (t.alongK ? s.blockK : x) / t.pack;
@@ -58,17 +75,6 @@ TileMovePlan planMove(Precision precision, TileStrides strides, int64_t x,
 int64_t fragmentGroup(int64_t tile, int64_t block, const Schedule &s) {
   return tile % s.vector == 0 && (block + s.pad) % s.vector == 0 ? s.vector
                                                                   : 1;
-}
-
-/// The k depth of one FP64 mma.sync on sm_90: m16n8kK pairs 8-row blocks,
-/// so an even TM takes m16n8k8 where 8 divides BK, else m16n8k4; an odd TM
-/// keeps m8n8k4. m16n8k16 is not used: it runs no faster than m16n8k8 (H100:
-/// 126.7 FMAs per clock per SM for both) but holds twice the fragments live
-/// (ptxas 13.0: 248 registers for an 8x8 tile, k8 fits far fewer).
-int64_t dmmaDepthOf(const Schedule &s) {
-  if (s.threadM % 2 != 0)
-    return 4;
-  return s.blockK % 8 == 0 ? 8 : 4;
 }
 
 } // namespace
@@ -101,7 +107,8 @@ KernelPlan mlir::gemm::planKernel(Precision precision, const Schedule &s,
     // (k4, B), and the padded rows keep the packs aligned.
     k.dmmaDepth = dmmaDepthOf(s);
     k.dmmaWide = s.threadM % 2 == 0;
-    k.dmmaGroupA = k.dmmaWide && (s.blockM + s.pad) % 2 == 0 ? 2 : 1;
+    k.dmmaGroupA =
+        k.dmmaWide && !isKInner(k.a) && (s.blockM + s.pad) % 2 == 0 ? 2 : 1;
     k.dmmaGroupB = k.dmmaDepth == 4 && (s.threadN / 2) % 2 == 0 &&
                            (s.blockN + s.pad) % 2 == 0
                        ? 2

@@ -1,9 +1,13 @@
 // compute = dmma: each warp owns an 8TM x 4TN tile of 8 x 8 FP64 tensor-core
 // products (runtime/include/gemm_kernels/multiply.cuh). On sm_90 row blocks
 // pair into m16n8kK products, K 8 where it divides BK, else 4; an odd TM
-// keeps m8n8k4 (PTX ISA 7.8). Each shape compiles for sm_90 without local
-// memory, and for sm_80, which has m8n8k4 only. The occupancy of the
-// schedule becomes the launch bounds' blocks per SM.
+// keeps m8n8k4 (PTX ISA 7.8). An operand contiguous along k lands in an
+// x-major tile for m16n8k8 where BK is a multiple of 16, in whole packs
+// (TileMove's whole stores along k), and its lanes read one block per pack
+// (A_GROUP, B_GROUP 1); elsewhere tiles are k-major, where A's row blocks
+// pair. Each shape compiles for sm_90 without local memory, and for sm_80,
+// which has m8n8k4 only. The occupancy of the schedule becomes the launch
+// bounds' blocks per SM.
 // RUN: gemm-opt --emit=cuda %s -o %t.cu
 // RUN: FileCheck %s < %t.cu
 // RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -Xptxas -v -c %t.cu -o %t.o 2>&1 | FileCheck %s --check-prefix=PTXAS
@@ -22,13 +26,28 @@
 // CHECK-NEXT: static constexpr int DMMA_K = 8;
 // CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
 // CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
+// CHECK:      using A = gemm_kernels::TileMove<128, false, true, 2, true, false, 512, 2, true, false>;
 // CHECK:      static constexpr int C_PACK = 2,
 
-// A packed and a scalar kernel.
-// PTXAS-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// Column-major A and B, BK 16: A k-major, its row blocks paired; B x-major.
+// CHECK:      static constexpr int BM = 64, BN = 64, BK = 16, TM = 4, TN = 4, THREADS = 256;
+// CHECK:      static constexpr int ROW_GROUP = 2, ROW_STEP = 16, COL_GROUP = 2, COL_STEP = 8;
+// CHECK-NEXT: static constexpr int DMMA_K = 8;
+// CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
+// CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
+// CHECK:      using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true, false>;
+// CHECK-NEXT: using B = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false>;
+
+// A packed and a scalar kernel each.
+// PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // K8:       static constexpr int STAGES = 2, PAD = {{[0-9]+}}, OCCUPANCY = 2;
-// K8:       static constexpr int DMMA_K = 8;
+// K8:       static constexpr int ROW_GROUP = 1, ROW_STEP = 8, COL_GROUP = 2, COL_STEP = 8;
+// K8-NEXT:  static constexpr int DMMA_K = 8;
+// K8-NEXT:  static constexpr bool DMMA_WIDE = true;
+// K8-NEXT:  static constexpr int A_GROUP = 1, B_GROUP = 1;
+// K8:       using A = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false>;
 
 // K4:       static constexpr int ROW_GROUP = 2, ROW_STEP = 16, COL_GROUP = 4, COL_STEP = 16;
 // K4-NEXT:  static constexpr int DMMA_K = 4;
@@ -45,5 +64,12 @@ func.func @dmma(%a: memref<?x?xf64, strided<[?, 1], offset: ?>>, %b: memref<?x?x
                 %c: memref<?x?xf64, strided<[?, 1], offset: ?>>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
       : memref<?x?xf64, strided<[?, 1], offset: ?>>, memref<?x?xf64, strided<[?, 1], offset: ?>>, memref<?x?xf64, strided<[?, 1], offset: ?>>, f64
+  return
+}
+
+func.func @dmma_tt(%a: memref<?x?xf64, strided<[1, ?], offset: ?>>, %b: memref<?x?xf64, strided<[1, ?], offset: ?>>,
+                   %c: memref<?x?xf64, strided<[?, 1], offset: ?>>, %alpha: f64, %beta: f64) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 4, compute = dmma>}
+      : memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[1, ?], offset: ?>>, memref<?x?xf64, strided<[?, 1], offset: ?>>, f64
   return
 }

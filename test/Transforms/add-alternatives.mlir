@@ -51,11 +51,12 @@ func.func @f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // not searched on Hopper) in 256x64 blocks. Where C has 64 columns, A
 // streams from DRAM and its row-major tile rows must be whole 128-byte
 // lines: two k8 slices a step, which the model rates lower than one
-// (deepDriftShare) but above 64-byte rows at half the bandwidth. Where C
-// has 64 rows, B's rows run along N and one slice a step keeps the rate.
+// (deepDriftShare) but above 64-byte rows at half the bandwidth; the
+// transposed kernel (C^T = B^T A^T) stores them x-major. Where C has 64
+// rows, B's rows run along N and one slice a step keeps the rate.
 // Batches of 64^2 squares take 64x64 tiles, two blocks a SM.
 // CHAIN-LABEL: func.func @f64
-// CHAIN: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [128, 64, 8], thread = [4, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [256, 64, 16], thread = [8, 8], {{[^>]*}}, compute = dmma>, #gemm.schedule<block = [256, 64, 8], thread = [8, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 4, vector = 2, prefetch = async, pad = 4, compute = dmma, occupancy = 2>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 4, vector = 2, prefetch = async, pad = 4, compute = dmma>}
+// CHAIN: gemm.matmul {{.*}} {alternatives = [#gemm.schedule<block = [128, 64, 8], thread = [4, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 256, 16], thread = [8, 8], {{[^>]*}}, compute = dmma, transpose = true>, #gemm.schedule<block = [256, 64, 8], thread = [8, 8], {{[^>]*}}, transpose = true>, #gemm.schedule<block = [64, 64, 16], thread = [4, 8], warps = 4, stages = 4, vector = 2, prefetch = async, pad = 2, compute = dmma, occupancy = 2, transpose = true>], schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 4, vector = 2, prefetch = async, pad = 4, compute = dmma>}
 func.func @f64(%a: memref<?x?x?xf64>, %b: memref<?x?x?xf64>, %c: memref<?x?x?xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?x?xf64>, memref<?x?x?xf64>, memref<?x?x?xf64>, f64
   return

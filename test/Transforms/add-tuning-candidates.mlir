@@ -52,8 +52,8 @@ func.func @dynamic_rcr(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memr
 
 // CHECK-LABEL: func.func @static
 // CHECK: alternatives = [
-// CHECK-SAME: #gemm.schedule<{{[^>]*}}prefetch = async, pad = {{[0-9]+}}{{(, transpose = true)?}}>
 // CHECK-SAME: #gemm.schedule<{{[^>]*}}thread = [{{([0-9]+, (9|[1-9][0-9]))|((9|[1-9][0-9]), [0-9]+)}}]{{[^>]*}}compute = dmma
+// CHECK-SAME: #gemm.schedule<{{[^>]*}}prefetch = async, pad = {{[0-9]+}}{{(, transpose = true)?}}>
 // CHECK-SAME: gemm.tune = array<i64: 1, 64, 96, 128, 0, 1, 64, 96, 128, 1, 1, 64, 96, 128, 2, 1, 64, 96, 128, 3, 1, 64, 96, 128, 4>
 // REMARK: remark: gemm-add-tuning-candidates: 5 kernel(s) to time on 1 problem(s)
 func.func @static(%a: memref<64x128xf64>, %b: memref<128x96xf64>, %c: memref<64x96xf64>, %alpha: f64, %beta: f64) {

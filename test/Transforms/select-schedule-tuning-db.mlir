@@ -41,7 +41,7 @@ func.func @stale_templates(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c:
 }
 
 // CHECK-LABEL: func.func @stale_version
-// CHECK: gemm.matmul {{.*}} compute = dmma>}
+// CHECK: gemm.matmul {{.*}} compute = dmma{{(, transpose = true)?}}>}
 func.func @stale_version(%a: memref<384x384xf64>, %b: memref<384x384xf64>, %c: memref<384x384xf64>, %alpha: f64, %beta: f64) {
   // expected-remark@+2 {{for this problem ignored: line 9 was made by gemm-opt 0.0.1, this is}}
   // expected-remark@+1 {{gemm-select-schedule: hopper-h100 f64: block 64x64x32}}

@@ -17,7 +17,8 @@
 namespace mlir::gemm {
 
 /// How one input tile moves from global to shared memory, where it is
-/// stored k-major (`tile[k][x]`; x runs along M for A and N for B).
+/// stored k-major (`tile[k][x]`; x runs along M for A and N for B), or, if
+/// its packs run along k and land whole, x-major (isKInner).
 struct TileMovePlan {
   int64_t x = 0;           ///< The tile's extent along x (BM or BN).
   bool xUnit = true;       ///< x neighbours are a static 1 apart.
@@ -25,7 +26,8 @@ struct TileMovePlan {
   int64_t pack = 1;        ///< Elements per global access.
   bool alongK = false;     ///< Packs run along k, else along x.
   /// A pack lands in shared memory whole (along x, with rows padded to
-  /// keep it aligned); otherwise its elements go one by one.
+  /// keep it aligned, or along k into a tile stored x-major); otherwise its
+  /// elements go one by one.
   bool wholeStore = false;
   int64_t packs = 0;       ///< Packs in one K tile.
   int64_t loads = 0;       ///< Packs per thread, rounded up.
@@ -39,6 +41,14 @@ struct TileMovePlan {
   /// (gemm_kernels::column).
   bool swizzled = false;
 };
+
+/// Whether a tile is stored x-major, `tile[x][k]` in rows of BK: a dmma
+/// tile whose packs run along k (gemm_kernels::element). Its lanes then
+/// read the two k of a row that they multiply as one 16-byte pack, and the
+/// kernel pairs its k so (multiply.cuh, dmmaStep).
+inline bool isKInner(const TileMovePlan &t) {
+  return t.alongK && t.wholeStore;
+}
 
 /// Everything one kernel variant does, for one schedule, precision and
 /// layout. Fields named after the configuration constants of

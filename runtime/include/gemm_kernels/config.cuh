@@ -57,7 +57,8 @@ enum class Prefetch {
 };
 
 /// How one input tile moves from global to shared memory, where it is
-/// stored k-major (`tile[k][x]`; x runs along M for A and along N for B).
+/// stored k-major (`tile[k][x]`; x runs along M for A and along N for B),
+/// or x-major where its packs run along k and land whole (K_INNER).
 template <int X_, bool X_UNIT_, bool K_UNIT_, int PACK_, bool ALONG_K_,
           bool WHOLE_STORE_, int PACKS_, int LOADS_, bool REGULAR_,
           bool SWIZZLED_>
@@ -76,6 +77,9 @@ struct TileMove {
   static constexpr bool REGULAR = REGULAR_;
   /// Columns are swizzled by row (column()).
   static constexpr bool SWIZZLED = SWIZZLED_;
+  /// The tile is stored x-major, rows of BK along k (element()): only dmma
+  /// tiles, whose lanes read two k of a row as one pack.
+  static constexpr bool K_INNER = ALONG_K_ && WHOLE_STORE_;
 };
 
 /// Where column x of row k of a tile of move M lies in shared memory: x,
@@ -87,6 +91,22 @@ template <class M> __device__ __forceinline__ int column(int k, int x) {
     return x ^ ((k & 8) | (k & 16) >> 2);
   else
     return x;
+}
+
+/// Element (k, x) of a tile of move M, in its buffer of BK rows of X + PAD:
+/// at row k, column column<M>(k, x); or, where M is K_INNER, at x * BK + k
+/// (the buffer read as X rows of BK doubles, BK a multiple of 16), where
+/// odd rows swap the 64-byte halves of every 128 bytes, so that the two
+/// rows a quarter warp reads at one k (dmmaStep) take all 32 banks.
+template <class M, class T, int BK, int ROW>
+__device__ __forceinline__ T &element(T (&tile)[BK][ROW], int k, int x) {
+  if constexpr (M::K_INNER) {
+    static_assert(sizeof(T) == 8 && BK % 16 == 0,
+                  "x-major tiles are dmma tiles of whole 128-byte rows");
+    return (&tile[0][0])[x * BK + (k ^ (x & 1) << 3)];
+  } else {
+    return tile[k][column<M>(k, x)];
+  }
 }
 
 /// N elements moved as one access (128 bits for 4 x f32 or 2 x f64).

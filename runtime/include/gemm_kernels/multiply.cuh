@@ -23,6 +23,8 @@ fmaStep(typename Cfg::T (&acc)[Cfg::TM][Cfg::TN],
         const typename Cfg::T (&tb)[Cfg::BK][Cfg::BN + Cfg::PAD], int ty,
         int tx, int kk) {
   using T = typename Cfg::T;
+  static_assert(!Cfg::A::K_INNER && !Cfg::B::K_INNER,
+                "FMA kernels read k-major tiles");
   constexpr int TM = Cfg::TM, TN = Cfg::TN;
   constexpr int ROW_GROUP = Cfg::ROW_GROUP, COL_GROUP = Cfg::COL_GROUP;
   Pack<T, ROW_GROUP> fa[TM / ROW_GROUP];
@@ -58,6 +60,22 @@ __device__ constexpr int accColumn(int j, int c) {
          j % Cfg::B_GROUP;
 }
 
+/// The fragments of a tile stored x-major (TileMove::K_INNER) for DMMA_K 8:
+/// lane tx's two k of x0 + 8 b + tx / 4, 2 (tx % 4) and the next, as one
+/// 16-byte pack, for each of N 8-row (8-column) blocks b.
+template <class M, int N, class Tile>
+__device__ __forceinline__ void pairedFragments(double (&f)[2][N],
+                                                const Tile &tile, int k0,
+                                                int x0, int tx) {
+#pragma unroll
+  for (int b = 0; b < N; ++b) {
+    const Pack<double, 2> p = *reinterpret_cast<const Pack<double, 2> *>(
+        &element<M>(tile, k0 + 2 * (tx % 4), x0 + 8 * b + tx / 4));
+    f[0][b] = p.v[0];
+    f[1][b] = p.v[1];
+  }
+}
+
 /// DMMA_K k of the FP64 tensor-core multiply, from k0: (ty, tx) is the warp
 /// and the lane; each warp computes a WM x WN tile of 8 x 8 products. Lane
 /// l holds A[l/4][l%4] and B[l%4][l/4] of each 8 x 4 and 4 x 8 block and
@@ -69,7 +87,10 @@ __device__ constexpr int accColumn(int j, int c) {
 /// 16-byte pack: with A_GROUP = 2, row g of block pair p is warp row
 /// 16p + 2g (block 2p) or 16p + 2g + 1 (block 2p + 1); B_GROUP = 2 does the
 /// same for the columns of block pairs. A lane's C then holds groups of 2
-/// rows and 2 * B_GROUP adjacent columns, which accColumn orders.
+/// rows and 2 * B_GROUP adjacent columns, which accColumn orders. Which k
+/// a product's k stands for is free too, as long as A and B agree: where a
+/// tile is stored x-major, lane l takes k 2 (l % 4) + s in step s of a
+/// product, not 4 s + l % 4, and reads both from that tile as one pack.
 template <class Cfg>
 __device__ __forceinline__ void
 dmmaStep(double (&acc)[Cfg::TM][Cfg::TN],
@@ -86,12 +107,21 @@ dmmaStep(double (&acc)[Cfg::TM][Cfg::TN],
   constexpr bool WIDE = false;
 #endif
   const int wm0 = (ty / (Cfg::BN / WN)) * WM, wn0 = (ty % (Cfg::BN / WN)) * WN;
+  constexpr bool A_PAIRED = Cfg::A::K_INNER, B_PAIRED = Cfg::B::K_INNER;
+  constexpr bool PAIRED = A_PAIRED || B_PAIRED;
+  static_assert((!PAIRED || K == 8) && (!A_PAIRED || A_GROUP == 1) &&
+                    (!B_PAIRED || B_GROUP == 1),
+                "an x-major tile pairs the k of m16n8k8, one block a pack");
   double fa[K / 4][TM], fb[K / 4][TN / 2];
+  if constexpr (A_PAIRED)
+    pairedFragments<typename Cfg::A>(fa, ta, k0, wm0, tx);
+  if constexpr (B_PAIRED)
+    pairedFragments<typename Cfg::B>(fb, tb, k0, wn0, tx);
 #pragma unroll
   for (int s = 0; s < K / 4; ++s) {
-    const int k = k0 + 4 * s + tx % 4;
+    const int k = PAIRED ? k0 + 2 * (tx % 4) + s : k0 + 4 * s + tx % 4;
 #pragma unroll
-    for (int g = 0; g < TM / A_GROUP; ++g) {
+    for (int g = 0; g < (A_PAIRED ? 0 : TM / A_GROUP); ++g) {
       const Pack<double, A_GROUP> x =
           *reinterpret_cast<const Pack<double, A_GROUP> *>(
               &ta[k][wm0 + g * 8 * A_GROUP + A_GROUP * (tx / 4)]);
@@ -100,7 +130,7 @@ dmmaStep(double (&acc)[Cfg::TM][Cfg::TN],
         fa[s][g * A_GROUP + h] = x.v[h];
     }
 #pragma unroll
-    for (int g = 0; g < TN / 2 / B_GROUP; ++g) {
+    for (int g = 0; g < (B_PAIRED ? 0 : TN / 2 / B_GROUP); ++g) {
       const Pack<double, B_GROUP> x =
           *reinterpret_cast<const Pack<double, B_GROUP> *>(
               &tb[k][wn0 + g * 8 * B_GROUP + B_GROUP * (tx / 4)]);

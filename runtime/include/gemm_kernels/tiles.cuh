@@ -54,9 +54,9 @@ template <class Cfg, class M> struct TileMover {
     x = M::ALONG_K ? slow : fast;
   }
 
-  /// Element (k, x) of a tile, where its swizzle puts it.
+  /// Element (k, x) of a tile, where its layout puts it.
   static __device__ __forceinline__ T &at(Tile &tile, int k, int x) {
-    return tile[k][column<M>(k, x)];
+    return element<M>(tile, k, x);
   }
 
   /// Element v of the pack at (kk, x).
@@ -180,7 +180,8 @@ template <class Cfg, class M> struct TileMover {
       if (pastTile(i))
         continue;
       if constexpr (M::WHOLE_STORE) {
-        *reinterpret_cast<Pack<T, PACK> *>(&tile[kk][x]) = r[i];
+        *reinterpret_cast<Pack<T, PACK> *>(&packElement(tile, kk, x, 0)) =
+            r[i];
       } else {
 #pragma unroll
         for (int v = 0; v < PACK; ++v)
