@@ -518,18 +518,14 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // A tile stored x-major is read without conflicts (its halves swap,
   // gemm_kernels::element); beside one, a k-major tile's lanes read every
   // other k row (dmmaStep pairs the k).
-  double conflictA = 1, conflictB = 1;
-  if (s.compute == Compute::Dmma) {
-    int64_t rows = isKInner(k.a) || isKInner(k.b) ? 2 : 1;
-    if (!isKInner(k.a))
-      conflictA =
-          double(fragmentWavefronts(rows * (s.blockM + s.pad), c.packA)) /
-          double(2 * c.packA);
-    if (!isKInner(k.b))
-      conflictB =
-          double(fragmentWavefronts(rows * (s.blockN + s.pad), c.packB)) /
-          double(2 * c.packB);
-  }
+  const int64_t rows = isKInner(k.a) || isKInner(k.b) ? 2 : 1;
+  auto conflict = [&](const TileMovePlan &t, int64_t pack) {
+    if (s.compute != Compute::Dmma || isKInner(t))
+      return 1.0;
+    return double(fragmentWavefronts(rows * (t.x + s.pad), pack)) /
+           double(2 * pack);
+  };
+  double conflictA = conflict(k.a, c.packA), conflictB = conflict(k.b, c.packB);
   double lsuClocks =
       (c.loadsA * conflictA *
            target.sharedAccessClocks(c.packA * bytes, addressesA) +
