@@ -10,7 +10,8 @@
 # compiles the tuning programs .gpu/tune/*.cu that bench/gen.sh wrote (nvcc
 # splits each across the cores), and runs them one after the other. Their
 # tables go to stdout, their rows to tuning.csv in $OUT (the device tool) or
-# /tmp/gemm-opt-tune (docs/tuning.md). Arguments go to each program
+# /tmp/gemm-opt-tune (docs/tuning.md). On a machine of several GPUs the
+# programs run side by side, one GPU each. Arguments go to each program
 # (--runs=N). Exits non-zero if anything failed.
 # TUNE_WORK=DIR builds there instead of /tmp/gemm-opt-tune. TUNE_RUN=0 only
 # builds, TUNE_BUILD=0 only runs what DIR holds: nvcc here compiles sm_90
@@ -72,9 +73,37 @@ fi
 
 echo "== tuning ($(cat "$GEN/VERSION")) into $db"
 start=$SECONDS
-status=0
-for program in "${programs[@]}"; do
-  "$program" --db="$db" "$@" || status=1
+# One queue of programs per GPU, each timing on its own card into a part of
+# the database, so that a machine of several GPUs tunes in a fraction of the
+# time and no two programs share a card.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+gpus=$((gpus < 1 ? 1 : gpus))
+pids=()
+for ((g = 0; g < gpus && g < ${#programs[@]}; ++g)); do
+  (
+    failed=0
+    for ((i = g; i < ${#programs[@]}; i += gpus)); do
+      CUDA_VISIBLE_DEVICES=$g "${programs[$i]}" --db="$WORK/part$i.csv" "$@" \
+        >"$WORK/part$i.log" 2>&1 || failed=1
+    done
+    exit $failed
+  ) &
+  pids+=($!)
 done
-echo "tuned in $((SECONDS - start)) s: $(($(wc -l <"$db") - 1)) rows"
+status=0
+for pid in "${pids[@]}"; do
+  wait "$pid" || status=1
+done
+for i in "${!programs[@]}"; do
+  cat "$WORK/part$i.log"
+  if [[ -s $WORK/part$i.csv ]]; then
+    if [[ -s $db ]]; then
+      tail -n +2 "$WORK/part$i.csv" >>"$db"
+    else
+      cat "$WORK/part$i.csv" >"$db"
+    fi
+  fi
+  rm -f "$WORK/part$i.csv" "$WORK/part$i.log"
+done
+echo "tuned in $((SECONDS - start)) s on $gpus GPU(s): $(($(wc -l <"$db") - 1)) rows"
 exit $status

@@ -50,12 +50,12 @@ std::string computeText(KernelAttr k) {
 
 std::string tileMoveText(TileMoveAttr t) {
   return llvm::formatv("gemm_kernels::TileMove<{0}, {1}, {2}, {3}, {4}, {5}, "
-                       "{6}, {7}, {8}, {9}>",
+                       "{6}, {7}, {8}, {9}, {10}>",
                        t.getX(), boolText(t.getXUnit()),
                        boolText(t.getKUnit()), t.getPack(),
                        boolText(t.getAlongK()), boolText(t.getWholeStore()),
                        t.getPacks(), t.getLoads(), boolText(t.getRegular()),
-                       boolText(t.getSwizzled()));
+                       boolText(t.getSwizzled()), boolText(t.getKInner()));
 }
 
 } // namespace
@@ -89,7 +89,7 @@ void mlir::gemm::printKernelBody(llvm::raw_ostream &os, MatmulOp op,
                         "{1};\n",
                         k.getDmmaGroupA(), k.getDmmaGroupB());
   os << "  // TileMove<x, x unit, k unit, pack, along k, whole stores, packs, "
-        "per thread,\n  // regular, swizzled>.\n"
+        "per thread,\n  // regular, swizzled, k inner>.\n"
      << "  using A = " << tileMoveText(k.getA()) << ";\n"
      << "  using B = " << tileMoveText(k.getB()) << ";\n"
      << llvm::formatv("  static constexpr bool C_ROW_UNIT = {0}, C_COL_UNIT "

@@ -35,7 +35,7 @@ namespace {
 TileMoveAttr tileMoveAttr(MLIRContext *context, const TileMovePlan &t) {
   return TileMoveAttr::get(context, t.x, t.xUnit, t.kUnit, t.pack, t.alongK,
                            t.wholeStore, t.packs, t.loads, t.regular,
-                           t.swizzled);
+                           t.swizzled, isKInner(t));
 }
 
 /// The plan of `schedule` for `op`, as an attribute, with or without its

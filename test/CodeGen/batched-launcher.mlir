@@ -13,8 +13,8 @@
 // CHECK:        static constexpr int STAGES = 1, PAD = 1, OCCUPANCY = 1;
 // CHECK-NEXT:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Regs;
 // CHECK-NEXT:   static constexpr int ROW_GROUP = 1, ROW_STEP = 16, COL_GROUP = 1, COL_STEP = 16;
-// CHECK:        using A = gemm_kernels::TileMove<96, false, true, 2, true, false, 768, 3, true, false>;
-// CHECK-NEXT:   using B = gemm_kernels::TileMove<96, true, false, 2, false, false, 768, 3, false, false>;
+// CHECK:        using A = gemm_kernels::TileMove<96, false, true, 2, true, false, 768, 3, true, false, false>;
+// CHECK-NEXT:   using B = gemm_kernels::TileMove<96, true, false, 2, false, false, 768, 3, false, false, false>;
 // CHECK:        static constexpr int C_PACK = 1, A_TILE_BYTES = 6208, SMEM_BYTES = 12416;
 
 // Only C's sizes and K are read; the rest are unnamed.

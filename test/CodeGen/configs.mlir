@@ -29,9 +29,9 @@
 // CHECK-NEXT:   static constexpr int ROW_GROUP = 4, ROW_STEP = 64, COL_GROUP = 4, COL_STEP = 64;
 // CHECK-NEXT:   static constexpr int DMMA_K = 0;
 // CHECK-NEXT:   // TileMove<x, x unit, k unit, pack, along k, whole stores, packs, per thread,
-// CHECK-NEXT:   // regular, swizzled>.
-// CHECK-NEXT:   using A = gemm_kernels::TileMove<128, false, true, 4, true, false, 256, 1, true, false>;
-// CHECK-NEXT:   using B = gemm_kernels::TileMove<128, true, false, 4, false, true, 256, 1, true, false>;
+// CHECK-NEXT:   // regular, swizzled, k inner>.
+// CHECK-NEXT:   using A = gemm_kernels::TileMove<128, false, true, 4, true, false, 256, 1, true, false, false>;
+// CHECK-NEXT:   using B = gemm_kernels::TileMove<128, true, false, 4, false, true, 256, 1, true, false, false>;
 // CHECK-NEXT:   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true, C_BY_COLUMNS = false;
 // CHECK-NEXT:   static constexpr int C_PACK = 4, A_TILE_BYTES = 8448, SMEM_BYTES = 16896;
 // CHECK-NEXT:   static constexpr bool FUSED = false, SCALAR_TWIN = true;
@@ -40,8 +40,8 @@
 
 // CHECK:      struct col_major_f64_k0 {
 // CHECK-NEXT:   using T = double;
-// CHECK:        using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true, false>;
-// CHECK-NEXT:   using B = gemm_kernels::TileMove<64, false, true, 2, true, false, 512, 2, true, false>;
+// CHECK:        using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true, false, false>;
+// CHECK-NEXT:   using B = gemm_kernels::TileMove<64, false, true, 2, true, false, 512, 2, true, false, false>;
 // CHECK-NEXT:   static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
 // CHECK-NEXT:   static constexpr int C_PACK = 2,
 

@@ -26,7 +26,7 @@
 // CHECK-NEXT: static constexpr int DMMA_K = 8;
 // CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
 // CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
-// CHECK:      using A = gemm_kernels::TileMove<128, false, true, 2, true, false, 512, 2, true, false>;
+// CHECK:      using A = gemm_kernels::TileMove<128, false, true, 2, true, false, 512, 2, true, false, false>;
 // CHECK:      static constexpr int C_PACK = 2,
 
 
@@ -36,8 +36,8 @@
 // CHECK-NEXT: static constexpr int DMMA_K = 8;
 // CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
 // CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
-// CHECK:      using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true, false>;
-// CHECK-NEXT: using B = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false>;
+// CHECK:      using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true, false, false>;
+// CHECK-NEXT: using B = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false, true>;
 
 // A packed and a scalar kernel each.
 // PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -47,7 +47,7 @@
 // K8-NEXT:  static constexpr int DMMA_K = 8;
 // K8-NEXT:  static constexpr bool DMMA_WIDE = true;
 // K8-NEXT:  static constexpr int A_GROUP = 1, B_GROUP = 1;
-// K8:       using A = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false>;
+// K8:       using A = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false, true>;
 
 // K4:       static constexpr int ROW_GROUP = 2, ROW_STEP = 16, COL_GROUP = 4, COL_STEP = 16;
 // K4-NEXT:  static constexpr int DMMA_K = 4;

@@ -10,8 +10,8 @@
 // packs per tile: one each, regular. A tiles: 2 * 8 * (128 + 4) floats.
 // CHECK-LABEL: func.func @row_major_f32
 // CHECK:      kernels = [#gemm.kernel<schedule = <block = [128, 128, 8]{{.*}}>, threads = 256,
-// CHECK-SAME: a = <x = 128, x_unit = false, k_unit = true, pack = 4, along_k = true, whole_store = false, packs = 256, loads = 1, regular = true, swizzled = false>,
-// CHECK-SAME: b = <x = 128, x_unit = true, k_unit = false, pack = 4, along_k = false, whole_store = true, packs = 256, loads = 1, regular = true, swizzled = false>,
+// CHECK-SAME: a = <x = 128, x_unit = false, k_unit = true, pack = 4, along_k = true, whole_store = false, packs = 256, loads = 1, regular = true, swizzled = false, k_inner = false>,
+// CHECK-SAME: b = <x = 128, x_unit = true, k_unit = false, pack = 4, along_k = false, whole_store = true, packs = 256, loads = 1, regular = true, swizzled = false, k_inner = false>,
 // CHECK-SAME: row_group = 4, row_step = 64, col_group = 4, col_step = 64, dmma_depth = 0,
 // CHECK-SAME: c_row_unit = false, c_col_unit = true, c_by_columns = false, c_pack = 4, a_tile_bytes = 8448, shared_bytes = 16896, scalar_twin = true>]
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
@@ -27,9 +27,9 @@ func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: me
 // swizzled by row (KernelPlan.h). Rows of 136 floats (pad 8) are not 4 mod
 // 32 words, and B, stored whole, never is.
 // CHECK-LABEL: func.func @swizzled_f32
-// CHECK:      a = <x = 128, x_unit = false, k_unit = true, pack = 4, along_k = true, whole_store = false, packs = 512, loads = 2, regular = true, swizzled = true>,
-// CHECK-SAME: b = <{{[^>]*}} whole_store = true, {{[^>]*}} swizzled = false>,
-// CHECK-SAME: a = <x = 128, {{[^>]*}} swizzled = false>,
+// CHECK:      a = <x = 128, x_unit = false, k_unit = true, pack = 4, along_k = true, whole_store = false, packs = 512, loads = 2, regular = true, swizzled = true, k_inner = false>,
+// CHECK-SAME: b = <{{[^>]*}} whole_store = true, {{[^>]*}} swizzled = false, k_inner = false>,
+// CHECK-SAME: a = <x = 128, {{[^>]*}} swizzled = false, k_inner = false>,
 func.func @swizzled_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                         %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 16], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>,
@@ -41,8 +41,8 @@ func.func @swizzled_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: mem
 
 // Column-major f64: A along M, B along K, and C by columns in double2 packs.
 // CHECK-LABEL: func.func @col_major_f64
-// CHECK:      a = <x = 64, x_unit = true, k_unit = false, pack = 2, along_k = false, whole_store = true, packs = 512, loads = 2, regular = true, swizzled = false>,
-// CHECK-SAME: b = <x = 64, x_unit = false, k_unit = true, pack = 2, along_k = true, whole_store = false, packs = 512, loads = 2, regular = true, swizzled = false>,
+// CHECK:      a = <x = 64, x_unit = true, k_unit = false, pack = 2, along_k = false, whole_store = true, packs = 512, loads = 2, regular = true, swizzled = false, k_inner = false>,
+// CHECK-SAME: b = <x = 64, x_unit = false, k_unit = true, pack = 2, along_k = true, whole_store = false, packs = 512, loads = 2, regular = true, swizzled = false, k_inner = false>,
 // CHECK-SAME: c_row_unit = true, c_col_unit = false, c_by_columns = true, c_pack = 2,
 func.func @col_major_f64(%a: memref<?x?xf64, strided<[1, ?], offset: ?>>, %b: memref<?x?xf64, strided<[1, ?], offset: ?>>,
                          %c: memref<?x?xf64, strided<[1, ?], offset: ?>>, %alpha: f64, %beta: f64) {
@@ -71,8 +71,8 @@ func.func @generic(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>, %b: memref<?
 // reads single rows, 12 threads apart.
 // CHECK-LABEL: func.func @cursor
 // CHECK:      threads = 96,
-// CHECK-SAME: a = <x = 72, x_unit = false, k_unit = true, pack = 4, along_k = true, whole_store = false, packs = 432, loads = 5, regular = false, swizzled = false>,
-// CHECK-SAME: b = <x = 64, x_unit = true, k_unit = false, pack = 4, along_k = false, whole_store = true, packs = 384, loads = 4, regular = true, swizzled = false>,
+// CHECK-SAME: a = <x = 72, x_unit = false, k_unit = true, pack = 4, along_k = true, whole_store = false, packs = 432, loads = 5, regular = false, swizzled = false, k_inner = false>,
+// CHECK-SAME: b = <x = 64, x_unit = true, k_unit = false, pack = 4, along_k = false, whole_store = true, packs = 384, loads = 4, regular = true, swizzled = false, k_inner = false>,
 // CHECK-SAME: row_group = 1, row_step = 12, col_group = 4, col_step = 32,
 func.func @cursor(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                   %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {

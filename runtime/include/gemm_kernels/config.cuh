@@ -61,7 +61,7 @@ enum class Prefetch {
 /// or x-major where its packs run along k and land whole (K_INNER).
 template <int X_, bool X_UNIT_, bool K_UNIT_, int PACK_, bool ALONG_K_,
           bool WHOLE_STORE_, int PACKS_, int LOADS_, bool REGULAR_,
-          bool SWIZZLED_>
+          bool SWIZZLED_, bool K_INNER_>
 struct TileMove {
   static constexpr int X = X_;           ///< BM or BN.
   static constexpr bool X_UNIT = X_UNIT_; ///< x neighbours 1 apart.
@@ -79,7 +79,7 @@ struct TileMove {
   static constexpr bool SWIZZLED = SWIZZLED_;
   /// The tile is stored x-major, rows of BK along k (element()): only dmma
   /// tiles, whose lanes read two k of a row as one pack.
-  static constexpr bool K_INNER = ALONG_K_ && WHOLE_STORE_;
+  static constexpr bool K_INNER = K_INNER_;
 };
 
 /// Where column x of row k of a tile of move M lies in shared memory: x,

@@ -102,85 +102,54 @@ __device__ __forceinline__ void storePack(const CStore<T> &s, T *at, Acc acc,
   *dst = out;
 }
 
-/// C by rows: one pointer per row, the columns at constant offsets from it.
+/// C line by line: by rows, or by columns where C_BY_COLUMNS says only its
+/// rows are contiguous. One pointer per line; its elements at constant
+/// offsets from it and, where in bounds and Vec, in packs of C_PACK.
 template <class Cfg, bool Vec, OldC Old, class T>
-__device__ __forceinline__ void storeByRows(const T (&acc)[Cfg::TM][Cfg::TN],
-                                            const CStore<T> &s) {
-  constexpr int TM = Cfg::TM, TN = Cfg::TN, C_PACK = Cfg::C_PACK;
+__device__ __forceinline__ void storeLines(const T (&acc)[Cfg::TM][Cfg::TN],
+                                           const CStore<T> &s) {
+  constexpr bool BY_COLUMNS = Cfg::C_BY_COLUMNS;
+  constexpr int LINES = BY_COLUMNS ? Cfg::TN : Cfg::TM;
+  constexpr int ALONG = BY_COLUMNS ? Cfg::TM : Cfg::TN, C_PACK = Cfg::C_PACK;
   const int rowsIn = roomPast(s.m, s.rowBase);
   const int colsIn = roomPast(s.n, s.colBase);
+  const int linesIn = BY_COLUMNS ? colsIn : rowsIn;
+  const int alongIn = BY_COLUMNS ? rowsIn : colsIn;
+  const long long lineStride = BY_COLUMNS ? s.cn : s.cm;
+  const long long alongStride = BY_COLUMNS ? s.cm : s.cn;
   T *const first = s.c + s.rowBase * s.cm + s.colBase * s.cn;
 #pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int r = offsetOf<Cfg::ROW_GROUP, Cfg::ROW_STEP>(i);
-    if (r >= rowsIn)
+  for (int i = 0; i < LINES; ++i) {
+    const int l = BY_COLUMNS ? offsetOf<Cfg::COL_GROUP, Cfg::COL_STEP>(i)
+                             : offsetOf<Cfg::ROW_GROUP, Cfg::ROW_STEP>(i);
+    if (l >= linesIn)
       continue;
-    const long long row = s.rowBase + r;
-    T *rowPtr = first + r * s.cm;
+    T *line = first + l * lineStride;
 #pragma unroll
-    for (int j = 0; j < TN; j += C_PACK) {
-      const int col = offsetOf<Cfg::COL_GROUP, Cfg::COL_STEP>(j);
-      if (C_PACK > 1 && Vec && col + C_PACK - 1 < colsIn) {
-        storePack<Cfg, Old>(
-            s, rowPtr + col * s.cn, [&](int w) { return acc[i][j + w]; },
-            [&](int) { return row; },
-            [&](int w) { return s.colBase + col + w; });
+    for (int j = 0; j < ALONG; j += C_PACK) {
+      const int a = BY_COLUMNS ? offsetOf<Cfg::ROW_GROUP, Cfg::ROW_STEP>(j)
+                               : offsetOf<Cfg::COL_GROUP, Cfg::COL_STEP>(j);
+      // Element w of the pack from (line l, place a).
+      const auto accOf = [&](int w) {
+        return BY_COLUMNS ? acc[j + w][i] : acc[i][j + w];
+      };
+      const auto rowOf = [&](int w) {
+        return s.rowBase + (BY_COLUMNS ? a + w : l);
+      };
+      const auto colOf = [&](int w) {
+        return s.colBase + (BY_COLUMNS ? l : a + w);
+      };
+      if (C_PACK > 1 && Vec && a + C_PACK - 1 < alongIn) {
+        storePack<Cfg, Old>(s, line + a * alongStride, accOf, rowOf, colOf);
         continue;
       }
 #pragma unroll
       for (int w = 0; w < C_PACK; ++w)
-        if (col + w < colsIn)
-          storeScalar<Cfg, Old>(s, rowPtr + (col + w) * s.cn, acc[i][j + w],
-                                row, s.colBase + col + w);
+        if (a + w < alongIn)
+          storeScalar<Cfg, Old>(s, line + (a + w) * alongStride, accOf(w),
+                                rowOf(w), colOf(w));
     }
   }
-}
-
-/// C by columns, where only its rows are contiguous: one pointer per
-/// column, its rows at constant offsets and, where in bounds and aligned,
-/// in packs of C_PACK rows.
-template <class Cfg, bool Vec, OldC Old, class T>
-__device__ __forceinline__ void storeByColumns(const T (&acc)[Cfg::TM][Cfg::TN],
-                                               const CStore<T> &s) {
-  constexpr int TM = Cfg::TM, TN = Cfg::TN, C_PACK = Cfg::C_PACK;
-  const int rowsIn = roomPast(s.m, s.rowBase);
-  const int colsIn = roomPast(s.n, s.colBase);
-  T *const first = s.c + s.rowBase * s.cm + s.colBase * s.cn;
-#pragma unroll
-  for (int j = 0; j < TN; ++j) {
-    const int c = offsetOf<Cfg::COL_GROUP, Cfg::COL_STEP>(j);
-    if (c >= colsIn)
-      continue;
-    const long long col = s.colBase + c;
-    T *colPtr = first + c * s.cn;
-#pragma unroll
-    for (int i = 0; i < TM; i += C_PACK) {
-      const int row = offsetOf<Cfg::ROW_GROUP, Cfg::ROW_STEP>(i);
-      if (Vec && C_PACK > 1 && row + C_PACK - 1 < rowsIn) {
-        storePack<Cfg, Old>(
-            s, colPtr + row * s.cm, [&](int w) { return acc[i + w][j]; },
-            [&](int w) { return s.rowBase + row + w; },
-            [&](int) { return col; });
-        continue;
-      }
-#pragma unroll
-      for (int w = 0; w < C_PACK; ++w)
-        if (row + w < rowsIn)
-          storeScalar<Cfg, Old>(s, colPtr + (row + w) * s.cm, acc[i + w][j],
-                                s.rowBase + row + w, col);
-    }
-  }
-}
-
-/// C = act(alpha * acc + beta * C + bias) on this thread's elements, in
-/// the order that C's layout makes contiguous.
-template <class Cfg, bool Vec, OldC Old, class T>
-__device__ __forceinline__ void storeAll(const T (&acc)[Cfg::TM][Cfg::TN],
-                                         const CStore<T> &s) {
-  if constexpr (Cfg::C_BY_COLUMNS)
-    storeByColumns<Cfg, Vec, Old>(acc, s);
-  else
-    storeByRows<Cfg, Vec, Old>(acc, s);
 }
 
 /// C = act(alpha * acc + beta * C + bias) on this thread's elements. A dmma
@@ -195,11 +164,11 @@ template <class Cfg, bool Vec, class T>
 __device__ __forceinline__ void storeC(const T (&acc)[Cfg::TM][Cfg::TN],
                                        const CStore<T> &s) {
   if constexpr (Cfg::DMMA_K == 0)
-    storeAll<Cfg, Vec, OldC::PerStore>(acc, s);
+    storeLines<Cfg, Vec, OldC::PerStore>(acc, s);
   else if (s.beta == T(0))
-    storeAll<Cfg, Vec, OldC::Skip>(acc, s);
+    storeLines<Cfg, Vec, OldC::Skip>(acc, s);
   else
-    storeAll<Cfg, Vec, OldC::Read>(acc, s);
+    storeLines<Cfg, Vec, OldC::Read>(acc, s);
 }
 
 } // namespace gemm_kernels

@@ -76,6 +76,23 @@ __device__ __forceinline__ void pairedFragments(double (&f)[2][N],
   }
 }
 
+/// The fragments at k of a tile stored k-major, for dmmaStep: lane tx's
+/// x0 + 8 GROUP g + GROUP (tx / 4) + h, h < GROUP, as one pack of GROUP,
+/// for each of N / GROUP groups of 8-row (8-column) blocks g.
+template <int GROUP, int N, class Tile>
+__device__ __forceinline__ void groupedFragments(double (&f)[N],
+                                                 const Tile &tile, int k,
+                                                 int x0, int tx) {
+#pragma unroll
+  for (int g = 0; g < N / GROUP; ++g) {
+    const Pack<double, GROUP> x = *reinterpret_cast<const Pack<double, GROUP> *>(
+        &tile[k][x0 + g * 8 * GROUP + GROUP * (tx / 4)]);
+#pragma unroll
+    for (int h = 0; h < GROUP; ++h)
+      f[g * GROUP + h] = x.v[h];
+  }
+}
+
 /// DMMA_K k of the FP64 tensor-core multiply, from k0: (ty, tx) is the warp
 /// and the lane; each warp computes a WM x WN tile of 8 x 8 products. Lane
 /// l holds A[l/4][l%4] and B[l%4][l/4] of each 8 x 4 and 4 x 8 block and
@@ -120,24 +137,10 @@ dmmaStep(double (&acc)[Cfg::TM][Cfg::TN],
 #pragma unroll
   for (int s = 0; s < K / 4; ++s) {
     const int k = PAIRED ? k0 + 2 * (tx % 4) + s : k0 + 4 * s + tx % 4;
-#pragma unroll
-    for (int g = 0; g < (A_PAIRED ? 0 : TM / A_GROUP); ++g) {
-      const Pack<double, A_GROUP> x =
-          *reinterpret_cast<const Pack<double, A_GROUP> *>(
-              &ta[k][wm0 + g * 8 * A_GROUP + A_GROUP * (tx / 4)]);
-#pragma unroll
-      for (int h = 0; h < A_GROUP; ++h)
-        fa[s][g * A_GROUP + h] = x.v[h];
-    }
-#pragma unroll
-    for (int g = 0; g < (B_PAIRED ? 0 : TN / 2 / B_GROUP); ++g) {
-      const Pack<double, B_GROUP> x =
-          *reinterpret_cast<const Pack<double, B_GROUP> *>(
-              &tb[k][wn0 + g * 8 * B_GROUP + B_GROUP * (tx / 4)]);
-#pragma unroll
-      for (int h = 0; h < B_GROUP; ++h)
-        fb[s][g * B_GROUP + h] = x.v[h];
-    }
+    if constexpr (!A_PAIRED)
+      groupedFragments<A_GROUP>(fa[s], ta, k, wm0, tx);
+    if constexpr (!B_PAIRED)
+      groupedFragments<B_GROUP>(fb[s], tb, k, wn0, tx);
   }
   if constexpr (WIDE) {
     // One m16n8kK product per pair of 8-row blocks and 8-column block: its

@@ -10,9 +10,9 @@ namespace {
 struct RowMajor {
   using T = float;
   using A = gemm_kernels::TileMove<64, false, true, 4, true, false, 128, 1,
-                                   true, false>;
+                                   true, false, false>;
   using B = gemm_kernels::TileMove<64, true, false, 4, false, true, 128, 1,
-                                   true, false>;
+                                   true, false, false>;
   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true;
   static constexpr int C_PACK = 4;
   static constexpr bool TRANSPOSED = false, SCALAR_TWIN = false;

@@ -336,14 +336,15 @@ def Gemm_TileMoveAttr : Gemm_Attr<"TileMove", "tile_move"> {
   let summary = "how one input tile of a kernel moves into shared memory";
   let description = [{
     The tile is stored k-major (`tile[k][x]`; x runs along M for A and along
-    N for B). Written by gemm-specialize from lib/Target's KernelPlan and
+    N for B), or x-major where `k_inner` says so. Written by gemm-specialize from lib/Target's KernelPlan and
     printed by CodeGen as a `gemm_kernels::TileMove`.
 
     Example:
     ```mlir
     #gemm.tile_move<x = 128, x_unit = true, k_unit = false, pack = 4,
                     along_k = false, whole_store = true, packs = 256,
-                    loads = 1, regular = true, swizzled = false>
+                    loads = 1, regular = true, swizzled = false,
+                    k_inner = false>
     ```
   }];
   let parameters = (ins
@@ -363,7 +364,9 @@ def Gemm_TileMoveAttr : Gemm_Attr<"TileMove", "tile_move"> {
     /// Whether a thread's packs lie a fixed address step apart.
     "bool":$regular,
     /// Whether the tile's columns are swizzled by row (KernelPlan.h).
-    "bool":$swizzled
+    "bool":$swizzled,
+    /// Whether the tile is stored x-major (KernelPlan.h, isKInner).
+    "bool":$k_inner
   );
   let assemblyFormat = "`<` struct(params) `>`";
 }
