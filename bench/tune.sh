@@ -8,11 +8,11 @@
 #
 # On the GPU machine: builds libgemm_runtime standalone (test/gpu/lib.sh),
 # compiles the tuning programs .gpu/tune/*.cu that bench/gen.sh wrote (nvcc
-# splits each across the cores), and runs them one after the other. Their
-# tables go to stdout, their rows to tuning.csv in $OUT (the device tool) or
-# /tmp/gemm-opt-tune (docs/tuning.md). On a machine of several GPUs the
-# programs run side by side, one GPU each. Arguments go to each program
-# (--runs=N). Exits non-zero if anything failed.
+# splits each across the cores), and runs them one after the other on each
+# GPU, the machine's GPUs side by side. Their tables go to stdout, their
+# rows to tuning.csv in $OUT (the device tool) or /tmp/gemm-opt-tune
+# (docs/tuning.md). Arguments go to each program (--runs=N). Exits non-zero
+# if anything failed.
 # TUNE_WORK=DIR builds there instead of /tmp/gemm-opt-tune. TUNE_RUN=0 only
 # builds, TUNE_BUILD=0 only runs what DIR holds: nvcc here compiles sm_90
 # programs that run there as they are, so building them here
@@ -96,13 +96,10 @@ for pid in "${pids[@]}"; do
 done
 for i in "${!programs[@]}"; do
   cat "$WORK/part$i.log"
-  if [[ -s $WORK/part$i.csv ]]; then
-    if [[ -s $db ]]; then
-      tail -n +2 "$WORK/part$i.csv" >>"$db"
-    else
-      cat "$WORK/part$i.csv" >"$db"
-    fi
-  fi
+  # Every part starts with the header, which the database holds once.
+  skip=1
+  [[ -s $db ]] && skip=2
+  [[ -f $WORK/part$i.csv ]] && tail -n +$skip "$WORK/part$i.csv" >>"$db"
   rm -f "$WORK/part$i.csv" "$WORK/part$i.log"
 done
 echo "tuned in $((SECONDS - start)) s on $gpus GPU(s): $(($(wc -l <"$db") - 1)) rows"

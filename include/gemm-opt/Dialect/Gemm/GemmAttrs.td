@@ -336,8 +336,9 @@ def Gemm_TileMoveAttr : Gemm_Attr<"TileMove", "tile_move"> {
   let summary = "how one input tile of a kernel moves into shared memory";
   let description = [{
     The tile is stored k-major (`tile[k][x]`; x runs along M for A and along
-    N for B), or x-major where `k_inner` says so. Written by gemm-specialize from lib/Target's KernelPlan and
-    printed by CodeGen as a `gemm_kernels::TileMove`.
+    N for B), or x-major where `k_inner` says so. Written by
+    gemm-specialize from lib/Target's KernelPlan and printed by CodeGen as
+    a `gemm_kernels::TileMove`.
 
     Example:
     ```mlir
