@@ -259,8 +259,14 @@ void emitLauncher(const PlannedNest &nest, llvm::raw_ostream &os,
               m = "c_size" + std::to_string(row),
               n = "c_size" + std::to_string(row + 1),
               k = "a_size" + std::to_string(row + 1);
+  // The tiny-call exit sends only operands that are surely host memory to
+  // the loop; a table's rows are host memory by the runtime's contract.
   os << "  if (gemm_rt::loopFirst(" << batch << ", " << m << ", " << n << ", "
-     << k << "))\n    return false;\n";
+     << k << ", {";
+  for (auto [i, name] : llvm::enumerate(operandNames))
+    os << (i ? ", " : "")
+       << (op.getRowTable(i) == RowTable::None ? StringRef(name) : "nullptr");
+  os << (op.getBias() ? ", bias" : "") << "}))\n    return false;\n";
   os << "  gemm_rt::Problem problem = gemm_rt::launcherProblem(\n"
      << "      \"" << nestName(op.getLoc()) << "\", gemm_rt::DType::"
      << (f64 ? "F64" : "F32") << ",\n"

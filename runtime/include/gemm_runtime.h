@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cuda_runtime.h>
+#include <initializer_list>
 #include <vector>
 
 namespace gemm_rt {
@@ -287,6 +288,14 @@ namespace detail {
 /// reported) nor GEMM_OPT_DEVICE=cpu (the rewrite checked on the CPU) is
 /// set. Read from the environment while the runtime loads; false before.
 extern const bool loopFirstOn;
+
+/// True if `ptr` is surely host memory, known without a CUDA call: it lies
+/// in the calling thread's stack above the caller's frame, in the heap
+/// between the initial and the current program break, or in a segment of
+/// the program or of a library loaded before the runtime's first call
+/// (static data), where no device or managed allocation can be. False means
+/// only "ask cudaPointerGetAttributes".
+bool surelyHost(const void *ptr);
 } // namespace detail
 
 /// Multiply-adds up to which a call runs its original loop before any other
@@ -297,13 +306,21 @@ constexpr double kLoopFirstWork = 4096;
 
 /// Whether a launcher returns false at once, so that its caller runs the
 /// original loop: a batch x m x n x k product of at most kLoopFirstWork
-/// multiply-adds (a product of no work too). The loop is always a right
-/// answer, as the program ran it; no GPU call of such a size is faster, but
-/// for managed operands that live on the GPU, which the loop then pages
-/// back.
-inline bool loopFirst(int64_t batch, int64_t m, int64_t n, int64_t k) {
-  return detail::loopFirstOn &&
-         double(batch) * double(m) * double(n) * double(k) <= kLoopFirstWork;
+/// multiply-adds (a product of no work too) whose `operands` (A, B, C and
+/// the bias; null for a table, whose rows are host memory by contract, or
+/// for no bias) are all surely host memory. The loop is then a right answer,
+/// as the program ran it, and no GPU call of such a size is faster; device
+/// and managed operands, which the host loop must not dereference, always
+/// go on to the pointer check.
+inline bool loopFirst(int64_t batch, int64_t m, int64_t n, int64_t k,
+                      std::initializer_list<const void *> operands) {
+  if (!detail::loopFirstOn ||
+      double(batch) * double(m) * double(n) * double(k) > kLoopFirstWork)
+    return false;
+  for (const void *operand : operands)
+    if (operand && !detail::surelyHost(operand))
+      return false;
+  return true;
 }
 
 /// Runs p with the variant of `plan`, and the split of K, that the model's

@@ -13,9 +13,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <link.h>
 #include <pthread.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace gemm_rt::detail {
 
@@ -132,6 +134,33 @@ Stack threadStack() {
   }();
   return stack;
 }
+
+/// A loaded segment of the program or of a library, [begin, end).
+struct Segment {
+  uintptr_t begin, end;
+};
+
+/// The loadable segments (code, constants, data, bss) of every object
+/// loaded when first asked; libraries opened later are not among them.
+const std::vector<Segment> &loadedSegments() {
+  static const std::vector<Segment> segments = [] {
+    std::vector<Segment> found;
+    dl_iterate_phdr(
+        [](dl_phdr_info *info, size_t, void *out) {
+          for (int i = 0; i < info->dlpi_phnum; ++i) {
+            const ElfW(Phdr) &header = info->dlpi_phdr[i];
+            if (header.p_type == PT_LOAD && header.p_memsz)
+              static_cast<std::vector<Segment> *>(out)->push_back(
+                  {info->dlpi_addr + header.p_vaddr,
+                   info->dlpi_addr + header.p_vaddr + header.p_memsz});
+          }
+          return 0;
+        },
+        &found);
+    return found;
+  }();
+  return segments;
+}
 } // namespace
 
 bool surelyHost(const void *ptr) {
@@ -144,8 +173,13 @@ bool surelyHost(const void *ptr) {
       address < stack.top)
     return true;
   const uintptr_t heap = heapStart();
-  return heap && address >= heap &&
-         address < reinterpret_cast<uintptr_t>(sbrk(0));
+  if (heap && address >= heap &&
+      address < reinterpret_cast<uintptr_t>(sbrk(0)))
+    return true;
+  return std::any_of(loadedSegments().begin(), loadedSegments().end(),
+                     [&](const Segment &segment) {
+                       return address >= segment.begin && address < segment.end;
+                     });
 }
 
 const char *pointerKindName(PointerKind kind) {

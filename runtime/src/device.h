@@ -6,6 +6,8 @@
 #ifndef GEMM_RUNTIME_DEVICE_H
 #define GEMM_RUNTIME_DEVICE_H
 
+#include "gemm_runtime.h" // detail::surelyHost
+
 #include <cstddef>
 
 namespace gemm_rt::detail {
@@ -29,12 +31,6 @@ enum class PointerKind {
 
 /// The kind of `ptr`; a failing query aborts, naming `nest`.
 PointerKind pointerKind(const void *ptr, const char *nest);
-
-/// True if `ptr` is surely host memory, known without a CUDA call: it lies
-/// in the calling thread's stack above the caller's frame, or in the heap
-/// between the initial and the current program break, where no device or
-/// managed allocation can be. False means only "ask pointerKind".
-bool surelyHost(const void *ptr);
 
 /// The word trace lines use for `kind`.
 const char *pointerKindName(PointerKind kind);

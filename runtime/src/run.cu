@@ -213,13 +213,19 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   std::optional<Placement> bias;
   if (p.epilogue.bias.ptr)
     bias.emplace(p, "the bias", p.epilogue.bias);
+  // The loop cannot read an operand in device memory: where the call
+  // cannot run on the GPU either, it stops with a message.
+  const Placement *inDevice = nullptr;
+  for (const Placement *op : {&c, &a, &b, bias ? &*bias : nullptr})
+    if (!inDevice && op && op->kind == PointerKind::Device)
+      inDevice = op;
+  auto noLoop = [&](const std::string &why) {
+    fatal(p.nest, why + "; the original loop cannot run either, since " +
+                      inDevice->name + " is in device memory");
+  };
   if (const char *unsafe = unsafeLayout(p, rows)) {
-    const Placement *const operands[] = {&c, &a, &b, bias ? &*bias : nullptr};
-    for (const Placement *op : operands)
-      if (op && op->kind == PointerKind::Device)
-        fatal(p.nest, std::string(unsafe) +
-                          "; the original loop cannot run either, since " +
-                          op->name + " is in device memory");
+    if (inDevice)
+      noLoop(unsafe);
     return fallBack(p, unsafe);
   }
 
@@ -234,7 +240,13 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
                       tableOf(rows.c)};
   std::optional<Route> staged;
   if (hosted.a || hosted.b || hosted.c) {
-    staged = route(p, plan, hosted, profitability(), currentMachine);
+    // With an operand in device memory the GPU runs the call whatever the
+    // profitability rule would choose.
+    staged = route(p, plan, hosted,
+                   inDevice ? Profitability::Gpu : profitability(),
+                   currentMachine);
+    if (!staged->gpu && inDevice)
+      noLoop(staged->why);
     if (!staged->gpu)
       return fallBack(p, staged->why.c_str());
   }

@@ -1,9 +1,9 @@
 //===- surely-host.cu - Memory known to be host without a CUDA call -------===//
 //
 // Prints surelyHost (device.h) for the memory a tiny call's operands come
-// from: the caller's stack and the brk heap count as host; memory that only
-// a CUDA query could classify (an mmap'd block, static data, null) does not,
-// nor does memory between a coroutine's stack and the thread's.
+// from: the caller's stack, the brk heap and static data count as host;
+// memory that only a CUDA query could classify (an mmap'd block, null) does
+// not, nor does memory between a coroutine's stack and the thread's.
 // Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
