@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Frontend/Action.h"
+#include "Pragmas.h"
 #include "Recognizer.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
@@ -84,8 +85,9 @@ bool isCandidate(const ForStmt *loop, int minDepth) {
 
 class NestFinder : public RecursiveASTVisitor<NestFinder> {
 public:
-  NestFinder(ASTContext &ctx, FrontendResult &result)
-      : ctx(ctx), sm(ctx.getSourceManager()), result(result) {
+  NestFinder(ASTContext &ctx, FrontendResult &result,
+             std::vector<OffPragma> &offs)
+      : ctx(ctx), sm(ctx.getSourceManager()), result(result), offs(offs) {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     passId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
                                    "%0 [-Rpass=gemm]");
@@ -104,10 +106,12 @@ private:
   ASTContext &ctx;
   SourceManager &sm;
   FrontendResult &result;
+  std::vector<OffPragma> &offs;
   unsigned passId, missedId;
   unsigned reported = 0;
   unsigned launchers = 0; ///< Launcher names handed out.
-  const OMPExecutableDirective *region = nullptr; ///< Enclosing the scan.
+  /// The statements around the scan, outermost first.
+  std::vector<const Stmt *> enclosing;
   /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
   /// nest (three) stands for it, else the peeled loop gets the remark.
   int minDepth = 2;
@@ -119,16 +123,85 @@ private:
     if (const auto *loop = dyn_cast<ForStmt>(inner); loop && isCandidate(loop, minDepth))
       return handle(loop, function);
     // The body of an OpenMP region (`omp parallel`, not a loop directive) is
-    // not among its children(); a launcher placed in it would run on every
-    // thread, so its nests are only reported.
+    // not among its children().
+    const Stmt *body = inner;
     if (const auto *directive = dyn_cast<OMPExecutableDirective>(inner);
-        directive && directive->hasAssociatedStmt()) {
-      llvm::SaveAndRestore inRegion(region, directive);
-      return scan(directive->getInnermostCapturedStmt()->getCapturedStmt(),
-                  function);
+        directive && directive->hasAssociatedStmt())
+      body = directive->getInnermostCapturedStmt()->getCapturedStmt();
+    enclosing.push_back(inner);
+    if (body != inner)
+      scan(body, function);
+    else
+      for (const Stmt *child : inner->children())
+        scan(child, function);
+    enclosing.pop_back();
+  }
+
+  /// The text of the file that holds `loc`'s expansion, and `loc`'s offset
+  /// in it.
+  std::pair<StringRef, unsigned> textAt(SourceLocation loc) {
+    auto [file, offset] = sm.getDecomposedExpansionLoc(loc);
+    return {sm.getBufferData(file), offset};
+  }
+
+  /// Why OpenMP makes the nest at `loop` more than one product that one
+  /// call computes, or nullopt. The directives are read from the text, so
+  /// that a file parsed without -fopenmp (where clang drops them) is judged
+  /// as one parsed with it: any directive around the nest (a launcher there
+  /// would run on every thread that reaches it), and on or in the nest any
+  /// directive that does more than run a loop's iterations on threads or
+  /// lanes of its own (classifyLoopDirective).
+  std::optional<std::string> openmpObstacle(const ForStmt *loop) {
+    auto line = [](StringRef text, size_t offset) {
+      return std::to_string(1 + text.take_front(offset).count('\n'));
+    };
+    auto region = [&](StringRef directive, const std::string &at) {
+      return "it is inside an OpenMP '" + directive.str() + "' region (line " +
+             at + "), where every thread that reaches it would launch the "
+             "whole product";
+    };
+    for (const Stmt *s : enclosing) {
+      auto [text, at] = textAt(s->getBeginLoc());
+      if (const auto *directive = dyn_cast<OMPExecutableDirective>(s))
+        return region(llvm::omp::getOpenMPDirectiveName(
+                          directive->getDirectiveKind()),
+                      line(text, at));
+      for (StringRef pragma : pragmasAbove(text, at).pragmas)
+        if (std::optional<std::string> name = openmpDirective(pragma))
+          return region(*name, line(text, pragma.data() - text.data()));
     }
-    for (const Stmt *child : inner->children())
-      scan(child, function);
+    // The pragma lines on the outermost loop, outermost first (as clang
+    // nests their directives), then those in the nest.
+    auto [text, begin] = textAt(loop->getForLoc());
+    SmallVector<StringRef> pragmas(
+        llvm::reverse(pragmasAbove(text, begin).pragmas));
+    SmallVector<StringRef> lines;
+    text.slice(begin, textAt(endOfNest(loop)).second).split(lines, '\n');
+    for (StringRef pragma : lines)
+      pragmas.push_back(pragma);
+    for (StringRef pragma : pragmas) {
+      std::optional<std::string> name = openmpDirective(pragma);
+      if (!name)
+        continue;
+      std::string at = line(text, pragma.data() - text.data());
+      switch (classifyLoopDirective(*name)) {
+      case LoopDirective::Alone:
+        continue;
+      case LoopDirective::Shared:
+        return "its OpenMP '" + *name + "' directive (line " + at +
+               ") shares a loop with the threads of an enclosing region, "
+               "perhaps a caller's, and each of them would launch the whole "
+               "product";
+      case LoopDirective::Other:
+        if (pragma.data() < text.data() + begin)
+          return region(*name, at);
+        return "it holds an OpenMP '" + *name + "' directive (line " + at +
+               "); of OpenMP, only loop directives that start their own "
+               "threads or lanes (parallel for, simd, taskloop) leave a nest "
+               "one product";
+      }
+    }
+    return std::nullopt;
   }
 
   void missed(const ForStmt *loop, const std::string &reason) {
@@ -217,14 +290,10 @@ private:
   }
 
   void handle(const ForStmt *loop, const FunctionDecl *function) {
-    if (region) {
-      StringRef kind =
-          llvm::omp::getOpenMPDirectiveName(region->getDirectiveKind());
-      return missed(loop, ("it is inside an OpenMP '" + kind +
-                           "' region; only OpenMP pragmas on the nest's own "
-                           "loops are supported")
-                              .str());
-    }
+    if (pragmaOff(loop))
+      return missed(loop, "'#pragma gemm_opt off' asks to leave it as written");
+    if (std::optional<std::string> why = openmpObstacle(loop))
+      return missed(loop, *why);
     // A nest may end in a macro expansion (`C(i, j) += A(i, l) * B(l, j);`
     // with accessor macros): the splice then ends after the invocation.
     SourceLocation end = endOfStmt(loop);
@@ -243,8 +312,11 @@ private:
                               sm.getFilename(loop->getForLoc()).str() +
                               "', an included file; gemm-opt rewrites only "
                               "the main file");
-    if (pragmaOff(loop))
-      return missed(loop, "'#pragma gemm_opt off' asks to leave it as written");
+    if (auto [text, at] = textAt(loop->getForLoc());
+        pragmasAbove(text, at).split)
+      return missed(loop, "the pragmas above it are in a preprocessor "
+                          "conditional that opens above other code, so no "
+                          "guard can enclose them");
     std::vector<Recognition> recognized;
     if (function->isTemplated()) {
       if (std::optional<std::string> why =
@@ -256,7 +328,9 @@ private:
         unsigned before = reported;
         if (r.rejection.peelable) {
           llvm::SaveAndRestore peeled(minDepth, 3);
+          enclosing.push_back(loop);
           scan(loop->getBody(), function);
+          enclosing.pop_back();
         }
         if (reported == before)
           missed(loop, r.rejection.reason);
@@ -289,18 +363,19 @@ private:
         << summary + "; rewritten to call " + name;
   }
 
-  /// Whether `#pragma gemm_opt off` is among the pragmas just above the
-  /// loop (clang ignores pragmas it does not know).
+  /// Whether a `#pragma gemm_opt off` stands above the loop, with nothing
+  /// but comments, blank lines and other pragmas between; it is then used.
   bool pragmaOff(const ForStmt *loop) {
-    StringRef source = sm.getBufferData(sm.getMainFileID());
-    for (StringRef pragma :
-         pragmasAbove(source, sm.getFileOffset(loop->getForLoc()))) {
-      SmallVector<StringRef> words;
-      SplitString(pragma.drop_front(strlen("#pragma")), words);
-      if (words.size() == 2 && words[0] == "gemm_opt" && words[1] == "off")
-        return true;
-    }
-    return false;
+    auto [text, at] = textAt(loop->getForLoc());
+    FileID file = sm.getFileID(sm.getExpansionLoc(loop->getForLoc()));
+    bool off = false;
+    for (StringRef pragma : pragmasAbove(text, at).pragmas)
+      for (OffPragma &candidate : offs) {
+        auto [where, offset] = sm.getDecomposedExpansionLoc(candidate.loc);
+        if (where == file && offset == size_t(pragma.data() - text.data()))
+          off = candidate.used = true;
+      }
+    return off;
   }
 
   /// The end of the nest's last token, including the `;` that ends a body
@@ -318,19 +393,30 @@ private:
 
 class GemmConsumer : public ASTConsumer {
 public:
-  explicit GemmConsumer(FrontendResult &result) : result(result) {}
+  GemmConsumer(FrontendResult &result, std::vector<OffPragma> &offs)
+      : result(result), offs(offs) {}
 
   void HandleTranslationUnit(ASTContext &ctx) override {
-    if (ctx.getDiagnostics().hasErrorOccurred())
+    DiagnosticsEngine &diags = ctx.getDiagnostics();
+    if (diags.hasErrorOccurred())
       return;
     const SourceManager &sm = ctx.getSourceManager();
     result.source = sm.getBufferData(sm.getMainFileID()).str();
     result.isC = !ctx.getLangOpts().CPlusPlus;
-    NestFinder(ctx, result).TraverseDecl(ctx.getTranslationUnitDecl());
+    NestFinder(ctx, result, offs).TraverseDecl(ctx.getTranslationUnitDecl());
+    unsigned unused = diags.getCustomDiagID(
+        DiagnosticsEngine::Warning,
+        "'#pragma gemm_opt off' has no effect: no loop nest that gemm-opt "
+        "considers follows it (only comments, blank lines and other pragmas "
+        "may stand between)");
+    for (const OffPragma &off : offs)
+      if (!off.used)
+        diags.Report(off.loc, unused);
   }
 
 private:
   FrontendResult &result;
+  std::vector<OffPragma> &offs;
 };
 
 class GemmAction : public ASTFrontendAction {
@@ -338,11 +424,16 @@ public:
   explicit GemmAction(FrontendResult &result) : result(result) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<GemmConsumer>(result);
+    return std::make_unique<GemmConsumer>(result, offs);
+  }
+  bool BeginSourceFileAction(CompilerInstance &ci) override {
+    addGemmOptPragmaHandler(ci.getPreprocessor(), offs);
+    return true;
   }
 
 private:
   FrontendResult &result;
+  std::vector<OffPragma> offs; ///< Met by the preprocessor.
 };
 
 class GemmActionFactory : public tooling::FrontendActionFactory {

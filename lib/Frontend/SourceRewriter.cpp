@@ -81,34 +81,62 @@ static std::pair<size_t, bool> lineStartOf(llvm::StringRef source,
   return {start, source.slice(start, offset).trim().empty()};
 }
 
-llvm::SmallVector<llvm::StringRef>
-mlir::gemm::pragmasAbove(llvm::StringRef source, size_t forOffset) {
-  llvm::SmallVector<llvm::StringRef> pragmas;
-  auto [start, atLineStart] = lineStartOf(source, forOffset);
-  if (!atLineStart)
-    return pragmas;
-  while (start > 0) {
-    size_t prevStart = lineStartOf(source, start - 1).first;
-    llvm::StringRef line = source.slice(prevStart, start).trim();
-    if (!line.starts_with("#pragma"))
-      break;
-    pragmas.push_back(line);
-    start = prevStart;
-  }
-  return pragmas;
+/// The preprocessor directive a trimmed line holds (`if`, `endif`), or "".
+static llvm::StringRef directiveOf(llvm::StringRef line) {
+  if (!line.consume_front("#"))
+    return "";
+  line = line.ltrim();
+  return line.take_while([](char c) { return std::isalpha(c); });
 }
 
-/// Where the guard goes: before the `for`, or before the pragmas on the lines
-/// just above it, which belong to the loop. Returns the offset and whether it
+PragmaBlock mlir::gemm::pragmasAbove(llvm::StringRef source, size_t offset) {
+  PragmaBlock block;
+  auto [start, atLineStart] = lineStartOf(source, offset);
+  block.top = offset;
+  if (!atLineStart)
+    return block;
+  block.top = start;
+  // Walking up: `depth` conditionals are open below the current line.
+  int depth = 0;
+  while (start > 0) {
+    size_t prevStart = lineStartOf(source, start - 1).first;
+    // A line continued by a backslash belongs to the line it continues.
+    while (prevStart > 1 && source[prevStart - 2] == '\\')
+      prevStart = lineStartOf(source, prevStart - 2).first;
+    llvm::StringRef line = source.slice(prevStart, start).trim();
+    llvm::StringRef directive = directiveOf(line);
+    bool comment = line.starts_with("//") ||
+                   (line.starts_with("/*") && line.ends_with("*/"));
+    if (directive == "pragma") {
+      block.pragmas.push_back(line);
+      if (depth == 0)
+        block.top = prevStart;
+    } else if (directive == "endif") {
+      ++depth;
+    } else if (directive.starts_with("if") && depth > 0) {
+      if (--depth == 0)
+        block.top = prevStart;
+    } else if (directive.starts_with("el") && depth > 0) {
+      // Another branch of a conditional that is already open.
+    } else if (!line.empty() && !comment) {
+      break;
+    }
+    start = prevStart;
+  }
+  block.split = depth > 0 && !block.pragmas.empty();
+  return block;
+}
+
+/// Where the guard goes: before the `for`, or before the pragmas above it,
+/// which belong to the loop (pragmasAbove). Returns the offset and whether it
 /// starts a line (only blanks before it).
 static std::pair<size_t, bool> guardPosition(llvm::StringRef source,
                                              size_t forOffset) {
   auto [start, atLineStart] = lineStartOf(source, forOffset);
   if (!atLineStart)
     return {forOffset, false};
-  for (llvm::StringRef pragma : pragmasAbove(source, forOffset))
-    start = lineStartOf(source, pragma.data() - source.data()).first;
-  return {start, true};
+  PragmaBlock block = pragmasAbove(source, forOffset);
+  return {block.pragmas.empty() ? start : block.top, true};
 }
 
 /// True if the next token after `offset` is `else`: the nest is the body of

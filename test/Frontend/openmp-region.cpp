@@ -1,19 +1,21 @@
-// OpenMP constructs other than pragmas on the nest's loops, with -fopenmp. A
-// nest inside an `omp parallel` region would call its launcher from every
-// thread, so it is reported and left alone, whether the region is a block or
-// a directive stacked on the loop; other directives inside a nest's body are
-// statements a GEMM cannot contain.
+// OpenMP constructs other than loop directives on the nest's own loops,
+// parsed with and without -fopenmp: clang drops `#pragma omp` without it,
+// but gemm-opt reads the directives from the text, so both parses give the
+// same remarks and the same output. A launcher inside a region would run on
+// every thread that reaches it (each adding the whole product into C), so a
+// nest with any directive around it is left alone, and so is one with a
+// directive on or in it that does more than divide a loop's iterations.
 //
-// RUN: gemm-opt %s -o %t.cu -- -fopenmp 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
-//
-// OUT-NOT: gemm_opt_nest
+// RUN: gemm-opt %s -o %t.omp.cu -- -fopenmp 2>&1 | FileCheck %s --implicit-check-not=remark:
+// RUN: grep -v '^ *//' %t.omp.cu | FileCheck %s --check-prefix=OUT
 
 void region(int n, const double *A, const double *B, double *C) {
 #pragma omp parallel
   {
 #pragma omp for
-    // REMARK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region; only OpenMP pragmas on the nest's own loops are supported [-Rpass-missed=gemm]
+    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-3]]), where every thread that reaches it would launch the whole product [-Rpass-missed=gemm]
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         for (int k = 0; k < n; ++k)
@@ -24,7 +26,91 @@ void region(int n, const double *A, const double *B, double *C) {
 void stackedRegion(int n, const double *A, const double *B, double *C) {
 #pragma omp parallel
 #pragma omp for
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region; only OpenMP pragmas on the nest's own loops are supported [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-2]])
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+// A region whose pragma is apart from its block by a comment and a blank
+// line, and a `single` inside it.
+void singleInRegion(int n, const float *A, const float *B, float *C) {
+#pragma omp parallel num_threads(4)
+  // every thread enters
+
+  {
+#pragma omp single
+    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-5]])
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k)
+          C[i * n + j] += A[i * n + k] * B[k * n + j];
+  }
+}
+
+// `parallel for` on an outer loop that is not part of the product (a repeat
+// loop, which is otherwise peeled): each iteration's thread would launch.
+void parallelRepeat(int reps, int n, const float *A, const float *B, float *C) {
+#pragma omp parallel for
+  for (int r = 0; r < reps; ++r)
+    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel for' region (line [[@LINE-2]])
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k)
+          C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+// A task around the nest.
+void task(int n, const float *A, const float *B, float *C) {
+#pragma omp task
+  {
+    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'task' region (line [[@LINE-2]])
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k)
+          C[i * n + j] += A[i * n + k] * B[k * n + j];
+  }
+}
+
+// Orphaned worksharing: the function runs inside a region its caller opened,
+// whose threads share the loop.
+void orphaned(int n, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+2]]:3: remark: loop nest not rewritten: its OpenMP 'for' directive (line [[@LINE+1]]) shares a loop with the threads of an enclosing region, perhaps a caller's, and each of them would launch the whole product [-Rpass-missed=gemm]
+#pragma omp for schedule(dynamic)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+void orphanedInner(int n, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: its OpenMP 'for' directive (line [[@LINE+2]]) shares a loop
+  for (int i = 0; i < n; ++i)
+#pragma omp for nowait
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+// A region written only for OpenMP builds.
+void conditionalRegion(int n, const double *A, const double *B, double *C) {
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+  {
+    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-3]])
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k)
+          C[i * n + j] += A[i * n + k] * B[k * n + j];
+  }
+}
+
+// `parallel` without `for` on the nest's own loop: every thread runs all of it.
+void parallelOnLoop(int n, const double *A, const double *B, double *C) {
+  // CHECK: :[[@LINE+2]]:3: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE+1]])
+#pragma omp parallel
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k)
@@ -32,7 +118,7 @@ void stackedRegion(int n, const double *A, const double *B, double *C) {
 }
 
 void atomicUpdate(int n, const double *A, const double *B, double *C) {
-  // REMARK: :[[@LINE+2]]:3: remark: loop nest not rewritten: unsupported statement 'OMPAtomicDirective' in the nest [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+2]]:3: remark: loop nest not rewritten: it holds an OpenMP 'atomic' directive (line [[@LINE+5]]); of OpenMP, only loop directives that start their own threads or lanes (parallel for, simd, taskloop) leave a nest one product [-Rpass-missed=gemm]
   #pragma omp parallel for
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
@@ -41,3 +127,31 @@ void atomicUpdate(int n, const double *A, const double *B, double *C) {
         C[i * n + j] += A[i * n + k] * B[k * n + j];
       }
 }
+
+// A region before the nest, not around it: the nest is rewritten. Its own
+// `parallel for`, apart from the loop by a comment, under `#ifdef _OPENMP`
+// and continued on a second line, stays with the original loop inside the
+// guard.
+void afterRegion(int n, float *scratch, const float *A, const float *B, float *C) {
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    scratch[i] = 0;
+  // CHECK: :[[@LINE+12]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
+  // OUT:      {{^}}if (!gemm_opt_nest_0({{.*}})) {
+  // OUT-NEXT: {{^}}#line [[@LINE+5]] "{{.*}}openmp-region.cpp"
+  // OUT-NEXT: {{^}}#ifdef _OPENMP
+  // OUT-NEXT: {{^}}#pragma omp parallel for \
+  // OUT-NEXT: {{^}}    collapse(2)
+  // OUT-NEXT: {{^}}#endif
+#ifdef _OPENMP
+#pragma omp parallel for \
+    collapse(2)
+#endif
+  // rows of C
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+// OUT-NOT: if (!gemm_opt_nest_

@@ -37,3 +37,16 @@ void rewritten(int n, const float *A, const float *B, float *C) {
 // OUT: void rewritten(
 // OUT-NEXT: if (!gemm_opt_nest_0(
 // OUT-NOT: gemm_opt_nest_
+
+// The pragma applies to the next nest across comments and blank lines.
+void keptAcrossComments(int n, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+5]]:3: remark: loop nest not rewritten: '#pragma gemm_opt off' asks to leave it as written [-Rpass-missed=gemm]
+#pragma gemm_opt off
+
+  // the reference product, kept on the CPU
+  /* for comparison */
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];
+}

@@ -17,10 +17,20 @@ namespace mlir::gemm {
 std::string rewriteSource(const FrontendResult &result,
                           llvm::StringRef launchers);
 
-/// The `#pragma` lines directly above a `for` that starts its line, nearest
-/// first, trimmed: they belong to the loop.
-llvm::SmallVector<llvm::StringRef> pragmasAbove(llvm::StringRef source,
-                                                size_t forOffset);
+/// The lines above a statement that starts its line and belong to it: its
+/// `#pragma` lines, with the blank lines, comment lines and whole
+/// preprocessor conditionals (`#ifdef _OPENMP` ... `#endif`) among them.
+struct PragmaBlock {
+  /// Nearest first, trimmed; those inside conditionals too.
+  llvm::SmallVector<llvm::StringRef> pragmas;
+  /// Where a guard around the statement and its pragmas starts: the top
+  /// line of the block, or the statement itself where no pragma is above.
+  size_t top = 0;
+  /// A pragma lies in a conditional that opens above other code, so no
+  /// guard can enclose the pragma without splitting the conditional.
+  bool split = false;
+};
+PragmaBlock pragmasAbove(llvm::StringRef source, size_t offset);
 
 /// The call expression for a nest's launcher. The argument order is the
 /// launcher ABI of CodeGen/Launcher.h: each of A, B, C as (pointer, sizes...,

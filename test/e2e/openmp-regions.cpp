@@ -1,0 +1,85 @@
+// OpenMP programs, rewritten as users run gemm-opt (without -fopenmp) and
+// with it, built with OpenMP and run on four threads. A nest inside a
+// parallel region, or under a worksharing `for` that binds to one, is left
+// as written: a launcher there would add the product into C once per
+// thread. A nest whose own loop carries `parallel for` is rewritten.
+//
+// RUN: %host_cxx -O1 -fopenmp -I %S/Inputs %s -o %t.orig && env OMP_NUM_THREADS=4 %t.orig > %t.expected
+// RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=remark:
+// RUN: gemm-opt %s -o %t.omp.cu -- -I %S/Inputs -fopenmp 2>&1 | FileCheck %s --implicit-check-not=remark:
+// RUN: %nvcc %nvcc_flags -Xcompiler -fopenmp -lgomp -I %S/Inputs %t.cu -o %t.gpu
+// RUN: %nvcc %nvcc_flags -Xcompiler -fopenmp -lgomp -I %S/Inputs %t.omp.cu -o %t.omp.gpu
+// RUN: env OMP_NUM_THREADS=4 %t.gpu > %t.actual && %python %S/compare.py %t.expected %t.actual
+// RUN: env OMP_NUM_THREADS=4 %t.omp.gpu > %t.omp.actual && %python %S/compare.py %t.expected %t.omp.actual
+// The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
+// RUN: env OMP_NUM_THREADS=4 GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted && %python %S/compare.py %t.expected %t.lifted
+// RUN: env OMP_NUM_THREADS=4 GEMM_OPT_DEVICE=cpu %t.omp.gpu > %t.omp.lifted && %python %S/compare.py %t.expected %t.omp.lifted
+#include "e2e_util.h"
+
+#include <vector>
+
+constexpr int M = 37, N = 29, K = 23;
+
+// CHECK: :[[@LINE+6]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region
+static void inRegion(const float *A, const float *B, float *C) {
+#pragma omp parallel
+  {
+    // Every thread runs the region; the `for` shares the rows among them.
+#pragma omp for
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        for (int k = 0; k < K; ++k)
+          C[i * N + j] += A[i * K + k] * B[k * N + j];
+  }
+}
+
+// Called from inside a region: the `for` binds to the caller's team.
+// CHECK: :[[@LINE+3]]:3: remark: loop nest not rewritten: its OpenMP 'for' directive
+static void orphaned(const double *A, const double *B, double *C) {
+#pragma omp for
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int k = 0; k < K; ++k)
+        s += A[i * K + k] * B[k * N + j];
+      C[i * N + j] += s;
+    }
+}
+
+// CHECK: :[[@LINE+3]]:3: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+static void ownParallelFor(const double *A, const double *B, double *C) {
+#pragma omp parallel for
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      for (int k = 0; k < K; ++k)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+
+int main() {
+  std::vector<float> a(M * K), b(K * N), c(M * N);
+  fillRandom(a.data(), M * K, 1);
+  fillRandom(b.data(), K * N, 2);
+  fillRandom(c.data(), M * N, 3);
+  const double scale = frobenius(a.data(), M * K) * frobenius(b.data(), K * N) +
+                       frobenius(c.data(), M * N);
+  inRegion(a.data(), b.data(), c.data());
+  printMatrix("region", K, scale, c.data(), M, N, N, 1);
+
+  std::vector<double> da(M * K), db(K * N), dc(M * N), dd(M * N);
+  fillRandom(da.data(), M * K, 4);
+  fillRandom(db.data(), K * N, 5);
+  fillRandom(dc.data(), M * N, 6);
+  fillRandom(dd.data(), M * N, 7);
+  const double dscale = frobenius(da.data(), M * K) * frobenius(db.data(), K * N) +
+                        frobenius(dc.data(), M * N);
+#pragma omp parallel
+  orphaned(da.data(), db.data(), dc.data());
+  printMatrix("orphaned", K, dscale, dc.data(), M, N, N, 1);
+
+  ownParallelFor(da.data(), db.data(), dd.data());
+  printMatrix("own-parallel-for", K,
+              frobenius(da.data(), M * K) * frobenius(db.data(), K * N) +
+                  frobenius(dd.data(), M * N),
+              dd.data(), M, N, N, 1);
+  return 0;
+}
