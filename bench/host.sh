@@ -10,7 +10,7 @@
 # the rewrite's own fallback loops), and runs
 #   1. the tables: the rewrite on host arrays against pageable cudaMemcpy +
 #      cuBLAS, and against the original loops on small and matrix-vector
-#      shapes, under the profitability rule (GEMM_OPT_PROFITABILITY=model);
+#      shapes, under the profitability rule (no switch set, as users run it);
 #   2. one call per square size under GEMM_OPT_TRACE (the panels chosen);
 #   3. an f64 4096^3 product (384 MiB of operands) with a staging budget of
 #      half that, then of a quarter, where B (128 MiB) goes in blocks
@@ -21,7 +21,6 @@
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export GEMM_OPT_PROFITABILITY=model
 source test/gpu/lib.sh
 
 WORK=/tmp/gemm-opt-host

@@ -9,15 +9,17 @@
 # kernels), expected.txt.gz (the original program's output) and nests. This
 #   1. builds libgemm_runtime standalone (test/gpu/lib.sh);
 #   2. builds every prog.cu with nvcc, 16 at a time;
-#   3. runs each and compares its output with the original's
+#   3. runs each twice, with no switch set (as users run it) and under
+#      always-gpu, and compares each output with the original's
 #      (test/fuzz/compare_fuzz.py): written cells norm-wise, every other cell
-#      bit for bit; every other program runs with GEMM_OPT_TRACE=1, which
-#      says where each nest ran (and makes run() wait for its kernel);
+#      bit for bit; every other program's always-gpu run has
+#      GEMM_OPT_TRACE=1, which says where each nest ran (and makes run()
+#      wait for its kernel);
 #   4. runs compute-sanitizer memcheck on a sample of the programs
 #      (FUZZ_MEMCHECK of them, default 10).
-# Prints `N passed, M failed` last (nests; a program that does not build or
-# run fails all its nests, a memcheck error counts as one more failure) and
-# exits non-zero if anything failed.
+# Prints `N passed, M failed` last (nests, counted once per run; a program
+# that does not build fails all its nests, a memcheck error counts as one
+# more failure) and exits non-zero if anything failed.
 #
 #===----------------------------------------------------------------------===#
 set -uo pipefail
@@ -77,29 +79,33 @@ for s in "${seeds[@]}"; do
     failed=$((failed + nests))
     continue
   fi
-  trace=
-  if ((s % 2)); then
-    trace=1
-  fi
-  GEMM_OPT_TRACE=$trace timeout 600 "$dir/prog" >"$dir/actual.txt" \
-    2>"$dir/stderr.txt"
-  rc=$?
-  if ((rc != 0)); then
-    echo "seed $s: exit status $rc"
-    tail -n 5 "$dir/stderr.txt"
-  fi
-  ongpu=$((ongpu + $(grep -c "ran on the GPU" "$dir/stderr.txt")))
-  python3 test/fuzz/compare_fuzz.py "$DIR/$s/expected.txt.gz" \
-    "$dir/actual.txt" >"$dir/compare.txt"
-  grep -v '^compare:' "$dir/compare.txt" | sed "s/^/seed $s: /"
-  summary='^compare: ([0-9]+) passed, ([0-9]+) failed$'
-  if [[ $(tail -n 1 "$dir/compare.txt") =~ $summary ]]; then
-    passed=$((passed + BASH_REMATCH[1]))
-    failed=$((failed + BASH_REMATCH[2]))
-  else
-    echo "seed $s: compare_fuzz.py failed"
-    failed=$((failed + nests))
-  fi
+  # As users run it (no switch), then on the GPU whatever the size, traced
+  # in odd seeds.
+  forced=("${FORCED_GPU[@]}")
+  ((s % 2)) && forced+=(GEMM_OPT_TRACE=1)
+  for mode in plain forced; do
+    settings=()
+    [[ $mode == forced ]] && settings=("${forced[@]}")
+    env "${settings[@]}" timeout 600 "$dir/prog" >"$dir/actual.txt" \
+      2>"$dir/stderr.txt"
+    rc=$?
+    if ((rc != 0)); then
+      echo "seed $s ($mode): exit status $rc"
+      tail -n 5 "$dir/stderr.txt"
+    fi
+    ongpu=$((ongpu + $(grep -c "ran on the GPU" "$dir/stderr.txt")))
+    python3 test/fuzz/compare_fuzz.py "$DIR/$s/expected.txt.gz" \
+      "$dir/actual.txt" >"$dir/compare.txt"
+    grep -v '^compare:' "$dir/compare.txt" | sed "s/^/seed $s ($mode): /"
+    summary='^compare: ([0-9]+) passed, ([0-9]+) failed$'
+    if [[ $(tail -n 1 "$dir/compare.txt") =~ $summary ]]; then
+      passed=$((passed + BASH_REMATCH[1]))
+      failed=$((failed + BASH_REMATCH[2]))
+    else
+      echo "seed $s ($mode): compare_fuzz.py failed"
+      failed=$((failed + nests))
+    fi
+  done
 done
 echo "$ongpu nests ran on the GPU in the traced (odd-seeded) programs"
 

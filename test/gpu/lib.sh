@@ -8,14 +8,21 @@
 #   ARCH        the target, sm_$ARCH;
 #   LIB         libgemm_runtime.a, built standalone by buildRuntime;
 #   NVCC_FLAGS  what every device program is compiled with;
-# and defines printDevice and buildRuntime. It exports
-#   GEMM_OPT_PROFITABILITY=always-gpu, so that the checks' small problems on
-#   host arrays run on the GPU rather than in their original loops (the
-#   environment wins; bench/host.sh sets "model" to time the rule itself).
+#   FORCED_GPU  the switch, for one command at a time (`env "${FORCED_GPU[@]}"
+#               prog`), that sends small host-array problems to the GPU
+#               rather than to their original loops;
+# and defines printDevice and buildRuntime. It unsets every GEMM_OPT_*
+# variable the caller's shell exported: the checks run in the configuration
+# users run, with no switch set, and each command that needs a switch sets
+# it for itself.
 #
 #===------------------------------------------------------------------------===#
 
-export GEMM_OPT_PROFITABILITY=${GEMM_OPT_PROFITABILITY:-always-gpu}
+while read -r name; do
+  unset "$name"
+done < <(compgen -e | grep '^GEMM_OPT_' || true)
+# shellcheck disable=SC2034
+FORCED_GPU=(GEMM_OPT_PROFITABILITY=always-gpu)
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=90
 # Outside the checkout, so the copy that travels to the device stays small

@@ -3,14 +3,15 @@
 #
 # Runs on a GPU machine (carry .gpu): builds each self-checking program of
 # .gpu/regress (test/gpu/regress/*.cpp rewritten by test/gpu/prepare.sh) and
-# runs it once with the runtime's own choice and once forced onto each
-# variant of its plans, unsplit and split two ways (GEMM_OPT_CHOICE), so that
-# a fault in any generated kernel shows whatever the extents favour, and once
-# under a 4 MiB staging budget (B in blocks wherever it is host memory); then
-# twice under GEMM_OPT_TUNE=1 with a database of its own, the first run
-# timing each plan's choices at run time and the second reading them back.
-# Each run must exit 0 and run a nest on the GPU. Prints one line per
-# program.
+# runs it once with no switch set (as users run it), then on the GPU
+# whatever the size (always-gpu): once with the runtime's own choice and
+# once forced onto each variant of its plans, unsplit and split two ways
+# (GEMM_OPT_CHOICE), so that a fault in any generated kernel shows whatever
+# the extents favour, and once under a 4 MiB staging budget (B in blocks
+# wherever it is host memory); then twice under GEMM_OPT_TUNE=1 with a
+# database of its own, the first run timing each plan's choices at run time
+# and the second reading them back. Each run must exit 0, and each forced
+# one run a nest on the GPU. Prints one line per program.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -38,12 +39,18 @@ for cu in .gpu/regress/*.cu; do
     choices+=("$v,1" "$v,2")
   done
   failed=()
+  # First as users run it: no switch set.
+  if ! timeout 300 "$exe" >"$exe.out" 2>"$exe.err"; then
+    failed+=("no switch")
+    echo "-- $name, no switch set:"
+    tail -n 5 "$exe.out" "$exe.err"
+  fi
   choices+=(small-budget)
   for choice in "${choices[@]}"; do
     settings=(GEMM_OPT_CHOICE="$choice")
     [[ $choice == small-budget ]] &&
       settings=(GEMM_OPT_DEVICE_MEMORY=$((4 << 20)))
-    if ! env "${settings[@]}" GEMM_OPT_TRACE=1 timeout 300 "$exe" \
+    if ! env "${FORCED_GPU[@]}" "${settings[@]}" GEMM_OPT_TRACE=1 timeout 300 "$exe" \
         >"$exe.out" 2>"$exe.err" || ! grep -q 'ran on the GPU' "$exe.err"; then
       failed+=("${choice:-own}")
       echo "-- $name, choice ${choice:-own}:"
@@ -56,8 +63,9 @@ for cu in .gpu/regress/*.cu; do
   rm -f "$db"
   rows=()
   for run in timing reading; do
-    if ! GEMM_OPT_TUNE=1 GEMM_OPT_TUNING_DB=$db GEMM_OPT_TRACE=1 timeout 600 \
-        "$exe" >"$exe.out" 2>"$exe.err" || ! grep -q 'ran on the GPU' "$exe.err"
+    if ! env "${FORCED_GPU[@]}" GEMM_OPT_TUNE=1 GEMM_OPT_TUNING_DB="$db" \
+        GEMM_OPT_TRACE=1 timeout 600 "$exe" >"$exe.out" 2>"$exe.err" ||
+        ! grep -q 'ran on the GPU' "$exe.err"
     then
       failed+=("GEMM_OPT_TUNE ($run)")
       echo "-- $name, GEMM_OPT_TUNE=1 ($run):"
@@ -73,7 +81,7 @@ for cu in .gpu/regress/*.cu; do
     echo "$name: FAIL: GEMM_OPT_TUNE=1 recorded no timings"
     status=1
   else
-    echo "$name: PASS under ${#choices[@]} choices and GEMM_OPT_TUNE" \
+    echo "$name: PASS with no switch, under ${#choices[@]} choices and GEMM_OPT_TUNE" \
       "(${rows[0]} then ${rows[1]} rows; $blocked calls with B in blocks" \
       "under 4 MiB; $(tail -n 1 "$exe.out"))"
   fi

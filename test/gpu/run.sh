@@ -5,15 +5,17 @@
 # directory:
 #   1. builds libgemm_runtime standalone (Release, sm_90) in /tmp/build-rt;
 #   2. builds and runs runtime_check.cu (run() + launchReference against a
-#      CPU fp64 reference);
+#      CPU fp64 reference), with no switch set and under always-gpu;
 #   3. builds and runs seeds_check.cu (the seed kernels against cuBLAS, and
 #      GEMM_OPT_VERIFY; seeds.sh runs it alone);
 #   4. if .gpu/e2e exists (prepared on a dev machine: <name>.cpp programs and
 #      their gemm-opt outputs <name>.cu, or <name>.c programs with their
 #      <name>.host.c and <name>.kernels.cu, optional arguments in <name>.args;
 #      test/gpu/prepare.sh makes it), builds each program both ways, runs
-#      them, compares their outputs with test/e2e/compare.py and requires at
-#      least one nest per program to have run on the GPU;
+#      the rewrite once with no switch set and once under always-gpu,
+#      compares each output with the original's (test/e2e/compare.py) and
+#      requires at least one nest per program to have run on the GPU under
+#      always-gpu;
 #   5. test/gpu/regress.sh: the self-checking regression programs;
 #   6. if .gpu/tune-check exists (test/gpu/prepare.sh), builds and runs its
 #      tuning program and checks its rows with tune_check.py.
@@ -38,8 +40,14 @@ if [[ $steps == *" runtime "* ]]; then
   echo "== runtime_check"
   if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/runtime_check.cu "$LIB" \
       -o "$WORK/runtime_check"; then
-    GEMM_OPT_TRACE=1 "$WORK/runtime_check" 2> "$WORK/runtime_check.trace" ||
+    # Once as users run it (no switch: the rule may keep host calls in
+    # their loops), then on the GPU whatever the size, traced.
+    "$WORK/runtime_check" >"$WORK/runtime_check.plain" 2>&1 || {
+      tail -n 30 "$WORK/runtime_check.plain"
       status=1
+    }
+    env "${FORCED_GPU[@]}" GEMM_OPT_TRACE=1 "$WORK/runtime_check" \
+      2>"$WORK/runtime_check.trace" || status=1
     # The split-K cases must have split: K = 4096 16 ways, K = 1000 2 ways.
     for ways in 16 2; do
       if ! grep -q "K split $ways ways" "$WORK/runtime_check.trace"; then
@@ -150,8 +158,16 @@ for src in "${programs[@]}"; do
   elif ! timeout 600 "$dir/original" "${args[@]}" >"$dir/original.out" 2>"$dir/original.err"; then
     why="the original program failed"
     log=$dir/original.err
-  elif ! GEMM_OPT_TRACE=1 timeout 600 "$dir/gpu" "${args[@]}" >"$dir/gpu.out" 2>"$dir/gpu.err"; then
-    why="the GPU program failed"
+  elif ! timeout 600 "$dir/gpu" "${args[@]}" >"$dir/plain.out" 2>"$dir/plain.err"; then
+    why="the GPU program failed with no switch set"
+    log=$dir/plain.err
+  elif ! python3 test/e2e/compare.py "$dir/original.out" "$dir/plain.out" \
+      >"$dir/plain.compare" 2>&1; then
+    why="outputs differ with no switch set"
+    log=$dir/plain.compare
+  elif ! env "${FORCED_GPU[@]}" GEMM_OPT_TRACE=1 timeout 600 "$dir/gpu" \
+      "${args[@]}" >"$dir/gpu.out" 2>"$dir/gpu.err"; then
+    why="the GPU program failed under always-gpu"
     log=$dir/gpu.err
   else
     # A nest that runs several times counts once.

@@ -7,7 +7,8 @@
 # The run-time choice of kernel hides most variants of a dynamic nest: this
 # runs test/Driver/Inputs/twenty-nests.cpp (20 nests, 1 to 5 variants each;
 # configurations that share a kernel among them) on odd extents, once as
-# written (GEMM_OPT_DISABLE=1) and once per variant index forced on every
+# written (GEMM_OPT_DISABLE=1), once with no switch set (as users run it)
+# and once per variant index forced on every
 # nest that has it (GEMM_OPT_CHOICE=v,1), on the GPU (always-gpu), each of
 # those also as stream-K planned for 2 and for 3 slots (GEMM_OPT_STREAM),
 # so that tiles of C are summed from two pieces, and requires each
@@ -49,11 +50,15 @@ GEMM_OPT_DISABLE=1 "$program" "${args[@]}" >"$WORK/loop.out"
 status=0
 for run in {model,0\,1,1\,1,2\,1,3\,1,4\,1}/{0,2,3}; do
   choice=${run%/*} slots=${run#*/}
-  if [[ $choice == model ]]; then
-    GEMM_OPT_STREAM=$slots "$program" "${args[@]}" >"$WORK/gpu.out"
+  if [[ $run == model/0 ]]; then
+    # As users run it: no switch set.
+    "$program" "${args[@]}" >"$WORK/gpu.out"
+  elif [[ $choice == model ]]; then
+    env "${FORCED_GPU[@]}" GEMM_OPT_STREAM="$slots" "$program" "${args[@]}" \
+      >"$WORK/gpu.out"
   else
-    GEMM_OPT_CHOICE=$choice GEMM_OPT_STREAM=$slots "$program" \
-      "${args[@]}" >"$WORK/gpu.out"
+    env "${FORCED_GPU[@]}" GEMM_OPT_CHOICE="$choice" GEMM_OPT_STREAM="$slots" \
+      "$program" "${args[@]}" >"$WORK/gpu.out"
   fi
   python3 - "$run" "$WORK/loop.out" "$WORK/gpu.out" <<'PY' || status=1
 import re, sys
