@@ -7,12 +7,13 @@
 // medians after warm-up, beta == 0, random data; each result is checked
 // against cuBLAS's. Then tiny problems and matrix-vector products (n = 1)
 // against the original loops (bench/inputs compiled as written, renamed
-// loop_*). bench/host.sh builds and runs it.
+// loop_*), and tiny problems on device arrays against cuBLAS (calls that
+// must reach the GPU). bench/host.sh builds and runs it.
 //
 // Usage: host           the tables
 //        host --once    one f32 and one f64 call per square size (for
 //                       GEMM_OPT_TRACE)
-//        host --small   only the table against the original loops
+//        host --small   only the tables of small problems
 //        host --big N   one f64 N^3 product with padded C (ldc = N + 3,
 //                       beta = 0.5) checked against cuBLAS, padding intact;
 //                       run under GEMM_OPT_DEVICE_MEMORY to force panels
@@ -182,6 +183,43 @@ template <class T> void againstLoop(long m, long n, long k) {
               k, tLoop * 1e6, tRewrite * 1e6, tLoop / tRewrite);
 }
 
+/// The rewrite against cuBLAS on device arrays of a tiny m x n x k: the cost
+/// of a call that must reach the GPU (its operands cannot go to the host
+/// loop), per call, 200 calls queued and then waited for. False if C differs.
+template <class T> bool tinyOnDevice(long m, long n, long k) {
+  const std::vector<T> a = random<T>(size_t(m) * k), b = random<T>(size_t(k) * n);
+  std::vector<T> c(size_t(m) * n), hand(c.size());
+  T *d[4];
+  for (T *&p : d)
+    check(cudaMalloc(&p, std::max(a.size(), std::max(b.size(), c.size())) *
+                             sizeof(T)),
+          "cudaMalloc");
+  check(cudaMemcpy(d[0], a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice), "A");
+  check(cudaMemcpy(d[1], b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice), "B");
+  constexpr int calls = 200;
+  const auto [tBlas, tRewrite] = medians(
+      [&] {
+        for (int i = 0; i < calls; ++i)
+          Ops<T>::blas(m, n, k, d[0], k, d[1], n, T(0), d[3], n);
+        check(cudaDeviceSynchronize(), "cuBLAS");
+      },
+      [&] {
+        for (int i = 0; i < calls; ++i)
+          Ops<T>::rewrite(m, n, k, T(1), d[0], k, d[1], n, T(0), d[2], n);
+        check(cudaDeviceSynchronize(), "rewrite");
+      },
+      2, 11);
+  check(cudaMemcpy(c.data(), d[2], c.size() * sizeof(T), cudaMemcpyDeviceToHost), "C");
+  check(cudaMemcpy(hand.data(), d[3], c.size() * sizeof(T), cudaMemcpyDeviceToHost), "C");
+  for (T *p : d)
+    cudaFree(p);
+  const bool ok = relError(c, hand) < (sizeof(T) == 4 ? 1e-5 : 1e-13);
+  std::printf("| %s | %ldx%ldx%ld | %.2f | %.2f | %.2f | %s |\n", Ops<T>::name,
+              m, n, k, tBlas / calls * 1e6, tRewrite / calls * 1e6,
+              tBlas / tRewrite, ok ? "ok" : "WRONG");
+  return ok;
+}
+
 /// f64 n^3 with C padded (ldc = n + 3) and beta = 0.5, against cuBLAS.
 bool big(long n) {
   const long ldc = n + 3;
@@ -265,5 +303,13 @@ int main(int argc, char **argv) {
     againstLoop<float>(s, 1, s);
     againstLoop<double>(s, 1, s);
   }
+  std::printf("\n## Tiny products on device arrays: rewrite vs cuBLAS\n\n"
+              "| type | m x n x k | cuBLAS us | rewrite us | cuBLAS / rewrite "
+              "| result |\n|---|---|---|---|---|---|\n");
+  for (long s : {1, 4, 16}) {
+    ok = tinyOnDevice<float>(s, s, s) && ok;
+    ok = tinyOnDevice<double>(s, s, s) && ok;
+  }
+  ok = tinyOnDevice<float>(7, 5, 3) && ok;
   return ok ? 0 : 1;
 }
