@@ -2,7 +2,8 @@
 //
 // Reads the CSV of docs/tuning.md and finds a problem's fastest row. The
 // header must be the one this gemm-opt writes, so that a file of another
-// format is refused rather than misread.
+// format is refused rather than misread; files appended to each other
+// repeat it, which is accepted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +15,13 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <cerrno>
+
+#include <sys/file.h>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -89,11 +95,26 @@ std::string mlir::gemm::layoutClass(const Problem &p) {
 }
 
 llvm::Expected<TuningDb> TuningDb::load(StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  auto cannot = [&](std::error_code ec) {
+    return llvm::createStringError(ec, "cannot read the tuning database '" +
+                                           path + "': " + ec.message());
+  };
+  llvm::Expected<llvm::sys::fs::file_t> file =
+      llvm::sys::fs::openNativeFileForRead(path);
+  if (!file)
+    return cannot(llvm::errorToErrorCode(file.takeError()));
+  // Shared: writers (the runtime's appendRows) hold the file's lock while
+  // they append, so no row is read half written. A file system without
+  // locks is read as it is.
+  while (::flock(*file, LOCK_SH) != 0 && errno == EINTR) {
+  }
+  // Read, not mapped: the copy is whole when the lock goes.
+  auto buffer = llvm::MemoryBuffer::getOpenFile(
+      *file, path, /*FileSize=*/-1, /*RequiresNullTerminator=*/false,
+      /*IsVolatile=*/true);
+  llvm::sys::fs::closeFile(*file);
   if (!buffer)
-    return llvm::createStringError(buffer.getError(),
-                                   "cannot read the tuning database '" + path +
-                                       "': " + buffer.getError().message());
+    return cannot(buffer.getError());
   return parse((*buffer)->getBuffer(), path);
 }
 
@@ -109,16 +130,17 @@ llvm::Expected<TuningDb> TuningDb::parse(StringRef text, StringRef path) {
     line = line.trim();
     if (line.empty() || line.starts_with("#"))
       continue;
+    // The first line, or one that files appended to each other repeat.
+    if (line == kHeader) {
+      header = true;
+      continue;
+    }
     auto fail = [&](const Twine &why) {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      path + ":" + Twine(number) + ": " + why);
     };
-    if (!header) {
-      if (line != kHeader)
-        return fail("the header must be '" + Twine(kHeader) + "'");
-      header = true;
-      continue;
-    }
+    if (!header)
+      return fail("the header must be '" + Twine(kHeader) + "'");
     std::optional<std::vector<std::string>> fields =
         gemm_tuning::splitFields(line.str());
     if (!fields)
@@ -128,9 +150,8 @@ llvm::Expected<TuningDb> TuningDb::parse(StringRef text, StringRef path) {
       return fail(llvm::toString(record.takeError()));
     db.records.push_back(std::move(*record));
   }
-  if (!header)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   path + ": no header line");
+  // A file of no lines but comments holds no rows: a writer creates the
+  // file before it takes the lock to write the header.
   return db;
 }
 

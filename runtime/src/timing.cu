@@ -19,8 +19,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace gemm_rt::detail {
 
@@ -281,10 +286,49 @@ std::FILE *openDatabase(const std::string &path) {
                  path.c_str(), std::strerror(errno));
     return nullptr;
   }
-  std::fseek(file, 0, SEEK_END);
-  if (std::ftell(file) == 0)
-    std::fprintf(file, "%s\n", gemm_tuning::kHeader);
+  // No rows: only the header, if the file is empty.
+  if (!appendRows(file, "")) {
+    std::fprintf(stderr, "tune: cannot use the tuning database %s\n",
+                 path.c_str());
+    std::fclose(file);
+    return nullptr;
+  }
   return file;
+}
+
+bool appendRows(std::FILE *db, const std::string &rows) {
+  const int fd = fileno(db);
+  int locked;
+  while ((locked = ::flock(fd, LOCK_EX)) != 0 && errno == EINTR) {
+  }
+  if (locked != 0) {
+    std::fprintf(stderr, "tune: cannot lock the tuning database: %s\n",
+                 std::strerror(errno));
+    return false;
+  }
+  // Under the lock: another writer may have written the header since this
+  // one opened the file.
+  struct stat before {};
+  bool ok = ::fstat(fd, &before) == 0;
+  const std::string text =
+      before.st_size == 0 ? std::string(gemm_tuning::kHeader) + "\n" + rows
+                          : rows;
+  size_t done = 0;
+  while (ok && done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    ok = n > 0;
+    done += ok ? size_t(n) : 0;
+  }
+  const int error = errno;
+  // Rows cut short (a full disk) are taken back: the file holds whole rows.
+  const bool cut = !ok && done > 0 && ::ftruncate(fd, before.st_size) != 0;
+  ::flock(fd, LOCK_UN);
+  if (!ok)
+    std::fprintf(stderr, "tune: cannot write the tuning database: %s%s\n",
+                 std::strerror(error), cut ? " (a partial row is left)" : "");
+  return ok;
 }
 
 size_t timeCaseBytes(DType dtype, const TuneCase &c) {
@@ -339,21 +383,34 @@ std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c,
 }
 
 /// Appends the case's rows to the database, one record per choice whose
-/// variant has a schedule.
-void writeRecords(std::FILE *db, const TuneNest &nest, const TuneCase &c,
+/// variant has a schedule, all in one locked write.
+bool writeRecords(std::FILE *db, const TuneNest &nest, const TuneCase &c,
                   const std::vector<Timed> &rows) {
   const DeviceColumns d = deviceColumns();
+  char *text = nullptr;
+  size_t size = 0;
+  std::FILE *buffer = open_memstream(&text, &size);
+  if (!buffer) {
+    std::fprintf(stderr, "tune: cannot format the tuning records: %s\n",
+                 std::strerror(errno));
+    return false;
+  }
   for (const Timed &row : rows) {
     const char *schedule = nest.plan.variants[row.choice.variant].schedule;
     if (!schedule)
       continue;
     gemm_tuning::writeRecord(
-        db, {d.prop.name, d.prop.major * 10 + d.prop.minor,
-             d.prop.multiProcessorCount, d.driver, d.runtime,
-             nest.plan.version, nest.plan.templates, dtypeName(nest.dtype),
-             nest.layout, c.batch, c.m, c.n, c.k, /*betaZero=*/true,
-             measuredSplits(row.choice), schedule, row.seconds * 1e6,
-             gflopsOf(c, row.seconds), /*cublasGFlops=*/0, row.passed()});
+        buffer, {d.prop.name, d.prop.major * 10 + d.prop.minor,
+                 d.prop.multiProcessorCount, d.driver, d.runtime,
+                 nest.plan.version, nest.plan.templates,
+                 dtypeName(nest.dtype), nest.layout, c.batch, c.m, c.n, c.k,
+                 /*betaZero=*/true, measuredSplits(row.choice), schedule,
+                 row.seconds * 1e6, gflopsOf(c, row.seconds),
+                 /*cublasGFlops=*/0, row.passed()});
   }
+  const bool formatted = std::fclose(buffer) == 0;
+  const std::string lines = formatted ? std::string(text, size) : "";
+  std::free(text);
+  return formatted && appendRows(db, lines);
 }
 } // namespace gemm_rt::detail

@@ -41,12 +41,21 @@ std::vector<Timed> timeCase(const TuneNest &nest, const TuneCase &c, int runs);
 size_t timeCaseBytes(DType dtype, const TuneCase &c);
 
 /// The database at `path` opened for appending, its directory created and
-/// the header written if it is empty; null, having said why, if it cannot
-/// be opened.
+/// the header written if it is empty (under appendRows' lock); null, having
+/// said why, if it cannot be opened.
 std::FILE *openDatabase(const std::string &path);
 
-/// Appends one tuning record per timed choice whose variant has a schedule.
-void writeRecords(std::FILE *db, const TuneNest &nest, const TuneCase &c,
+/// Appends `rows` (whole lines) to `db`, a database that openDatabase
+/// opened, in one write under an exclusive flock of the file that every
+/// writer takes, with the header first if the file is empty then: rows of
+/// concurrent writers never interleave and the header is written once.
+/// Rows cut short by a failed write are truncated away. False, having said
+/// why, if the file cannot be locked or written.
+bool appendRows(std::FILE *db, const std::string &rows);
+
+/// Appends one tuning record per timed choice whose variant has a schedule,
+/// with appendRows; false if they cannot be written.
+bool writeRecords(std::FILE *db, const TuneNest &nest, const TuneCase &c,
                   const std::vector<Timed> &rows);
 
 /// 2 batch m n k / seconds, in GFLOP/s.

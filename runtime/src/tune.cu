@@ -157,8 +157,7 @@ int tuneMain(int argc, char **argv, const TuneNest *nests, int count) {
         winners.insert(best->choice.variant);
       if (!recorded)
         return true;
-      writeRecords(db, *nest, c, rows);
-      return std::fflush(db) == 0 && !std::ferror(db);
+      return writeRecords(db, *nest, c, rows);
     };
     const auto empty = [](const TuneCase &c) {
       return c.batch < 1 || c.m < 1 || c.n < 1 || c.k < 1;

@@ -56,16 +56,33 @@ bool isSourceName(StringRef path) {
                       sys::path::extension(path));
 }
 
-/// The tuning database that --tuning-db names, or the default
-/// (gemm_tuning::defaultPath) where it exists, so that a database a tuning
-/// program has yet to write does not stop a build; empty for none.
+/// The tuning database that --tuning-db names; else the one that
+/// $GEMM_OPT_TUNING_DB names, or the user's cache file
+/// (gemm_tuning::defaultPath), where it exists, so that a database a tuning
+/// program has yet to write does not stop a build; empty for none. The
+/// passes refuse a named database that cannot be read or holds a malformed
+/// line; the cache file is a cache: such a file gets a warning and is not
+/// used (docs/tuning.md).
 std::string tuningDbPath(StringRef flag) {
   if (flag == "none")
     return "";
   if (!flag.empty())
     return flag.str();
+  const char *env = std::getenv("GEMM_OPT_TUNING_DB");
+  const bool named = env && *env;
   std::string path = gemm_tuning::defaultPath();
-  return !path.empty() && sys::fs::exists(path) ? path : "";
+  if (path.empty() || !sys::fs::exists(path))
+    return "";
+  if (named)
+    return path;
+  Expected<mlir::gemm::TuningDb> db = mlir::gemm::TuningDb::load(path);
+  if (db)
+    return path;
+  WithColor::warning(errs(), "gemm-opt")
+      << toString(db.takeError())
+      << "; the default tuning database is ignored and the cost model "
+         "chooses (name it with --tuning-db to make this an error)\n";
+  return "";
 }
 
 /// The flags of Options (and of CommonOptionsParser) other than -o, which
@@ -160,8 +177,8 @@ struct Options {
       cl::desc("Take the fastest kernels measured on the target GPU for "
                "nests of static extents from <file> (docs/tuning.md); by "
                "default $GEMM_OPT_TUNING_DB, else the user's "
-               "~/.cache/gemm-opt/tuning.csv where it exists; 'none': no "
-               "database"),
+               "~/.cache/gemm-opt/tuning.csv where it exists (ignored with "
+               "a warning if malformed); 'none': no database"),
       cl::value_desc("file"), cl::cat(category)};
   cl::list<std::string> tuneProblems{
       "tune-problems",
