@@ -2,7 +2,8 @@
 #===- bench/host.sh - The host-array benchmark (bench/host.cu) -------------===#
 #
 #   here:  bench/gen.sh                       (the rewritten inputs, .gpu/bench)
-#   there: bash bench/host.sh                 (carry .gpu)
+#   there: bash bench/host.sh [--small]       (carry .gpu; --small: only the
+#          tables of small problems, steps 2 and 3 below skipped)
 #
 # On the GPU machine (nvcc, cmake, cuBLAS, no LLVM): builds libgemm_runtime
 # standalone, links bench/host.cu with the rewritten .gpu/bench/{s,d}gemm.cu
@@ -51,6 +52,10 @@ done
 echo "== bench"
 out=${OUT:-$WORK}/host.md
 status=0
+if [[ ${1:-} == --small ]]; then
+  "$WORK/host" --small | tee "$out"
+  exit "${PIPESTATUS[0]}"
+fi
 "$WORK/host" | tee "$out" || status=1
 echo | tee -a "$out"
 GEMM_OPT_TRACE=1 "$WORK/host" --once 2>&1 | sed 's/.*nest //' | tee -a "$out"
