@@ -5,6 +5,7 @@
 #include "choose.h"
 #include "device.h"
 #include "gemm-opt/Target/TuningFormat.h"
+#include "switches.h"
 #include "timing.h"
 
 #include <cstdlib>
@@ -22,10 +23,7 @@ namespace {
 constexpr int kRuns = 10;
 
 bool tuningOn() {
-  static const bool on = [] {
-    const char *value = std::getenv("GEMM_OPT_TUNE");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
+  static const bool on = flagOn(Switch::Tune);
   return on;
 }
 

@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "split.h"
 #include "stream.h"
+#include "switches.h"
 
 #include <algorithm>
 #include <array>
@@ -37,11 +38,10 @@ constexpr size_t kKept = 16;
 /// GEMM_OPT_CHOICE="v,s" where the plan has variant v and K splits s ways
 /// for p. Read per call: an experiment changes it between calls.
 bool forced(const Problem &p, const Plan &plan, Choice &choice) {
-  const char *value = std::getenv("GEMM_OPT_CHOICE");
-  int variant = 0;
-  long long splits = 0;
-  if (!value || std::sscanf(value, "%d,%lld", &variant, &splits) != 2)
+  const std::optional<std::pair<int, int64_t>> chosen = choiceSwitch();
+  if (!chosen)
     return false;
+  const auto [variant, splits] = *chosen;
   if (variant < 0 || variant >= plan.count || splits < 1 ||
       (splits > 1 && !canSplit(p, splits)) ||
       !runnable(p, plan, variant, splits))
@@ -55,10 +55,9 @@ bool forced(const Problem &p, const Plan &plan, Choice &choice) {
 /// checks that split tiles between blocks on small problems. Read per call,
 /// as GEMM_OPT_CHOICE is.
 Choice forcedStream(const Problem &p, const Plan &plan, Choice choice) {
-  const char *value = std::getenv("GEMM_OPT_STREAM");
-  long long slots = 0;
+  const int64_t slots = integerSwitch(Switch::Stream).value_or(0);
   const Variant &var = plan.variants[choice.variant];
-  if (value && std::sscanf(value, "%lld", &slots) == 1 && slots > 0 &&
+  if (slots > 0 &&
       choice.splits == 1 && streamable(p, var, slots)) {
     choice.tail = {};
     choice.streamed = slots;

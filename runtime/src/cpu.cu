@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "cpu.h"
 
+#include "switches.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -23,7 +25,7 @@ template <class T> void store(const Problem &p, const std::vector<double> &v) {
 
 bool cpuMode() {
   static const bool on = [] {
-    const char *value = std::getenv("GEMM_OPT_DEVICE");
+    const char *value = switchValue(Switch::Device);
     return value && std::strcmp(value, "cpu") == 0;
   }();
   return on;

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "profit.h"
 
+#include "switches.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -78,7 +80,7 @@ double loopSeconds(const Problem &p) {
 
 Profitability profitability() {
   static const Profitability mode = [] {
-    const char *value = std::getenv("GEMM_OPT_PROFITABILITY");
+    const char *value = switchValue(Switch::Profitability);
     if (!value)
       return Profitability::Model;
     if (!std::strcmp(value, "off") || !std::strcmp(value, "always-gpu"))

@@ -16,6 +16,7 @@
 #include "profit.h"
 #include "rows.h"
 #include "staging.h"
+#include "switches.h"
 #include "verify.h"
 
 #include <cstdio>
@@ -34,20 +35,14 @@ namespace {
 /// The calling thread's last launch, for lastRun().
 thread_local LastRun last{};
 
-/// Whether the switch `name` is set in the environment, to anything but 0.
-bool switchedOn(const char *name) {
-  const char *value = std::getenv(name);
-  return value && *value && std::strcmp(value, "0") != 0;
-}
-
 bool tracing() {
-  static const bool on = switchedOn("GEMM_OPT_TRACE");
+  static const bool on = flagOn(Switch::Trace);
   return on;
 }
 
 /// GEMM_OPT_DISABLE: every nest runs its original loop, as if not rewritten.
 bool disabled() {
-  static const bool on = switchedOn("GEMM_OPT_DISABLE");
+  static const bool on = flagOn(Switch::Disable);
   return on;
 }
 
@@ -61,6 +56,8 @@ bool fallBack(const Problem &p, const char *reason) {
 
 /// Why p runs its original loop whatever its operands hold, or null.
 const char *precluded(const Problem &p) {
+  if (const char *rejected = rejectedSwitch())
+    return rejected;
   if (disabled())
     return "disabled (GEMM_OPT_DISABLE)";
   if (p.batch <= 0 || p.m <= 0 || p.n <= 0 || p.k <= 0)

@@ -13,6 +13,7 @@
 #include "layout.h"
 #include "pack.h"
 #include "profit.h"
+#include "switches.h"
 #include "verify.h"
 
 #include <algorithm>
@@ -416,8 +417,8 @@ StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
 Machine currentMachine(const char *nest) {
   static const Rates rates = measureRates(nest);
   Machine machine{rates, smCount(), 0};
-  if (const char *limit = std::getenv("GEMM_OPT_DEVICE_MEMORY")) {
-    machine.deviceBudget = std::strtoull(limit, nullptr, 10);
+  if (const std::optional<int64_t> limit = integerSwitch(Switch::DeviceMemory)) {
+    machine.deviceBudget = size_t(*limit);
     return machine;
   }
   size_t free = 0, total = 0;

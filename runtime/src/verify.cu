@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "layout.h"
+#include "switches.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -187,10 +188,7 @@ double verify(const Problem &host, const void *cInitial, const void *cResult) {
 namespace detail {
 
 bool verifying() {
-  static const bool on = [] {
-    const char *value = std::getenv("GEMM_OPT_VERIFY");
-    return value && *value && std::strcmp(value, "0") != 0;
-  }();
+  static const bool on = flagOn(Switch::Verify);
   return on;
 }
 

@@ -1,0 +1,52 @@
+//===- switches.h - The GEMM_OPT_* environment variables --------*- C++ -*-===//
+//
+// Every GEMM_OPT_* variable the runtime knows is in one table with the
+// values it accepts. A value outside them is an error, printed once, after
+// which every nest runs its original loop: a switch that was meant to do
+// something and silently did nothing would hide a wrong configuration. A
+// GEMM_OPT_* name that is not in the table (a typo) is a warning.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_RUNTIME_SWITCHES_H
+#define GEMM_RUNTIME_SWITCHES_H
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace gemm_rt::detail {
+
+enum class Switch {
+  Trace,         ///< GEMM_OPT_TRACE: flag.
+  Disable,       ///< GEMM_OPT_DISABLE: flag.
+  Verify,        ///< GEMM_OPT_VERIFY: flag.
+  Tune,          ///< GEMM_OPT_TUNE: flag.
+  Device,        ///< GEMM_OPT_DEVICE: gpu or cpu.
+  Profitability, ///< GEMM_OPT_PROFITABILITY: model, always-gpu, off, always-loop.
+  DeviceMemory,  ///< GEMM_OPT_DEVICE_MEMORY: bytes.
+  Choice,        ///< GEMM_OPT_CHOICE: "variant,splits", read per call.
+  Stream,        ///< GEMM_OPT_STREAM: slots, read per call.
+  TuningDb,      ///< GEMM_OPT_TUNING_DB: a path.
+};
+
+/// Whether the flag `s` is on ("1"; unset, empty and "0" are off).
+bool flagOn(Switch s);
+
+/// The value of `s` if it is set to an accepted one, else null (a rejected
+/// value has been reported). Read from the environment on every call.
+const char *switchValue(Switch s);
+
+/// An integer switch's value (DeviceMemory, Stream), if set.
+std::optional<int64_t> integerSwitch(Switch s);
+
+/// GEMM_OPT_CHOICE's variant and splits, if set.
+std::optional<std::pair<int, int64_t>> choiceSwitch();
+
+/// "GEMM_OPT_X=v is not one of: ..." for the first switch set to a value it
+/// does not accept, or null. Checked once, when first asked; every nest then
+/// runs its original loop.
+const char *rejectedSwitch();
+
+} // namespace gemm_rt::detail
+
+#endif // GEMM_RUNTIME_SWITCHES_H
