@@ -3,7 +3,8 @@
 # only calls apt when a package is missing, so repeated runs cost seconds.
 set -euo pipefail
 pkgs=(llvm-19-dev libclang-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
-      clang-19 cmake ninja-build make pkg-config g++ python3 python3-clang-19)
+      clang-19 libomp-19-dev cmake ninja-build make pkg-config g++ python3
+      python3-clang-19)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
