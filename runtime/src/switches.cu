@@ -5,42 +5,70 @@
 //===----------------------------------------------------------------------===//
 #include "switches.h"
 
+#include <atomic>
 #include <cctype>
+#include <charconv>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 extern char **environ;
 
 namespace gemm_rt::detail {
 
 namespace {
-enum class Kind { Flag, Words, Count, Pair, Path };
+enum class Kind {
+  Flag,  ///< "0" or "1".
+  Words, ///< One of the words listed in `accepted`.
+  Count, ///< A whole decimal number from 0 to 2^63 - 1.
+  Pair,  ///< Two counts, "v,s"; the first at most INT_MAX.
+  Path,  ///< Any text.
+};
 
 struct Entry {
   Switch which;
   const char *name;
   Kind kind;
-  /// Words: the accepted values, comma-separated; else what messages say.
+  /// Read on every call (an experiment changes it between calls), so
+  /// checked on every call too.
+  bool perCall;
+  /// Flag and Words: the accepted values, ", "-separated; else what the
+  /// error says a value must be.
   const char *accepted;
+  /// What it does (docs/switches.md says the same).
+  const char *meaning;
 };
 
 const Entry table[] = {
-    {Switch::Trace, "GEMM_OPT_TRACE", Kind::Flag, "0, 1"},
-    {Switch::Disable, "GEMM_OPT_DISABLE", Kind::Flag, "0, 1"},
-    {Switch::Verify, "GEMM_OPT_VERIFY", Kind::Flag, "0, 1"},
-    {Switch::Tune, "GEMM_OPT_TUNE", Kind::Flag, "0, 1"},
-    {Switch::Device, "GEMM_OPT_DEVICE", Kind::Words, "gpu, cpu"},
-    {Switch::Profitability, "GEMM_OPT_PROFITABILITY", Kind::Words,
-     "model, always-gpu, off, always-loop"},
-    {Switch::DeviceMemory, "GEMM_OPT_DEVICE_MEMORY", Kind::Count,
-     "a number of bytes"},
-    {Switch::Choice, "GEMM_OPT_CHOICE", Kind::Pair,
-     "<variant>,<splits>, such as 0,1"},
-    {Switch::Stream, "GEMM_OPT_STREAM", Kind::Count, "a number of slots"},
-    {Switch::TuningDb, "GEMM_OPT_TUNING_DB", Kind::Path, "a file's path"},
+    {Switch::Trace, "GEMM_OPT_TRACE", Kind::Flag, false, "0, 1",
+     "say on stderr where each nest ran, and why not on the GPU"},
+    {Switch::Disable, "GEMM_OPT_DISABLE", Kind::Flag, false, "0, 1",
+     "every nest runs its original loop, as if not rewritten"},
+    {Switch::Verify, "GEMM_OPT_VERIFY", Kind::Flag, false, "0, 1",
+     "check each launch against a reference and print the error bound ratio"},
+    {Switch::Tune, "GEMM_OPT_TUNE", Kind::Flag, false, "0, 1",
+     "time every kernel of a nest on its first call of each new size and "
+     "keep the fastest"},
+    {Switch::Device, "GEMM_OPT_DEVICE", Kind::Words, false, "gpu, cpu",
+     "cpu: run each lifted problem on the CPU reference instead of the loop"},
+    {Switch::Profitability, "GEMM_OPT_PROFITABILITY", Kind::Words, false,
+     "model, always-gpu, off, always-loop",
+     "the rule that keeps small host-array calls in their loops"},
+    {Switch::DeviceMemory, "GEMM_OPT_DEVICE_MEMORY", Kind::Count, false,
+     "a number of bytes", "the device memory that staging may use"},
+    {Switch::Choice, "GEMM_OPT_CHOICE", Kind::Pair, true,
+     "<variant>,<splits>, such as 0,1",
+     "run every call with that kernel variant and K split where it can"},
+    {Switch::Stream, "GEMM_OPT_STREAM", Kind::Count, true, "a number of slots",
+     "run unsplit calls in their stream-K form planned for that many slots"},
+    {Switch::TuningDb, "GEMM_OPT_TUNING_DB", Kind::Path, false,
+     "a file's path, or none",
+     "the tuning database (none: no database); gemm-opt reads it too"},
 };
 
 const Entry &entryOf(Switch s) {
@@ -50,123 +78,172 @@ const Entry &entryOf(Switch s) {
   std::abort();
 }
 
-/// A whole decimal number of 0 or more.
-bool isCount(const char *v) {
-  if (!*v)
-    return false;
-  for (const char *c = v; *c; ++c)
-    if (!std::isdigit(static_cast<unsigned char>(*c)))
-      return false;
-  return true;
+/// A whole decimal number from 0 to INT64_MAX, digits only.
+std::optional<int64_t> count(std::string_view text) {
+  int64_t n = 0;
+  const char *end = text.data() + text.size();
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
+    return std::nullopt;
+  const auto [stop, error] = std::from_chars(text.data(), end, n);
+  if (error != std::errc() || stop != end)
+    return std::nullopt;
+  return n;
 }
 
-bool accepts(const Entry &e, const char *v) {
+/// Whether `word` is one of the ", "-separated words of `list`.
+bool listed(std::string_view list, std::string_view word) {
+  for (;;) {
+    const size_t comma = list.find(", ");
+    if (list.substr(0, comma) == word)
+      return true;
+    if (comma == std::string_view::npos)
+      return false;
+    list.remove_prefix(comma + 2);
+  }
+}
+
+/// A value as its switch reads it: a flag's 0 or 1, a count, a pair's two
+/// counts; words and paths are their text alone.
+struct Value {
+  int64_t first = 0, second = 0;
+};
+
+/// `text` as `e` reads it, or nullopt where `e` does not accept it.
+std::optional<Value> parse(const Entry &e, std::string_view text) {
   switch (e.kind) {
   case Kind::Flag:
-    return !std::strcmp(v, "0") || !std::strcmp(v, "1");
-  case Kind::Words: {
-    const std::string list = std::string(e.accepted) + ",";
-    for (size_t at = 0, comma; (comma = list.find(',', at)) != std::string::npos;
-         at = comma + 2)
-      if (list.compare(at, comma - at, v) == 0 && std::strlen(v) == comma - at)
-        return true;
-    return false;
-  }
+  case Kind::Words:
+    if (!listed(e.accepted, text))
+      return std::nullopt;
+    return Value{text == "1"};
   case Kind::Count:
-    return isCount(v);
+    if (const std::optional<int64_t> n = count(text))
+      return Value{*n};
+    return std::nullopt;
   case Kind::Pair: {
-    const char *comma = std::strchr(v, ',');
-    return comma && comma != v &&
-           isCount(std::string(v, comma).c_str()) && isCount(comma + 1);
+    const size_t comma = text.find(',');
+    if (comma == std::string_view::npos)
+      return std::nullopt;
+    const std::optional<int64_t> variant = count(text.substr(0, comma));
+    const std::optional<int64_t> splits = count(text.substr(comma + 1));
+    if (!variant || *variant > INT_MAX || !splits)
+      return std::nullopt;
+    return Value{*variant, *splits};
   }
   case Kind::Path:
-    return true;
+    return Value{};
   }
-  return false;
+  return std::nullopt;
 }
 
-/// "GEMM_OPT_X=v is not one of: ...", for the trace and the error.
-std::string messageFor(const Entry &e, const char *v) {
-  return std::string(e.name) + "=" + v + " is not " +
-         (e.kind == Kind::Words || e.kind == Kind::Flag ? "one of: " : "") +
-         e.accepted;
+/// The values rejected so far in this process.
+struct Rejections {
+  std::mutex mutex;
+  /// Whether each entry's error has been printed.
+  bool reported[std::size(table)] = {};
+  /// The first error, for the trace; `first` points into it once set.
+  std::string message;
+  std::atomic<const char *> first{nullptr};
+};
+
+Rejections &rejections() {
+  static Rejections r;
+  return r;
 }
 
-/// Reports a value once per switch; true if `v` is accepted.
-bool checked(const Entry &e, const char *v) {
-  if (accepts(e, v))
-    return true;
-  static std::mutex mutex;
-  static bool reported[sizeof table / sizeof *table] = {};
-  std::lock_guard<std::mutex> lock(mutex);
-  bool &done = reported[&e - table];
-  if (!done)
-    std::fprintf(stderr, "gemm-opt: %s; every nest runs its original loop\n",
-                 messageFor(e, v).c_str());
+/// Prints the error for `e`'s value `text` once per switch, and keeps the
+/// first one for rejectedSwitch().
+void reject(const Entry &e, const char *text) {
+  const bool words = e.kind == Kind::Flag || e.kind == Kind::Words;
+  const std::string message = std::string(e.name) + "=" + text + " is not " +
+                              (words ? "one of: " : "") + e.accepted;
+  Rejections &r = rejections();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  bool &done = r.reported[&e - table];
+  if (done)
+    return;
   done = true;
-  return false;
+  std::fprintf(stderr, "gemm-opt: %s; every nest runs its original loop\n",
+               message.c_str());
+  if (!r.first.load()) {
+    r.message = message;
+    r.first.store(r.message.c_str());
+  }
 }
 
-/// Warns once of GEMM_OPT_* names that no table entry has.
+/// Warns of each GEMM_OPT_* name in the environment that no entry has.
 void warnUnknownNames() {
+  std::string names;
+  for (const Entry &e : table)
+    names += std::string(names.empty() ? "" : ", ") + e.name;
   for (char **var = environ; var && *var; ++var) {
-    const char *eq = std::strchr(*var, '=');
-    const std::string name(*var, eq ? size_t(eq - *var) : std::strlen(*var));
-    if (name.rfind("GEMM_OPT_", 0) != 0)
+    const std::string_view name(*var, std::strcspn(*var, "="));
+    if (name.substr(0, 9) != "GEMM_OPT_")
       continue;
     bool known = false;
     for (const Entry &e : table)
       known = known || name == e.name;
-    if (known)
-      continue;
-    std::string names;
-    for (const Entry &e : table)
-      names += std::string(names.empty() ? "" : ", ") + e.name;
-    std::fprintf(stderr,
-                 "gemm-opt: warning: %s is not a gemm-opt variable and is "
-                 "ignored; the runtime reads %s\n",
-                 name.c_str(), names.c_str());
+    if (!known)
+      std::fprintf(stderr,
+                   "gemm-opt: warning: %.*s is not a gemm-opt variable and is "
+                   "ignored; the variables are %s\n",
+                   int(name.size()), name.data(), names.c_str());
   }
 }
-} // namespace
 
-const char *switchValue(Switch s) {
-  const Entry &e = entryOf(s);
-  const char *v = std::getenv(e.name);
-  if (!v || !*v)
-    return nullptr;
-  return checked(e, v) ? v : nullptr;
+/// `e`'s value in the environment, if set (not empty) to one it accepts,
+/// with what it reads as. Names are checked, once, before the first value.
+struct Setting {
+  const char *text;
+  Value value;
+};
+std::optional<Setting> setting(const Entry &e) {
+  [[maybe_unused]] static const bool named = (warnUnknownNames(), true);
+  const char *text = std::getenv(e.name);
+  if (!text || !*text)
+    return std::nullopt;
+  if (const std::optional<Value> value = parse(e, text))
+    return Setting{text, *value};
+  reject(e, text);
+  return std::nullopt;
 }
 
+/// Every name and value is checked while the runtime loads, so that a
+/// mistake shows even where no call reaches run() (gemm_rt::loopFirst).
+[[maybe_unused]] const bool checkedAtLoad = [] {
+  for (const Entry &e : table)
+    setting(e);
+  return true;
+}();
+} // namespace
+
 bool flagOn(Switch s) {
-  const char *v = switchValue(s);
-  return v && !std::strcmp(v, "1");
+  const std::optional<Setting> set = setting(entryOf(s));
+  return set && set->value.first == 1;
+}
+
+const char *switchValue(Switch s) {
+  const std::optional<Setting> set = setting(entryOf(s));
+  return set ? set->text : nullptr;
 }
 
 std::optional<int64_t> integerSwitch(Switch s) {
-  const char *v = switchValue(s);
-  if (!v)
-    return std::nullopt;
-  return int64_t(std::strtoull(v, nullptr, 10));
+  if (const std::optional<Setting> set = setting(entryOf(s)))
+    return set->value.first;
+  return std::nullopt;
 }
 
 std::optional<std::pair<int, int64_t>> choiceSwitch() {
-  const char *v = switchValue(Switch::Choice);
-  if (!v)
-    return std::nullopt;
-  return std::pair<int, int64_t>(std::atoi(v),
-                                 std::strtoll(std::strchr(v, ',') + 1, nullptr, 10));
+  if (const std::optional<Setting> set = setting(entryOf(Switch::Choice)))
+    return std::pair<int, int64_t>(int(set->value.first), set->value.second);
+  return std::nullopt;
 }
 
 const char *rejectedSwitch() {
-  static const std::string rejected = [] {
-    warnUnknownNames();
-    for (const Entry &e : table)
-      if (const char *v = std::getenv(e.name); v && *v && !checked(e, v))
-        return messageFor(e, v);
-    return std::string();
-  }();
-  return rejected.empty() ? nullptr : rejected.c_str();
+  for (const Entry &e : table)
+    if (e.perCall)
+      setting(e);
+  return rejections().first.load();
 }
 
 } // namespace gemm_rt::detail
