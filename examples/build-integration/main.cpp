@@ -1,13 +1,16 @@
-// A product of row-major matrices behind flat pointers, and the ones in
-// tile.cpp and matmul.c; prints their results, which are exact (small
-// integers).
+// A product of row-major matrices behind flat pointers, its rows shared out
+// among OpenMP threads, and the ones in tile.cpp and matmul.c; prints their
+// results, which are exact (small integers).
 #include "matmul.h"
 #include "tile.h"
+
+#include <omp.h>
 
 #include <cstdio>
 #include <vector>
 
 void multiply(int m, int n, int k, const float *a, const float *b, float *c) {
+#pragma omp parallel for
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       float sum = 0;
@@ -18,6 +21,7 @@ void multiply(int m, int n, int k, const float *a, const float *b, float *c) {
 }
 
 int main() {
+  std::printf("threads: %d\n", omp_get_max_threads());
   const int m = 5, n = 7, k = 3;
   std::vector<float> a(m * k), b(k * n), c(m * n);
   for (int i = 0; i < m * k; ++i)

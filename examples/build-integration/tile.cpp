@@ -1,7 +1,9 @@
 // A fixed-size product whose extent comes from a header on the include path
-// and a -D macro.
+// and a -D macro, summed through a C++20 std::span.
 #include "tile.h"
 #include "tile_size.h"
+
+#include <span>
 
 static double A[kTile][kTile], B[kTile][kTile], C[kTile][kTile];
 
@@ -17,8 +19,7 @@ double tileProduct() {
       for (int k = 0; k < kTile; ++k)
         C[i][j] += A[i][k] * B[k][j];
   double sum = 0;
-  for (int i = 0; i < kTile; ++i)
-    for (int j = 0; j < kTile; ++j)
-      sum += C[i][j];
+  for (double x : std::span(&C[0][0], kTile * kTile))
+    sum += x;
   return sum;
 }
