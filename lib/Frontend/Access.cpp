@@ -109,6 +109,45 @@ const VarDecl *NestScope::findVaryingVar(const Expr *e) const {
   return nullptr;
 }
 
+/// True if `e` names `var`.
+static bool mentions(const Stmt *e, const VarDecl *var) {
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e); ref && ref->getDecl() == var)
+    return true;
+  return llvm::any_of(e->children(), [&](const Stmt *child) {
+    return child && mentions(child, var);
+  });
+}
+
+std::string NestScope::describeVarying(const VarDecl *var) const {
+  std::string name = "'" + var->getNameAsString() + "'";
+  if (llvm::any_of(loops, [&](const Loop &loop) { return loop.iv == var; }))
+    return ivIndex(var) >= 0 || !activeLoops
+               ? "the loop index " + name
+               : "the loop index " + name + ", of a loop around another "
+                                            "statement";
+  if (written.contains(var))
+    return name + ", which is assigned inside the nest";
+  if (findLocal(var)) {
+    const Expr *init = var->getInit();
+    if (!init)
+      return name + ", which is declared inside the nest without a value";
+    if (substitutableInit(var))
+      return name + ", declared inside the nest as '" +
+             print(init->IgnoreImpCasts()) + "'";
+    if (mentions(init, var))
+      return name + ", whose initialiser reads it before it has a value";
+    QualType from = init->IgnoreImpCasts()->getType();
+    if (var->getType()->isIntegerType() && from->isIntegerType())
+      return name + ", declared inside the nest as '" +
+             var->getType().getAsString() + "', which does not hold every "
+             "value of its initialiser '" + print(init->IgnoreImpCasts()) +
+             "' ('" + from.getAsString() + "')";
+    return name + ", declared inside the nest as '" +
+           var->getType().getAsString() + "'";
+  }
+  return name;
+}
+
 bool NestScope::isInvariant(const Expr *e) const {
   e = e->IgnoreParens();
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
@@ -162,7 +201,9 @@ bool NestScope::isInvariant(const Expr *e) const {
 }
 
 const Expr *NestScope::substitutableInit(const VarDecl *var) const {
-  if (!var || !findLocal(var) || written.contains(var) || !var->getInit())
+  // `float *p = p + 1;` reads p before it has a value.
+  if (!var || !findLocal(var) || written.contains(var) || !var->getInit() ||
+      mentions(var->getInit(), var))
     return nullptr;
   const Expr *init = var->getInit();
   QualType type = var->getType(), from = init->IgnoreImpCasts()->getType();
@@ -234,20 +275,38 @@ bool NestScope::boundsSpelledAsLiterals(const Expr *array) const {
   }
 }
 
+/// True if `e` is a sum, difference, product or sign of integers: what a
+/// polynomial in its operands states exactly.
+static bool isRingOperation(const Expr *e) {
+  if (!e->getType()->isIntegerType())
+    return false;
+  if (const auto *unary = dyn_cast<UnaryOperator>(e))
+    return unary->getOpcode() == UO_Plus || unary->getOpcode() == UO_Minus;
+  if (const auto *binary = dyn_cast<BinaryOperator>(e))
+    return binary->getOpcode() == BO_Add || binary->getOpcode() == BO_Sub ||
+           binary->getOpcode() == BO_Mul;
+  return false;
+}
+
 std::optional<AffineForm> NestScope::linearize(const Expr *e) {
   e = stripCasts(e);
   AffineForm form(loops.size());
   if (isInvariant(e)) {
     Expr::EvalResult value;
-    if (e->isValueDependent() || !e->EvaluateAsInt(value, ctx)) {
+    if (!e->isValueDependent() && e->EvaluateAsInt(value, ctx)) {
+      int64_t constant = value.Val.getInt().getExtValue();
+      form.constant = SymExpr::constant(constant);
+      if (std::optional<std::string> spelling = spelledValue(e))
+        assumptions.emplace_back(*spelling, constant);
+      return form;
+    }
+    // An invariant sum or product is a polynomial in its operands, so that
+    // `b*(T*OC)` gives b the coefficient of `b*T*OC`; anything else is one
+    // opaque symbol.
+    if (!isRingOperation(e)) {
       form.constant = SymExpr::symbol(print(e));
       return form;
     }
-    int64_t constant = value.Val.getInt().getExtValue();
-    form.constant = SymExpr::constant(constant);
-    if (std::optional<std::string> spelling = spelledValue(e))
-      assumptions.emplace_back(*spelling, constant);
-    return form;
   }
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
     const auto *var = dyn_cast<VarDecl>(ref->getDecl());
@@ -258,7 +317,7 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
     }
     if (const Expr *init = substitutableInit(var))
       return linearize(init);
-    return reject("index uses '" + print(e) + "', which changes in the nest");
+    return reject("index uses " + describeVarying(var));
   }
   if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
     if (unary->getOpcode() == UO_Plus || unary->getOpcode() == UO_Minus) {
@@ -296,30 +355,33 @@ const VarDecl *mlir::gemm::referencedVar(const Expr *e) {
   return ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
 }
 
-/// A pointer expression as a base and an element offset: `p + off`,
-/// `off + p`, `&p[off]`, or `p` (offset null). The base is the operand of
-/// pointer or array type.
-static std::optional<std::pair<const Expr *, const Expr *>>
-splitPointer(const Expr *e) {
-  e = stripCasts(e);
-  if (const auto *sum = dyn_cast<BinaryOperator>(e);
-      sum && sum->getOpcode() == BO_Add) {
-    const Expr *lhs = stripCasts(sum->getLHS()), *rhs = stripCasts(sum->getRHS());
-    if (lhs->getType()->isIntegerType())
-      std::swap(lhs, rhs);
-    if (rhs->getType()->isIntegerType())
-      return std::make_pair(lhs, rhs);
+namespace {
+/// Pointer arithmetic: `pointer + offset`, `offset + pointer` or
+/// `pointer - offset`.
+struct PointerStep {
+  const Expr *pointer, *offset;
+  bool negate;
+};
+} // namespace
+
+static std::optional<PointerStep> asPointerStep(const Expr *e) {
+  const auto *op = dyn_cast<BinaryOperator>(stripCasts(e));
+  if (!op || (op->getOpcode() != BO_Add && op->getOpcode() != BO_Sub))
     return std::nullopt;
-  }
-  if (const auto *address = dyn_cast<UnaryOperator>(e);
-      address && address->getOpcode() == UO_AddrOf)
-    if (const auto *element = dyn_cast<ArraySubscriptExpr>(
-            stripCasts(address->getSubExpr()));
-        element && !stripCasts(element->getBase())->getType()->isArrayType())
-      return std::make_pair(stripCasts(element->getBase()), element->getIdx());
-  if (e->getType()->isPointerType() || e->getType()->isArrayType())
-    return std::make_pair(e, nullptr);
-  return std::nullopt;
+  const Expr *lhs = stripCasts(op->getLHS()), *rhs = stripCasts(op->getRHS());
+  if (op->getOpcode() == BO_Add && lhs->getType()->isIntegerType())
+    std::swap(lhs, rhs);
+  if (!rhs->getType()->isIntegerType() ||
+      !(lhs->getType()->isPointerType() || lhs->getType()->isArrayType()))
+    return std::nullopt;
+  return PointerStep{lhs, rhs, op->getOpcode() == BO_Sub};
+}
+
+/// What one step of a pointer or array moves over: its pointee or element.
+static QualType steppedType(QualType type) {
+  if (const ArrayType *array = type->getAsArrayTypeUnsafe())
+    return array->getElementType();
+  return type->getPointeeType();
 }
 
 /// Elements spanned by one step of a subscript whose result has this type.
@@ -341,42 +403,54 @@ static std::optional<SymExpr> elementsPerStep(QualType type, NestScope &scope) {
   return count;
 }
 
+/// The std::vector whose elements `e` points to where `e` is `&v[i]` or
+/// `v.data()` of a vector of scalars, else null.
+static const Expr *vectorBuffer(const Expr *e) {
+  e = stripCasts(e);
+  const Expr *vector = nullptr;
+  if (const auto *address = dyn_cast<UnaryOperator>(e);
+      address && address->getOpcode() == UO_AddrOf)
+    if (const CXXOperatorCallExpr *call =
+            asVectorSubscript(stripCasts(address->getSubExpr())))
+      vector = call->getArg(0);
+  if (const auto *call = dyn_cast<CXXMemberCallExpr>(e)) {
+    const CXXMethodDecl *method = call->getMethodDecl();
+    if (method && method->getIdentifier() && method->getName() == "data" &&
+        call->getNumArgs() == 0 &&
+        isStdVector(call->getImplicitObjectArgument()->getType()))
+      vector = call->getImplicitObjectArgument();
+  }
+  if (!vector || !e->getType()->getPointeeType()->isArithmeticType())
+    return nullptr;
+  return stripCasts(vector);
+}
+
 namespace {
 /// A row read from a table: `A[i]` of `float **A` or `float *A[8]`, `v[i]`
 /// of a `std::vector<float *>` or of a vector of vectors, `p[i]` of a
 /// `std::vector<float> *`.
 struct TableRow {
   const Expr *table; ///< The table as written.
-  std::string first; ///< Address of the table's row 0.
   const Expr *index;
-  bool vectors; ///< The rows are std::vectors, else pointers.
+  bool vectors;     ///< The rows are std::vectors, else pointers.
+  bool vectorTable; ///< The table is a std::vector, else a pointer or array.
 };
 } // namespace
 
-/// `row` as a row of a table, or nullopt where it is no row of a table
-/// that is itself a variable (a table of tables).
-static std::optional<TableRow> asTableRow(const Expr *row,
-                                          const NestScope &scope) {
+/// `row` as a row of a table, or nullopt where it is no row.
+static std::optional<TableRow> asTableRow(const Expr *row) {
   row = stripCasts(row);
   QualType type = row->getType();
   bool vectors = isStdVector(type);
   if (!vectors && !type->isPointerType())
     return std::nullopt;
-  TableRow result{nullptr, "", nullptr, vectors};
-  if (const auto *subscript = dyn_cast<ArraySubscriptExpr>(row)) {
-    result.table = stripCasts(subscript->getBase());
-    result.first = scope.print(result.table);
-    result.index = subscript->getIdx();
-  } else if (const CXXOperatorCallExpr *call = asVectorSubscript(row)) {
-    result.table = stripCasts(call->getArg(0));
-    result.first = parenthesize(scope.print(result.table)) + ".data()";
-    result.index = call->getArg(1);
-  } else {
-    return std::nullopt;
-  }
-  if (isMemoryAccess(result.table))
-    return std::nullopt;
-  return result;
+  if (const auto *subscript = dyn_cast<ArraySubscriptExpr>(row))
+    return TableRow{stripCasts(subscript->getBase()), subscript->getIdx(),
+                    vectors, false};
+  if (const CXXOperatorCallExpr *call = asVectorSubscript(row))
+    return TableRow{stripCasts(call->getArg(0)), call->getArg(1), vectors,
+                    true};
+  return std::nullopt;
 }
 
 std::optional<Access>
@@ -406,55 +480,94 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     else
       basePtr = print(root) + ".data()";
   } else {
-    // Peel the subscripts: X[e0][e1] is (X[e0])[e1]. Every base but the
-    // innermost must be an array; a row of a table is the innermost.
+    // Peel the address down to one buffer: X[e0][e1] is (X[e0])[e1], and
+    // the pointer that a subscript indexes is the buffer plus an offset
+    // however it is spelled (`out + b*T*OC + t*OC`, `&out[b][t][0]`, a
+    // pointer declared in the nest, one declared from another). Every
+    // array base steps by its rows' elements; a row of a table ends it.
     const Expr *cur = e;
+    // Subscripts applied to cur: 0 while cur is an element, else cur is a
+    // pointer or an array.
     int depth = 0;
     // (subscripts peeled before, elements per step) of the array-typed rows.
     std::vector<std::pair<int, int64_t>> arraySteps;
-    while (const auto *subscript = dyn_cast<ArraySubscriptExpr>(cur)) {
-      const Expr *base = stripCasts(subscript->getBase());
-      // A row of a table (`A[i]` of `float **A`) ends the peeling.
-      bool tableRow = isMemoryAccess(base) && !base->getType()->isArrayType();
-      if (tableRow && depth > 0)
-        return reject("non-contiguous rows: '" + print(base) +
-                      "' is a pointer, so '" + print(e) +
-                      "' does not address one strided buffer");
-      std::optional<AffineForm> sub = linearize(subscript->getIdx());
-      std::optional<SymExpr> step = elementsPerStep(subscript->getType(), *this);
+    // Adds `steps` times the elements one step of a `type` spans.
+    auto addSteps = [&](const Expr *steps, QualType type,
+                        bool negate) -> bool {
+      std::optional<AffineForm> sub = linearize(steps);
+      std::optional<SymExpr> step = elementsPerStep(type, *this);
       if (!sub || !step)
-        return std::nullopt;
+        return false;
       if (std::optional<int64_t> elements = step->getConstant();
           elements && isa_and_nonnull<ConstantArrayType>(
-                          subscript->getType()->getAsArrayTypeUnsafe()))
-        arraySteps.emplace_back(depth, *elements);
-      index = index + sub->scaled(*step);
-      cur = base;
-      ++depth;
-      if (tableRow)
-        break;
-    }
+                          type->getAsArrayTypeUnsafe()))
+        arraySteps.emplace_back(depth - 1, *elements);
+      index = index + sub->scaled(negate ? SymExpr::constant(-1) * *step
+                                         : *step);
+      return true;
+    };
     if (!isa<ArraySubscriptExpr>(e))
       return reject("unsupported access '" + print(e) + "'");
-    // A pointer declared in the nest (`const float *row = w + o * C;`)
-    // stands for its initialiser: its base and offset.
-    while (const Expr *init =
-               depth == 1 ? substitutableInit(referencedVar(cur)) : nullptr) {
-      std::optional<std::pair<const Expr *, const Expr *>> parts =
-          splitPointer(init);
-      if (!parts)
-        return reject("pointer '" + print(cur) + "' is set to '" +
-                      print(init) + "', not a buffer plus an offset");
-      if (parts->second) {
-        std::optional<AffineForm> offset = linearize(parts->second);
-        if (!offset)
-          return std::nullopt;
-        index = index + *offset;
+    while (true) {
+      if (depth > 0) {
+        // A pointer declared in the nest (`const float *row = w + o*C;`)
+        // stands for its initialiser.
+        if (const Expr *init = substitutableInit(referencedVar(cur))) {
+          cur = stripCasts(init);
+          continue;
+        }
+        if (std::optional<PointerStep> step = asPointerStep(cur)) {
+          if (!addSteps(step->offset, steppedType(step->pointer->getType()),
+                        step->negate))
+            return std::nullopt;
+          cur = step->pointer;
+          continue;
+        }
+        // `&X[i]` indexed by j is X[i + j].
+        if (const auto *address = dyn_cast<UnaryOperator>(cur);
+            address && address->getOpcode() == UO_AddrOf &&
+            isa<ArraySubscriptExpr>(stripCasts(address->getSubExpr()))) {
+          cur = stripCasts(address->getSubExpr());
+          --depth;
+          continue;
+        }
+        // `&v[i]` and `v.data()` of a std::vector v: its buffer, where v
+        // is a variable, or a row of a table of vectors.
+        if (const Expr *vector = vectorBuffer(cur)) {
+          if (const auto *address = dyn_cast<UnaryOperator>(cur))
+            if (!addSteps(asVectorSubscript(stripCasts(
+                              address->getSubExpr()))->getArg(1),
+                          cur->getType()->getPointeeType(), false))
+              return std::nullopt;
+          cur = vector;
+          if (isMemoryAccess(cur)) {
+            row = cur;
+          } else {
+            root = cur;
+            basePtr = print(root) + ".data()";
+          }
+          break;
+        }
+        // A row read from a table (`A[i]` of `float **A`) ends the peeling.
+        if (isMemoryAccess(cur) && !cur->getType()->isArrayType()) {
+          if (depth > 1)
+            return reject("non-contiguous rows: '" + print(cur) +
+                          "' is a pointer, so '" + print(e) +
+                          "' does not address one strided buffer");
+          row = cur;
+          break;
+        }
       }
-      cur = parts->first;
+      const auto *subscript = dyn_cast<ArraySubscriptExpr>(cur);
+      if (!subscript)
+        break;
+      ++depth;
+      if (!addSteps(subscript->getIdx(), subscript->getType(), false))
+        return std::nullopt;
+      cur = stripCasts(subscript->getBase());
     }
-    if (isMemoryAccess(cur) && depth == 1)
-      row = cur;
+    if (!basePtr.empty())
+      depth = 1;
     root = cur;
     // `root` with n subscripts 0: the row whose size tells a step's
     // elements, sizeof(row) / sizeof(element), and element 0's address.
@@ -470,27 +583,65 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
       assumptions.emplace_back("sizeof(" + zeros(depth - peeled) +
                                    ") / sizeof(" + zeros(depth) + ")",
                                elements);
-    basePtr = depth > 1 ? "&" + zeros(depth) : print(root);
+    if (basePtr.empty())
+      basePtr = depth > 1 ? "&" + zeros(depth) : print(root);
   }
   std::optional<AffineForm> rowIndex;
   bool vectorRows = false;
   if (row) {
-    std::optional<TableRow> table = asTableRow(row, *this);
-    if (!table)
+    std::optional<TableRow> table = asTableRow(row);
+    if (!table || !(rowIndex = linearize(table->index)))
+      return table ? std::nullopt
+                   : reject("non-contiguous rows: '" + print(row) +
+                            "' is not a row of one table");
+    // A table of pointers is itself a pointer plus an offset in rows,
+    // however spelled (`float **t = tabs + b;`, `&tabs[b]`).
+    const Expr *cur = table->table;
+    while (!table->vectorTable) {
+      if (const Expr *init = substitutableInit(referencedVar(cur))) {
+        cur = stripCasts(init);
+      } else if (std::optional<PointerStep> step = asPointerStep(cur);
+                 step && !steppedType(step->pointer->getType())->isArrayType()) {
+        std::optional<AffineForm> offset = linearize(step->offset);
+        if (!offset)
+          return std::nullopt;
+        *rowIndex = *rowIndex +
+                    offset->scaled(SymExpr::constant(step->negate ? -1 : 1));
+        cur = step->pointer;
+      } else if (const auto *address = dyn_cast<UnaryOperator>(cur);
+                 address && address->getOpcode() == UO_AddrOf &&
+                 isa<ArraySubscriptExpr>(stripCasts(address->getSubExpr()))) {
+        const auto *element =
+            cast<ArraySubscriptExpr>(stripCasts(address->getSubExpr()));
+        std::optional<AffineForm> offset = linearize(element->getIdx());
+        if (!offset)
+          return std::nullopt;
+        *rowIndex = *rowIndex + *offset;
+        cur = stripCasts(element->getBase());
+      } else {
+        break;
+      }
+    }
+    if (isMemoryAccess(cur))
       return reject("non-contiguous rows: '" + print(row) +
                     "' is a row of a table of tables, not one strided "
                     "buffer or table of rows");
-    if (!(rowIndex = linearize(table->index)))
-      return std::nullopt;
-    root = table->table;
-    basePtr = table->first;
+    root = cur;
+    basePtr = table->vectorTable ? parenthesize(print(cur)) + ".data()"
+                                 : print(cur);
     vectorRows = table->vectors;
   }
   if (!isInvariant(root)) {
-    if (const VarDecl *var = findVaryingVar(root))
+    const VarDecl *var = findVaryingVar(root);
+    if (var && var == referencedVar(root) && written.contains(var))
       return reject("pointer '" + var->getNameAsString() +
                     "' is written inside the nest");
-    return reject("the buffer '" + print(root) + "' is not a fixed variable");
+    std::string what = "the buffer '" + print(root) + "' of '" + print(e) + "'";
+    if (var)
+      return reject(what + " is not one buffer for the whole nest: it "
+                    "depends on " + describeVarying(var));
+    return reject(what + " is not a fixed variable (it reads memory or "
+                  "calls a function)");
   }
   return Access{e, print(root), basePtr, index, elementType, rowIndex,
                 vectorRows};

@@ -427,9 +427,17 @@ private:
       const auto *var = dyn_cast<VarDecl>(d);
       // Pointers may be declared (row pointers, forward-substituted by the
       // accesses); writing one later is rejected with the other writes.
-      if (!var || !(var->getType()->isArithmeticType() ||
-                    (var->getType()->isPointerType() && var->getInit())))
-        return fail("declaration of a non-scalar inside the nest", peelable);
+      if (!var)
+        return fail("declaration of a non-variable inside the nest", peelable);
+      QualType type = var->getType();
+      if (!(type->isArithmeticType() ||
+            (type->isPointerType() && var->getInit())))
+        return fail("declaration of '" + var->getNameAsString() + "' ('" +
+                        type.getAsString() +
+                        (type->isPointerType() ? "') without an initialiser"
+                                               : "'), which is not a scalar,") +
+                        " inside the nest",
+                    peelable);
       if (!checkPure(var->getInit(), scope, peelable))
         return false;
       scope.locals.push_back({var, enclosing, order++});

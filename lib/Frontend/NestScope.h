@@ -139,6 +139,9 @@ public:
   bool isInvariant(const clang::Expr *e) const;
   /// The first variable of `e` that makes it vary, for messages.
   const clang::VarDecl *findVaryingVar(const clang::Expr *e) const;
+  /// What makes `var` (a findVaryingVar) vary, for messages: "the loop
+  /// index 'b'", "'x', which is assigned inside the nest", ...
+  std::string describeVarying(const clang::VarDecl *var) const;
 
   /// The initialiser that a local declared in the nest and never assigned
   /// stands for (forward substitution): a pointer's, or an integer's that

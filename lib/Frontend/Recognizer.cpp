@@ -9,6 +9,7 @@
 
 #include "Recognizer.h"
 #include "Contraction.h"
+#include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -28,7 +29,9 @@ public:
       : var(var), nest(nest), sm(sm) {}
   bool VisitDeclRefExpr(DeclRefExpr *ref) {
     SourceLocation loc = ref->getLocation();
-    bool inside = !sm.isBeforeInTranslationUnit(loc, nest.getBegin()) &&
+    // The nest's own pragma lines count as the nest: an OpenMP clause there
+    // names its variables (`private(j)`) but reads nothing after it.
+    bool inside = !sm.isBeforeInTranslationUnit(loc, pragmasTop) &&
                   !sm.isBeforeInTranslationUnit(nest.getEnd(), loc);
     found |= ref->getDecl() == var && !inside;
     return !found;
@@ -53,6 +56,12 @@ private:
   const VarDecl *var;
   SourceRange nest;
   const SourceManager &sm;
+  /// The first line of the pragmas above the nest (pragmasAbove).
+  SourceLocation pragmasTop = [&] {
+    auto [file, offset] = sm.getDecomposedExpansionLoc(nest.getBegin());
+    return sm.getComposedLoc(
+        file, unsigned(pragmasAbove(sm.getBufferData(file), offset).top));
+  }();
 };
 
 /// Finds where a variable's address escapes: `&var`, or a reference bound
@@ -148,19 +157,36 @@ bool Recognizer::checkBounds() {
       if (scope.isInvariant(bound))
         continue;
       std::string iv = loop.iv->getNameAsString();
+      // Through the locals it reads (`int len = T;` in an outer loop), a
+      // bound is an affine form whose loop indices make it non-rectangular.
+      std::optional<Rejection> saved = scope.rejection;
+      std::optional<AffineForm> form = scope.linearize(bound);
+      scope.rejection = saved;
+      if (form && form->isInvariant())
+        continue;
+      const VarDecl *var = scope.findVaryingVar(bound);
+      if (form)
+        for (size_t l = 0; l < scope.loops.size(); ++l)
+          if (!form->ivCoeffs[l].isZero()) {
+            var = scope.loops[l].iv;
+            break;
+          }
       if (const auto *param = findTemplateArgument(bound)) {
         scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
                      "' is the template parameter '" +
                      param->getParameter()->getNameAsString() +
                      "': a nest in a template is lifted per element type, "
                      "not per value of a non-type template parameter");
-      } else if (const VarDecl *var = scope.findVaryingVar(bound)) {
+      } else if (var) {
         if (scope.ivIndex(var) >= 0)
           scope.reject("non-rectangular bounds: the bound of '" + iv +
                        "' depends on '" + var->getNameAsString() + "'");
-        else
+        else if (referencedVar(bound) == var && scope.written.contains(var))
           scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
                        "' is written inside the nest");
+        else
+          scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                       "' depends on " + scope.describeVarying(var));
       } else {
         scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
                      "' may change inside the nest (it reads memory or "

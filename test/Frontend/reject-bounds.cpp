@@ -33,6 +33,15 @@ void bounds(int n) {
       for (int k = 0; k <= j + 1; ++k)
         C[i][j] += A[i][k] * B[k][j];
 
+  // Through a local declared in the nest.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: non-rectangular bounds: the bound of 'k' depends on 'i' [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i) {
+    int last = i + 1;
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < last; ++k)
+        C[i][j] += A[i][k] * B[k][j];
+  }
+
   // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: bound 'n' of 'i' is written inside the nest [-Rpass-missed=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < 64; ++j)

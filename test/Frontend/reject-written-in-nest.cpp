@@ -35,6 +35,15 @@ void written(int n, int ld, double *A, const double *A2, const double *B,
         n = 64;
       }
 
+  // A bound that reads a variable the nest assigns names the variable.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: bound 'n - 1' of 'i' depends on 'n', which is assigned inside the nest [-Rpass-missed=gemm]
+  for (int i = 0; i < n - 1; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < 64; ++k) {
+        C[i * 64 + j] += A[i * 64 + k] * B[k * 64 + j];
+        n = 64;
+      }
+
   // A leading dimension.
   // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'ld' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)

@@ -1,9 +1,10 @@
 // A transformer-style forward pass written the way C training code writes
 // it: the token index `bt = b*T + t` held in a local (M spread over two
-// loops whose strides compose into one dimension of B*T), row pointers
-// declared in the nest, a head loop whose operand ignores it (a batch that B
-// is broadcast over), and the GEMV of a final projection (remarked, left on
-// the CPU).
+// loops whose strides compose into one dimension of B*T), llm.c's
+// matmul_forward with row pointers offset by `b*T*OC + t*OC` (and other
+// spellings of that offset), row pointers declared in the nest, a head loop
+// whose operand ignores it (a batch that B is broadcast over), and the GEMV
+// of a final projection (remarked, left on the CPU).
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s
@@ -30,6 +31,75 @@ static void projection(float *out, const float *inp, const float *weight,
           val += inp[bt * C + i] * weight[o * C + i];
         out[bt * OC + o] = val;
       }
+    }
+  }
+}
+
+// llm.c's matmul_forward: row pointers in the t loop offset by b*T*OC +
+// t*OC, in the spellings below; each is the projection's GEMM.
+static void matmul_forward(float *out, const float *inp, const float *weight,
+                           int B, int T, int C, int OC) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x OC x C
+  for (int b = 0; b < B; b++) {
+    for (int t = 0; t < T; t++) {
+      float *out_bt = out + b * T * OC + t * OC;
+      const float *inp_bt = inp + b * T * C + t * C;
+      for (int o = 0; o < OC; o++) {
+        float val = 0.0f;
+        const float *wrow = weight + o * C;
+        for (int i = 0; i < C; i++) {
+          val += inp_bt[i] * wrow[i];
+        }
+        out_bt[o] = val;
+      }
+    }
+  }
+}
+
+// The o and i loops after matmul_forward's, for the other spellings.
+#define PROJECT(out_bt, inp_bt)                                                \
+  for (int o = 0; o < OC; o++) {                                               \
+    float val = 0.0f;                                                          \
+    const float *wrow = weight + o * C;                                        \
+    for (int i = 0; i < C; i++)                                                \
+      val += inp_bt[i] * wrow[i];                                              \
+    out_bt[o] = val;                                                           \
+  }
+
+static void forward_grouped(float *out, const float *inp, const float *weight,
+                            int B, int T, int C, int OC) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x OC x C
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++) {
+      float *out_bt = out + b * (T * OC) + t * OC;
+      const float *inp_bt = inp + b * (T * C) + t * C;
+      PROJECT(out_bt, inp_bt)
+    }
+}
+
+static void forward_factored(float *out, const float *inp,
+                             const float *weight, int B, int T, int C,
+                             int OC) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x OC x C
+  for (int b = 0; b < B; b++)
+    for (int t = 0; t < T; t++) {
+      float *out_bt = out + OC * (t + T * b);
+      const float *inp_bt = inp + t * C + b * T * C;
+      PROJECT(out_bt, inp_bt)
+    }
+}
+
+static void forward_per_loop(float *out, const float *inp,
+                             const float *weight, int B, int T, int C,
+                             int OC) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x OC x C
+  for (int b = 0; b < B; b++) {
+    float *out_b = out + b * T * OC;
+    const float *inp_b = &inp[b * T * C];
+    for (int t = 0; t < T; t++) {
+      float *out_bt = out_b + t * OC;
+      const float *inp_bt = inp_b + t * C;
+      PROJECT(out_bt, inp_bt)
     }
   }
 }
@@ -91,6 +161,18 @@ int main() {
   std::vector<float> out2(B * T * OC, -1);
   rows(out2.data(), inp.data(), weight.data(), B * T, C, OC);
   printMatrix("rows", C, scale, out2.data(), B * T, OC, OC, 1);
+  struct {
+    const char *label;
+    void (*forward)(float *, const float *, const float *, int, int, int, int);
+  } spellings[] = {{"matmul_forward", matmul_forward},
+                   {"forward_grouped", forward_grouped},
+                   {"forward_factored", forward_factored},
+                   {"forward_per_loop", forward_per_loop}};
+  for (const auto &spelling : spellings) {
+    std::vector<float> y(B * T * OC, -1);
+    spelling.forward(y.data(), inp.data(), weight.data(), B, T, C, OC);
+    printMatrix(spelling.label, C, scale, y.data(), B * T, OC, OC, 1);
+  }
 
   const int HS = T * T + 3;
   std::vector<double> q(H * T * D), k(T * D), att(H * HS, -1);
