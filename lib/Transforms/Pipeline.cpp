@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScheduleSupport.h"
+
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -34,6 +36,18 @@ PassOptions scheduleOptions(const GemmPipelineOptions &o) {
 }
 
 } // namespace
+
+llvm::Error mlir::gemm::checkPipelineOptions(const GemmPipelineOptions &o) {
+  if (!o.target.empty() && !lookupTarget(o.target))
+    return llvm::createStringError("--target: " + unknownTarget(o.target));
+  if (std::optional<std::string> bad =
+          checkScheduleOptions(o.block, o.thread, o.prefetch, o.compute))
+    return llvm::createStringError("--schedule: " + *bad);
+  if (!o.tuningDb.empty())
+    if (llvm::Expected<TuningDb> db = TuningDb::load(o.tuningDb); !db)
+      return db.takeError();
+  return llvm::Error::success();
+}
 
 void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
                                    const GemmPipelineOptions &options) {

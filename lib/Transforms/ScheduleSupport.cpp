@@ -19,12 +19,35 @@ const GpuTarget *mlir::gemm::resolveTarget(ModuleOp module, StringRef name,
     name = targetNameOf(module);
   if (const GpuTarget *gpu = lookupTarget(name))
     return gpu;
-  InFlightDiagnostic diag = module.emitError()
-                            << pass << ": unknown target '" << name
-                            << "'; known targets:";
-  for (const GpuTarget &t : getTargets())
-    diag << " " << t.name;
+  module.emitError() << pass << ": " << unknownTarget(name);
   return nullptr;
+}
+
+std::string mlir::gemm::unknownTarget(StringRef name) {
+  std::string text = ("unknown target '" + name + "'; known targets:").str();
+  for (const GpuTarget &t : getTargets())
+    text += " " + t.name.str();
+  return text;
+}
+
+std::optional<std::string>
+mlir::gemm::checkScheduleOptions(ArrayRef<int64_t> block,
+                                 ArrayRef<int64_t> thread, StringRef prefetch,
+                                 StringRef compute) {
+  auto positive = [](ArrayRef<int64_t> list) {
+    return llvm::all_of(list, [](int64_t v) { return v > 0; });
+  };
+  if ((!block.empty() && block.size() != 3) || !positive(block))
+    return "block needs 3 positive entries (BM,BN,BK)";
+  if ((!thread.empty() && thread.size() != 2) || !positive(thread))
+    return "thread needs 2 positive entries (TM,TN)";
+  if (!prefetch.empty() && !symbolizePrefetch(prefetch))
+    return ("prefetch must be none, smem, regs or async, got '" + prefetch +
+            "'")
+        .str();
+  if (!compute.empty() && !symbolizeCompute(compute))
+    return ("compute must be fma or dmma, got '" + compute + "'").str();
+  return std::nullopt;
 }
 
 FailureOr<std::optional<TuningDb>>
@@ -75,17 +98,11 @@ ScheduleParams ScheduleParams::fromSchedule(const Schedule &s) {
           s.transpose};
 }
 
-LogicalResult ScheduleOverrides::parseKinds(StringRef prefetch,
-                                            StringRef compute, ModuleOp module,
-                                            StringRef pass) {
-  if (!prefetch.empty() && !(fixed.prefetch = symbolizePrefetch(prefetch)))
-    return module.emitError()
-           << pass << ": prefetch must be none, smem, regs or async, got '"
-           << prefetch << "'";
-  if (!compute.empty() && !(fixed.compute = symbolizeCompute(compute)))
-    return module.emitError()
-           << pass << ": compute must be fma or dmma, got '" << compute << "'";
-  return success();
+void ScheduleOverrides::parseKinds(StringRef prefetch, StringRef compute) {
+  if (!prefetch.empty())
+    fixed.prefetch = symbolizePrefetch(prefetch);
+  if (!compute.empty())
+    fixed.compute = symbolizeCompute(compute);
 }
 
 ScheduleParams ScheduleOverrides::apply(ScheduleParams p) const {
@@ -122,10 +139,9 @@ FailureOr<ScheduleAttr> mlir::gemm::buildSchedule(MatmulOp op,
                                                   const GpuTarget &gpu,
                                                   const ScheduleParams &p,
                                                   StringRef pass) {
-  if (p.block.size() != 3 || p.thread.size() != 2 || p.thread[0] <= 0 ||
-      p.thread[1] <= 0)
-    return op.emitError()
-           << pass << ": block needs 3 entries and thread 2 positive ones";
+  // checkScheduleOptions and the model make these.
+  assert(p.block.size() == 3 && p.thread.size() == 2 && p.thread[0] > 0 &&
+         p.thread[1] > 0 && "schedule parameters were checked");
   int64_t threads = (p.block[0] / p.thread[0]) * (p.block[1] / p.thread[1]);
   auto make = [&](int64_t occupancy) {
     return ScheduleAttr::getChecked(

@@ -28,6 +28,17 @@ namespace mlir::gemm {
 const GpuTarget *resolveTarget(ModuleOp module, StringRef name,
                                StringRef pass);
 
+/// "unknown target 'name'; known targets: ...".
+std::string unknownTarget(StringRef name);
+
+/// What is wrong with schedule options as given, before any op sees them: a
+/// block or thread list of the wrong length or not positive, a prefetch or
+/// compute kind that names nothing; nullopt when nothing is.
+std::optional<std::string> checkScheduleOptions(ArrayRef<int64_t> block,
+                                                ArrayRef<int64_t> thread,
+                                                StringRef prefetch,
+                                                StringRef compute);
+
 /// The tuning database at `path` (none for an empty path); an error at
 /// `module`, naming `pass`, if it cannot be read.
 FailureOr<std::optional<TuningDb>> loadTuningDb(StringRef path,
@@ -78,7 +89,8 @@ struct ScheduleParams {
 class ScheduleOverrides {
 public:
   /// Reads the options off `pass`, which declares them (and makes this
-  /// class its friend); a kind that names nothing is an error at `module`.
+  /// class its friend); checkScheduleOptions' complaint is an error at
+  /// `module`.
   template <typename PassT>
   static FailureOr<ScheduleOverrides> read(PassT &pass, ModuleOp module) {
     ScheduleOverrides o;
@@ -91,9 +103,10 @@ public:
       o.fixed.transpose = pass.transpose == 1;
     o.occupancy = pass.occupancy;
     o.tuningDb = pass.tuningDb;
-    if (failed(o.parseKinds(pass.prefetch, pass.compute, module,
-                            pass.getArgument())))
-      return failure();
+    if (std::optional<std::string> bad = checkScheduleOptions(
+            o.fixed.block, o.fixed.thread, pass.prefetch, pass.compute))
+      return module.emitError() << pass.getArgument() << ": " << *bad;
+    o.parseKinds(pass.prefetch, pass.compute);
     return o;
   }
 
@@ -107,8 +120,8 @@ public:
   StringRef tuningDbPath() const { return tuningDb; }
 
 private:
-  LogicalResult parseKinds(StringRef prefetch, StringRef compute,
-                           ModuleOp module, StringRef pass);
+  /// Sets the kinds that checkScheduleOptions accepted.
+  void parseKinds(StringRef prefetch, StringRef compute);
 
   ScheduleConstraints fixed;
   int64_t occupancy = 0;

@@ -56,7 +56,36 @@ std::string externalLauncherPrefix(StringRef kernelsPath) {
       .str();
 }
 
+/// The passes' options that `options` give, or why there are none.
+Expected<std::unique_ptr<mlir::gemm::GemmPipelineOptions>>
+makePipelineOptions(const RewriteOptions &options) {
+  std::string passOptions = options.schedule;
+  if (!options.target.empty())
+    passOptions += " target=" + options.target;
+  if (options.explain || options.emit == Emit::Schedules)
+    passOptions += " explain=" + std::to_string(options.candidates) +
+                   (options.explain ? "" : " explain-schedules=1");
+  auto pipelineOptions =
+      mlir::gemm::GemmPipelineOptions::createFromString(passOptions);
+  if (!pipelineOptions)
+    return createStringError("--schedule: cannot parse '" + options.schedule +
+                             "'; it takes space-separated key=value pairs "
+                             "such as 'block=64,64,16 thread=4,4'");
+  pipelineOptions->tuningDb = options.tuningDb;
+  pipelineOptions->tune = options.emit == Emit::Tune;
+  pipelineOptions->tuneProblems = options.tuneProblems;
+  pipelineOptions->tuneTop = options.tuneTop;
+  pipelineOptions->tuneShapes = options.tuneShapes;
+  if (Error bad = mlir::gemm::checkPipelineOptions(*pipelineOptions))
+    return std::move(bad);
+  return std::move(pipelineOptions);
+}
+
 } // namespace
+
+Error checkRewriteOptions(const RewriteOptions &options) {
+  return makePipelineOptions(options).takeError();
+}
 
 int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
                 const clang::tooling::CompilationDatabase &compilations) {
@@ -70,10 +99,15 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   context.printOpOnDiagnostic(false);
   // Like clang's, the passes' remarks are opt-in: the newer handler sees
-  // each diagnostic first and swallows remarks unless asked for.
+  // each diagnostic first, swallows remarks unless asked for, and tags them
+  // with the flag that asks, as the front end's remarks are tagged.
   mlir::ScopedDiagnosticHandler passRemarks(&context, [&](mlir::Diagnostic &d) {
-    return mlir::success(d.getSeverity() == mlir::DiagnosticSeverity::Remark &&
-                         !options.remarks.analysis);
+    if (d.getSeverity() != mlir::DiagnosticSeverity::Remark)
+      return mlir::failure();
+    if (!options.remarks.analysis)
+      return mlir::success();
+    d << " [-Rpass-analysis=gemm]";
+    return mlir::failure();
   });
   Emit emit = options.emit;
   bool listOnly = options.explain || emit == Emit::Schedules;
@@ -155,21 +189,9 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
       return failed;
     return writeOutput(job.output, text);
   }
-  std::string passOptions = options.schedule;
-  if (!options.target.empty())
-    passOptions += " target=" + options.target;
-  if (listOnly)
-    passOptions += " explain=" + std::to_string(options.candidates) +
-                   (options.explain ? "" : " explain-schedules=1");
-  auto pipelineOptions =
-      mlir::gemm::GemmPipelineOptions::createFromString(passOptions);
-  if (!pipelineOptions)
-    return driverError("bad --schedule options '" + options.schedule + "'");
-  pipelineOptions->tuningDb = options.tuningDb;
-  pipelineOptions->tune = emit == Emit::Tune;
-  pipelineOptions->tuneProblems = options.tuneProblems;
-  pipelineOptions->tuneTop = options.tuneTop;
-  pipelineOptions->tuneShapes = options.tuneShapes;
+  // checkRewriteOptions has accepted them.
+  std::unique_ptr<mlir::gemm::GemmPipelineOptions> pipelineOptions =
+      cantFail(makePipelineOptions(options));
   mlir::PassManager pm(&context);
   mlir::gemm::buildGemmPipeline(pm, *pipelineOptions);
   if (!options.referenceKernel && mlir::failed(pm.run(*module)))

@@ -11,6 +11,7 @@
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <string>
@@ -53,6 +54,11 @@ struct RewriteJob {
 
 /// The dialects that gemm-opt's IR uses.
 void registerGemmOptDialects(mlir::DialectRegistry &registry);
+
+/// What is wrong with the options that apply to every input (the target,
+/// the schedule options, the tuning database), told before any input is
+/// parsed.
+llvm::Error checkRewriteOptions(const RewriteOptions &options);
 
 /// Rewrites one input; returns the exit status (diagnostics are printed).
 int rewriteFile(const RewriteOptions &options, const RewriteJob &job,

@@ -29,6 +29,7 @@
 #include "llvm/Support/WithColor.h"
 
 #include <cstdlib>
+#include <optional>
 
 using namespace llvm;
 using gemm_opt::driverError;
@@ -414,6 +415,32 @@ int checkJob(const Options &opts, const gemm_opt::RewriteJob &job) {
   return 0;
 }
 
+/// The directory that -p names, if it is given before `--`.
+std::optional<std::string> buildPath(ArrayRef<const char *> args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    StringRef arg(args[i]);
+    if (arg == "--")
+      break;
+    if (arg == "-p" && i + 1 < args.size())
+      return std::string(args[i + 1]);
+    if (arg.consume_front("-p="))
+      return arg.str();
+  }
+  return std::nullopt;
+}
+
+/// Refuses a -p that names no compilation database; clang's tooling would
+/// only warn and parse without the project's flags.
+int checkBuildPath(StringRef dir) {
+  if (!sys::fs::is_directory(dir))
+    return driverError("-p: build directory '" + dir + "' does not exist");
+  std::string why;
+  if (!clang::tooling::CompilationDatabase::autoDetectFromDirectory(dir, why))
+    return driverError("-p: no compile_commands.json in '" + dir +
+                       "' or a directory above it");
+  return 0;
+}
+
 int runSourceMode(int argc, const char **argv) {
   Options &opts = options();
   // Without -p or `--`, parse with no extra flags instead of searching for a
@@ -427,6 +454,9 @@ int runSourceMode(int argc, const char **argv) {
   });
   if (!hasDashDash && !hasBuildPath)
     args.push_back("--");
+  if (std::optional<std::string> dir = buildPath(args))
+    if (int failed = checkBuildPath(*dir))
+      return failed;
   int n = args.size();
   auto parser = clang::tooling::CommonOptionsParser::create(
       n, args.data(), opts.category, cl::ZeroOrMore,
@@ -461,6 +491,8 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.referenceKernel = opts.referenceKernel;
   rewrite.language = opts.language;
   rewrite.remarks = *remarks;
+  if (Error bad = gemm_opt::checkRewriteOptions(rewrite))
+    return driverError(toString(std::move(bad)));
 
   const auto &sources = parser->getSourcePathList();
   std::unique_ptr<MemoryBuffer> stdinText;

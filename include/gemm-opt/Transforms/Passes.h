@@ -77,6 +77,11 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
       llvm::cl::init(GemmAddTuningCandidatesOptions().shapes)};
 };
 
+/// What is wrong with `options` before any module meets them: an unknown
+/// target, a malformed schedule option, a tuning database that cannot be
+/// read; the driver reports it as an option error.
+llvm::Error checkPipelineOptions(const GemmPipelineOptions &options);
+
 /// The passes that take a lifted module to one CodeGen can print.
 void buildGemmPipeline(OpPassManager &pm, const GemmPipelineOptions &options);
 
