@@ -6,6 +6,7 @@
 #include "device.h"
 
 #include "check.h"
+#include "switches.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -14,6 +15,9 @@
 #include <cstring>
 #include <cuda_runtime.h>
 #include <link.h>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <string>
 #include <unistd.h>
@@ -22,7 +26,7 @@
 namespace gemm_rt::detail {
 
 namespace {
-/// What the probe learns: the usable GPU, or why there is none.
+/// What the probe learns of one GPU: its name and SMs, or why it is unusable.
 struct Gpu {
   std::string name;
   int sms = 0;
@@ -30,7 +34,8 @@ struct Gpu {
   std::string missing;
 };
 
-Gpu probeGpu() {
+/// Probes `device`, or the current device where it is negative.
+Gpu probeGpu(int device) {
   Gpu gpu;
   auto succeeded = [&](cudaError_t error, const char *call) {
     if (error != cudaSuccess)
@@ -38,7 +43,7 @@ Gpu probeGpu() {
                     cudaGetErrorString(error) + ")";
     return error == cudaSuccess;
   };
-  int count = 0, device = 0;
+  int count = 0;
   cudaDeviceProp prop;
   // cudaFree(nullptr) creates the context, which fails on a GPU that exists
   // but cannot be used (prohibited compute mode, no free exclusive slot).
@@ -47,7 +52,7 @@ Gpu probeGpu() {
       // A count of 0 says what cudaErrorNoDevice says.
       succeeded(count > 0 ? cudaSuccess : cudaErrorNoDevice,
                 "cudaGetDeviceCount") &&
-      succeeded(cudaGetDevice(&device), "cudaGetDevice") &&
+      (device >= 0 || succeeded(cudaGetDevice(&device), "cudaGetDevice")) &&
       succeeded(cudaGetDeviceProperties(&prop, device),
                 "cudaGetDeviceProperties") &&
       succeeded(cudaFree(nullptr), "cudaFree");
@@ -61,33 +66,97 @@ Gpu probeGpu() {
   return gpu;
 }
 
-const Gpu &gpu() {
-  static const Gpu probed = probeGpu();
+/// The process's first probe, on the device current then: whether it can
+/// use a GPU at all.
+const Gpu &firstGpu() {
+  static const Gpu probed = probeGpu(-1);
   return probed;
+}
+
+/// The current device's probe, made once per device (a call runs on the
+/// device DeviceScope made current).
+const Gpu &currentGpu() {
+  static std::mutex mutex;
+  static std::unique_ptr<Gpu> probed[kMaxDevices];
+  const int device = currentDevice();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!probed[device])
+    probed[device] = std::make_unique<Gpu>(probeGpu(device));
+  return *probed[device];
 }
 } // namespace
 
-const char *gpuName() {
-  return gpu().missing.empty() ? gpu().name.c_str() : nullptr;
+int currentDevice() {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (device >= kMaxDevices)
+    fatal("(any)", "device " + std::to_string(device) + " is current, and "
+                   "the runtime keeps state for the first " +
+                   std::to_string(kMaxDevices) + " GPUs only; set "
+                   "CUDA_VISIBLE_DEVICES to fewer");
+  return device;
 }
 
-const char *noGpuReason() { return gpu().missing.c_str(); }
+const char *gpuName() {
+  if (!firstGpu().missing.empty())
+    return nullptr;
+  return currentGpu().name.c_str();
+}
 
-int smCount() { return gpu().sms; }
+const char *noGpuReason() { return firstGpu().missing.c_str(); }
 
-PointerKind pointerKind(const void *ptr, const char *nest) {
+int smCount() { return currentGpu().sms; }
+
+Pointer pointerOf(const void *ptr, const char *nest) {
   cudaPointerAttributes attrs;
   checkCuda(cudaPointerGetAttributes(&attrs, ptr), nest,
             "cudaPointerGetAttributes");
   switch (attrs.type) {
   case cudaMemoryTypeDevice:
-    return PointerKind::Device;
+    return {PointerKind::Device, attrs.device};
   case cudaMemoryTypeManaged:
-    return PointerKind::Managed;
+    return {PointerKind::Managed, attrs.device};
   default:
     // Pinned host memory could be read in place, but staging is always right.
-    return PointerKind::Host;
+    return {PointerKind::Host, -1};
   }
+}
+
+int hostCallDevice() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+    (void)cudaGetLastError();
+    return currentDevice();
+  }
+  if (const std::optional<int64_t> chosen = integerSwitch(Switch::Gpu))
+    return int(*chosen % count);
+  // The variables that MPI launchers and Slurm set to a rank's index among
+  // the ranks of its node, so that each rank takes its own GPU.
+  for (const char *name :
+       {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
+        "MV2_COMM_WORLD_LOCAL_RANK", "PMI_LOCAL_RANK", "PALS_LOCAL_RANKID",
+        "SLURM_LOCALID"}) {
+    const char *value = std::getenv(name);
+    char *end = nullptr;
+    const long rank = value && *value ? std::strtol(value, &end, 10) : -1;
+    if (rank >= 0 && end && !*end)
+      return int(rank % count);
+  }
+  return currentDevice();
+}
+
+DeviceScope::DeviceScope(int device, const char *nest)
+    : previous(currentDevice()) {
+  if (device != previous)
+    checkCuda(cudaSetDevice(device), nest, "cudaSetDevice");
+}
+
+DeviceScope::~DeviceScope() {
+  if (currentDevice() != previous)
+    (void)cudaSetDevice(previous);
 }
 
 namespace {
@@ -193,9 +262,10 @@ struct Buffer {
   size_t capacity = 0;
 };
 
+/// The current device's buffer for `role`: each GPU has its own pool.
 Buffer &bufferOf(Role role) {
-  static Buffer buffers[static_cast<int>(Role::Arrivals) + 1];
-  return buffers[static_cast<int>(role)];
+  static Buffer buffers[kMaxDevices][static_cast<int>(Role::Arrivals) + 1];
+  return buffers[currentDevice()][static_cast<int>(role)];
 }
 } // namespace
 

@@ -12,8 +12,16 @@
 
 namespace gemm_rt::detail {
 
-/// The name of the current GPU, or null when the process has none it can use.
-/// Probed once; the probe prints nothing and leaves no CUDA error behind.
+/// The GPUs whose state (probe, pool, staging) the runtime keeps apart.
+constexpr int kMaxDevices = 64;
+
+/// The calling thread's current device (0 where CUDA cannot say), below
+/// kMaxDevices.
+int currentDevice();
+
+/// The name of the current GPU, or null when the process has none it can
+/// use. Probed once per device; the probe prints nothing and leaves no CUDA
+/// error behind.
 const char *gpuName();
 
 /// Why gpuName() is null: "no GPU (<the CUDA call>: <its error>)".
@@ -29,8 +37,34 @@ enum class PointerKind {
   Host,    ///< Anything else: the kernel reads a staged copy.
 };
 
-/// The kind of `ptr`; a failing query aborts, naming `nest`.
-PointerKind pointerKind(const void *ptr, const char *nest);
+/// An operand's memory: its kind, and the device that holds it (-1 for
+/// host memory).
+struct Pointer {
+  PointerKind kind;
+  int device;
+};
+
+/// Where `ptr` points; a failing query aborts, naming `nest`.
+Pointer pointerOf(const void *ptr, const char *nest);
+
+/// The GPU that runs a call whose operands are all host memory:
+/// GEMM_OPT_GPU's index, else the MPI or Slurm local rank's (each rank of a
+/// node its own GPU), both modulo the visible GPUs, else the calling
+/// thread's current device (docs/switches.md).
+int hostCallDevice();
+
+/// Makes `device` current for the life of the scope, then the previous one
+/// again, so that the caller's own CUDA calls are not moved to it.
+class DeviceScope {
+public:
+  DeviceScope(int device, const char *nest);
+  ~DeviceScope();
+  DeviceScope(const DeviceScope &) = delete;
+  DeviceScope &operator=(const DeviceScope &) = delete;
+
+private:
+  int previous;
+};
 
 /// The word trace lines use for `kind`.
 const char *pointerKindName(PointerKind kind);

@@ -90,12 +90,18 @@ struct Placement {
   const char *name;
   const Operand &operand;
   PointerKind kind;
+  /// The GPU that holds it, -1 for host memory.
+  int device;
 
   Placement(const Problem &p, const char *name, const Operand &operand,
             const Rows &table = {})
-      : name(name), operand(operand),
-        kind(table.start ? PointerKind::Host
-                         : pointerKind(operand.ptr, p.nest)) {}
+      : Placement(name, operand,
+                  table.start ? Pointer{PointerKind::Host, -1}
+                              : pointerOf(operand.ptr, p.nest)) {}
+
+  Placement(const char *name, const Operand &operand, Pointer pointer)
+      : name(name), operand(operand), kind(pointer.kind),
+        device(pointer.device) {}
 
   /// The bias as the kernel sees it: in place, or a device copy (read-only,
   /// and a vector where it is broadcast).
@@ -201,7 +207,6 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   }
   if (const char *why = loopOnHost(p, rows))
     return fallBack(p, why);
-  const char *gpu = gpuName();
 
   Placement a(p, "A", p.a, rows.a);
   Placement b(p, "B", p.b, rows.b);
@@ -225,6 +230,19 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
       noLoop(unsafe);
     return fallBack(p, unsafe);
   }
+  // The GPU that holds the device operands runs the call (docs/switches.md,
+  // "Which GPU"); a kernel on one GPU cannot read another's memory.
+  for (const Placement *op : {&c, &a, &b, bias ? &*bias : nullptr})
+    if (op && op->kind == PointerKind::Device &&
+        op->device != inDevice->device)
+      fatal(p.nest, std::string(inDevice->name) + " is on GPU " +
+                        std::to_string(inDevice->device) + " and " + op->name +
+                        " on GPU " + std::to_string(op->device) +
+                        "; one kernel cannot read both, and the original "
+                        "loop cannot read either");
+  const DeviceScope onGpu(inDevice ? inDevice->device : hostCallDevice(),
+                          p.nest);
+  const char *gpu = gpuName();
 
   std::lock_guard<std::mutex> lock(poolMutex);
   // A, B or C in host memory: staged in panels, or the loop where it is
@@ -277,10 +295,12 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
 
   if (tracing())
     std::fprintf(stderr,
-                 "gemm-opt: nest %s ran on the GPU (%s): batch=%lld m=%lld "
+                 "gemm-opt: nest %s ran on the GPU (%s, device %d): batch=%lld "
+                 "m=%lld "
                  "n=%lld k=%lld %s, operands %s/%s/%s, variant %d of %d "
                  "(%lldx%lld tiles), K split %lld ways%s%s\n",
-                 p.nest, gpu, static_cast<long long>(p.batch),
+                 p.nest, gpu, currentDevice(),
+                 static_cast<long long>(p.batch),
                  static_cast<long long>(p.m), static_cast<long long>(p.n),
                  static_cast<long long>(p.k),
                  p.dtype == DType::F32 ? "f32" : "f64",

@@ -258,8 +258,13 @@ struct Pipeline {
   }
 };
 
+/// The current device's pipeline: streams, events and pinned memory of
+/// each GPU are its own.
 Pipeline &pipeline(const char *nest) {
-  static Pipeline *shared = new Pipeline(nest);
+  static Pipeline *perDevice[kMaxDevices] = {};
+  Pipeline *&shared = perDevice[currentDevice()];
+  if (!shared)
+    shared = new Pipeline(nest);
   return *shared;
 }
 
@@ -379,7 +384,7 @@ StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
     return t.start ? 1 + int(t.columns) : 0;
   };
   const auto key = std::make_tuple(
-      plan.variants, plan.count, p.dtype, p.batch, p.m, p.n, p.k,
+      currentDevice(), plan.variants, plan.count, p.dtype, p.batch, p.m, p.n, p.k,
       operand(p.a), operand(p.b), operand(p.c), p.beta == 0, hosted.a,
       hosted.b, hosted.c, table(hosted.ta), table(hosted.tb),
       table(hosted.tc));
@@ -415,8 +420,12 @@ StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
 }
 
 Machine currentMachine(const char *nest) {
-  static const Rates rates = measureRates(nest);
-  Machine machine{rates, smCount(), 0};
+  // Each GPU's link is its own (another socket, another switch).
+  static std::optional<Rates> rates[kMaxDevices];
+  std::optional<Rates> &measured = rates[currentDevice()];
+  if (!measured)
+    measured = measureRates(nest);
+  Machine machine{*measured, smCount(), 0};
   if (const std::optional<int64_t> limit = integerSwitch(Switch::DeviceMemory)) {
     machine.deviceBudget = size_t(*limit);
     return machine;

@@ -27,6 +27,7 @@ enum class Switch {
   Device,        ///< GEMM_OPT_DEVICE: gpu or cpu.
   Profitability, ///< GEMM_OPT_PROFITABILITY: model, always-gpu, off, always-loop.
   DeviceMemory,  ///< GEMM_OPT_DEVICE_MEMORY: bytes.
+  Gpu,           ///< GEMM_OPT_GPU: a GPU's index.
   Choice,        ///< GEMM_OPT_CHOICE: "variant,splits", read per call.
   Stream,        ///< GEMM_OPT_STREAM: slots, read per call.
   TuningDb,      ///< GEMM_OPT_TUNING_DB: a path (gemm-opt reads it too).
@@ -42,7 +43,7 @@ bool flagOn(Switch s);
 /// one, else null.
 const char *switchValue(Switch s);
 
-/// The value of the count switch `s` (DeviceMemory, Stream), if set.
+/// The value of the count switch `s` (DeviceMemory, Gpu, Stream), if set.
 std::optional<int64_t> integerSwitch(Switch s);
 
 /// GEMM_OPT_CHOICE's variant and splits, if set.

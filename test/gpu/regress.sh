@@ -86,4 +86,36 @@ for cu in .gpu/regress/*.cu; do
       "under 4 MiB; $(tail -n 1 "$exe.out"))"
   fi
 done
+
+# Calls on host arrays run on the GPU that GEMM_OPT_GPU or the MPI local
+# rank names (docs/switches.md); with one GPU both name device 0.
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+exe=$WORK/gpus
+if [[ -x $exe ]]; then
+  want=$((gpus > 1 ? 1 : 0))
+  for setting in GEMM_OPT_GPU=1 OMPI_COMM_WORLD_LOCAL_RANK=1 SLURM_LOCALID=1; do
+    if env "${FORCED_GPU[@]}" "$setting" GEMM_OPT_TRACE=1 "$exe" \
+        >"$exe.out" 2>"$exe.err" &&
+      grep -q "host-staged/host-staged/host-staged" "$exe.err" &&
+      ! grep "host-staged/host-staged/host-staged" "$exe.err" |
+        grep -qv "device $want)"; then
+      echo "gpus under $setting: PASS (host-array calls on device $want of $gpus)"
+    else
+      echo "gpus under $setting: FAIL (host-array calls not all on device $want)"
+      grep "host-staged" "$exe.err" | head -n 3 || true
+      status=1
+    fi
+  done
+  if command -v mpirun >/dev/null && ((gpus > 1)); then
+    if env "${FORCED_GPU[@]}" GEMM_OPT_TRACE=1 mpirun --allow-run-as-root \
+        --oversubscribe -np 2 "$exe" >"$exe.out" 2>"$exe.err" &&
+      grep -q "device 0)" "$exe.err" && grep -q "device 1)" "$exe.err"; then
+      echo "gpus under mpirun -np 2: PASS (both GPUs ran calls)"
+    else
+      echo "gpus under mpirun -np 2: FAIL"
+      tail -n 5 "$exe.out" "$exe.err"
+      status=1
+    fi
+  fi
+fi
 exit $status
