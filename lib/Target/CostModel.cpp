@@ -8,7 +8,7 @@
 
 #include "gemm-opt/Target/CostModel.h"
 #include "gemm-opt/Target/KernelPlan.h"
-#include "gemm-opt/Target/RunTimeTerms.h"
+#include "gemm-opt-abi/RunTimeTerms.h"
 
 #include "llvm/Support/MathExtras.h"
 

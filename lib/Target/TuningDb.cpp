@@ -10,7 +10,8 @@
 #include "gemm-opt/Target/TuningDb.h"
 
 #include "gemm-opt/Target/Explain.h"
-#include "gemm-opt/Target/TuningFormat.h"
+#include "gemm-opt-abi/TuningFormat.h"
+#include "gemm-opt-abi/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -82,16 +83,14 @@ llvm::Expected<TuningRecord> parseRecord(ArrayRef<std::string> f,
 
 } // namespace
 
-StringRef mlir::gemm::toolVersion() { return GEMM_OPT_VERSION; }
-StringRef mlir::gemm::templatesHash() { return GEMM_OPT_TEMPLATES; }
+StringRef mlir::gemm::toolVersion() { return gemm_abi::kVersion; }
+StringRef mlir::gemm::templatesHash() { return gemm_abi::kTemplates; }
 
 std::string mlir::gemm::layoutClass(const Problem &p) {
   // A is M x K and B is K x N: a row of A runs along K, a row of B along N.
-  auto of = [](bool alongRow, bool alongColumn) {
-    return alongRow ? 'r' : alongColumn ? 'c' : 'g';
-  };
-  return {of(p.a.kUnit, p.a.xUnit), of(p.b.xUnit, p.b.kUnit),
-          of(p.cUnitColumns, p.cUnitRows)};
+  using gemm_tuning::unitClass;
+  return {unitClass(p.a.kUnit, p.a.xUnit), unitClass(p.b.xUnit, p.b.kUnit),
+          unitClass(p.cUnitColumns, p.cUnitRows)};
 }
 
 llvm::Expected<TuningDb> TuningDb::load(StringRef path) {

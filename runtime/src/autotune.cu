@@ -4,7 +4,7 @@
 #include "check.h"
 #include "choose.h"
 #include "device.h"
-#include "gemm-opt/Target/TuningFormat.h"
+#include "gemm-opt-abi/TuningFormat.h"
 #include "switches.h"
 #include "timing.h"
 
@@ -27,9 +27,10 @@ bool tuningOn() {
   return on;
 }
 
-/// 'r' where the operand's unit stride runs along its rows, 'c' along its
-/// columns, 0 for neither.
-char unitOf(const Operand &o) { return o.sc == 1 ? 'r' : o.sr == 1 ? 'c' : 0; }
+/// The operand's letter in its call's layout class.
+char unitOf(const Operand &o) {
+  return gemm_tuning::unitClass(o.sc == 1, o.sr == 1);
+}
 
 /// What this process knows of one plan's kernels in one layout class.
 struct Known {
@@ -134,7 +135,8 @@ std::optional<Measured> tunedAtRunTime(const Problem &p, const Plan &plan) {
   if (!tuningOn() || !plan.version || !plan.templates || !gpuName())
     return std::nullopt;
   const std::string layout = {unitOf(p.a), unitOf(p.b), unitOf(p.c)};
-  if (layout.find('\0') != std::string::npos)
+  // The database's rows name no class of a general stride.
+  if (layout.find('g') != std::string::npos)
     return std::nullopt;
   std::lock_guard<std::mutex> lock(mutex);
   auto [it, fresh] = known.try_emplace({plan.variants, layout});

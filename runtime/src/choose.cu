@@ -5,7 +5,7 @@
 
 #include "check.h"
 #include "device.h"
-#include "gemm-opt/Target/RunTimeTerms.h"
+#include "gemm-opt-abi/RunTimeTerms.h"
 #include "layout.h"
 #include "split.h"
 #include "stream.h"

@@ -11,7 +11,7 @@
 #include "check.h"
 #include "choose.h"
 #include "device.h"
-#include "gemm-opt/Target/TuningFormat.h"
+#include "gemm-opt-abi/TuningFormat.h"
 #include "layout.h"
 #include "split.h"
 #include "stream.h"

@@ -10,7 +10,7 @@
 #include "gemm_runtime.h"
 
 #include "device.h"
-#include "gemm-opt/Target/TuningFormat.h"
+#include "gemm-opt-abi/TuningFormat.h"
 #include "timing.h"
 
 #include <algorithm>

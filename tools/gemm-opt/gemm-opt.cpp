@@ -12,7 +12,7 @@
 #include "Rewrite.h"
 
 #include "gemm-opt/Target/TuningDb.h"
-#include "gemm-opt/Target/TuningFormat.h"
+#include "gemm-opt-abi/TuningFormat.h"
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"

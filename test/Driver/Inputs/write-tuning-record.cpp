@@ -1,8 +1,8 @@
 // Writes a tuning database of one row with the writer that device programs
-// use (gemm-opt/Target/TuningFormat.h): one-nest.cpp's 16^3 f32 problem,
+// use (gemm-opt-abi/TuningFormat.h): one-nest.cpp's 16^3 f32 problem,
 // timed on an H100 with a 16x16x16 tile. VERSION and TEMPLATES come from
 // the build (-D), as the generated launchers' plans carry them.
-#include "gemm-opt/Target/TuningFormat.h"
+#include "gemm-opt-abi/TuningFormat.h"
 
 int main(int argc, char **argv) {
   if (argc != 2)

@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "timing.h"
 
-#include "gemm-opt/Target/TuningFormat.h"
+#include "gemm-opt-abi/TuningFormat.h"
 
 #include <cstdio>
 #include <cstdlib>

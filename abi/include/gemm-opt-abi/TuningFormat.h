@@ -2,13 +2,14 @@
 //
 // The rows of a tuning database (docs/tuning.md) as the programs that time
 // kernels on a GPU write them (bench/bench.cu, the runtime's tuneMain), the
-// header line that gemm-opt's reader (TuningDb.h) requires, and where the
-// database lies by default. Plain C++, so that device programs can include
-// it.
+// header line that gemm-opt's reader (TuningDb.h) requires, layout classes,
+// and where the database lies by default. Plain C++, so that device
+// programs can include it; part of the contract between compiler and
+// runtime (abi/CMakeLists.txt).
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEMM_OPT_TARGET_TUNINGFORMAT_H
-#define GEMM_OPT_TARGET_TUNINGFORMAT_H
+#ifndef GEMM_OPT_ABI_TUNINGFORMAT_H
+#define GEMM_OPT_ABI_TUNINGFORMAT_H
 
 #include <cstdio>
 #include <cstdlib>
@@ -66,6 +67,14 @@ inline void writeRecord(std::FILE *file, const Record &r) {
                r.gflops, r.cublasGFlops, r.passed ? "pass" : "fail");
 }
 
+/// An operand's letter in a layout class ("rrr" for row-major A, B and C):
+/// 'r' where its unit stride runs along its rows, 'c' along its columns,
+/// 'g' neither. The compiler names a nest's class from its strides, the
+/// runtime a call's, and both read and write rows by it.
+inline char unitClass(bool alongRow, bool alongColumn) {
+  return alongRow ? 'r' : alongColumn ? 'c' : 'g';
+}
+
 /// The columns of kHeader, by index, and their count.
 namespace column {
 enum Index : size_t {
@@ -102,4 +111,4 @@ splitFields(const std::string &line) {
 
 } // namespace gemm_tuning
 
-#endif // GEMM_OPT_TARGET_TUNINGFORMAT_H
+#endif // GEMM_OPT_ABI_TUNINGFORMAT_H

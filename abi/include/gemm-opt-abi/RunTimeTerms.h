@@ -8,8 +8,8 @@
 // runtime's build includes them from here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEMM_OPT_TARGET_RUNTIMETERMS_H
-#define GEMM_OPT_TARGET_RUNTIMETERMS_H
+#ifndef GEMM_OPT_ABI_RUNTIMETERMS_H
+#define GEMM_OPT_ABI_RUNTIMETERMS_H
 
 #include <cstdint>
 #include <limits>
@@ -57,4 +57,4 @@ inline double streamGFlops(int64_t m, int64_t n, int64_t elementBytes,
 
 } // namespace gemm_rt
 
-#endif // GEMM_OPT_TARGET_RUNTIMETERMS_H
+#endif // GEMM_OPT_ABI_RUNTIMETERMS_H
