@@ -469,25 +469,35 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   std::string name = acc->getNameAsString();
   const Write *store = nullptr;
   std::optional<std::pair<std::vector<int>, unsigned>> init;
-  // The start: zero, or a bias element (`float v = bias ? bias[o] : 0;`).
+  // The start: zero, a bias element (`float v = bias ? bias[o] : 0;`), or
+  // one scaled element, which is either C's element that the sum is stored
+  // to (`s = beta*C[i][j]`: the store adds beta*C) or a bias; which, the
+  // store tells.
+  const Expr *scaledStart = nullptr;
   auto start = [&](const Expr *value) {
     if (isZero(value))
       return true;
+    Product p;
+    if (flatten(value, scope, nullptr, p) && p.accesses.size() == 1) {
+      scaledStart = value;
+      return true;
+    }
     std::optional<std::pair<const Expr *, const Expr *>> bias =
         matchBias(value, scope);
     if (bias)
       std::tie(c.bias, c.biasGuard) = *bias;
     return bias.has_value();
   };
+  const char *starts = "zero, a bias element or beta * C";
   if (const LocalDef *local = scope.findLocal(acc); local && acc->getInit()) {
     if (!start(acc->getInit())) {
-      scope.reject("accumulator '" + name +
-                   "' starts neither at zero nor at a bias element");
+      scope.reject("accumulator '" + name + "' starts at none of " + starts);
       return false;
     }
     init = {local->loops, local->order};
   }
   std::vector<const Write *> finishing; ///< Writes of s after the sum.
+  std::vector<const Write *> memory;    ///< Writes of arrays.
   for (const Write &w : scope.writes) {
     if (&w == &mac || llvm::is_contained(substituted, &w))
       continue;
@@ -496,19 +506,38 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     } else if (referencedVar(w.lhs) == acc) {
       if (init || w.op != BO_Assign || !start(w.rhs)) {
         scope.reject("accumulator '" + name +
-                     "' is written other than by one start (zero or a bias "
-                     "element) and the sum");
+                     "' is written other than by one start (" + starts +
+                     ") and the sum");
         return false;
       }
       init = {w.loops, w.order};
-    } else if (!isMemoryAccess(w.lhs) || store) {
+    } else if (!isMemoryAccess(w.lhs) || memory.size() == 2) {
       scope.reject("'" + scope.print(w.lhs) +
                    "' is written besides the accumulator and its store");
       return false;
     } else {
-      store = &w;
+      memory.push_back(&w);
     }
   }
+  // The store, and before the sum a scaling of its element (`C[i][j] *=
+  // beta;` ... `C[i][j] += s;`), which is then a fused init of C.
+  const Write *scaling = nullptr;
+  std::optional<std::string> scalingBeta;
+  if (memory.size() == 2) {
+    scaling = memory.front();
+    scalingBeta = initBeta(*scaling, scope);
+    if (!scalingBeta || scaling->order > mac.order ||
+        scaling->loops != memory.back()->loops ||
+        !sameTarget(scaling->lhs, memory.back()->lhs, scope)) {
+      scope.reject("'" + scope.print(scaling->lhs) +
+                   "' is written besides the accumulator and its store (only "
+                   "a zero-init or a scaling of the stored element may "
+                   "come before the sum)");
+      return false;
+    }
+  }
+  if (!memory.empty())
+    store = memory.back();
   if (!init) {
     scope.reject("accumulator '" + name + "' is not set to zero in the nest");
     return false;
@@ -526,6 +555,24 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     scope.reject("accumulator '" + name +
                  "' is not zeroed, summed and stored once per element of C");
     return false;
+  }
+  // A scaled start reads the stored element (beta * C) or is a bias.
+  std::optional<std::string> startBeta;
+  if (scaledStart) {
+    Product p;
+    flatten(scaledStart, scope, nullptr, p);
+    std::optional<std::pair<const Expr *, const Expr *>> bias =
+        matchBias(scaledStart, scope);
+    if (sameTarget(p.accesses[0], store->lhs, scope)) {
+      startBeta = scalarText(p, scope);
+    } else if (bias && p.scalars.empty() && !p.negative) {
+      std::tie(c.bias, c.biasGuard) = *bias;
+    } else {
+      scope.reject("accumulator '" + name + "' starts at '" +
+                   scope.print(scaledStart) + "', none of " + starts +
+                   " (of the element it is stored to)");
+      return false;
+    }
   }
   if (!foldFinishing(scope, acc, mac.order, finishing, c))
     return false;
@@ -618,9 +665,26 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
                  "' scales or adds to it after its activation");
     return false;
   }
+  if (startBeta && (!assign || beta || *alpha != "1")) {
+    scope.reject("accumulator '" + name + "' starts at '" +
+                 scope.print(scaledStart) +
+                 "', and its store scales it or adds C again: only C = s "
+                 "may store it");
+    return false;
+  }
+  if (scaling && assign) {
+    scope.reject("'" + scope.print(scaling->lhs) + "' is scaled before the "
+                 "sum and then overwritten by its store: only C += s may "
+                 "follow a scaling");
+    return false;
+  }
   c.c = store->lhs;
   c.cLoops = store->loops;
-  c.beta = assign ? beta.value_or("0") : "1";
+  c.beta = startBeta    ? *startBeta
+           : scaling    ? *scalingBeta
+           : assign     ? beta.value_or("0")
+                        : "1";
+  c.init = scaling;
   c.alpha = multiply(c.alpha, subtract ? "-" + parenthesize(*alpha) : *alpha);
   c.form = "accumulates in '" + name + "'";
   return true;

@@ -89,10 +89,80 @@ void forms(double alpha, double beta) {
     }
 }
 
-// OUT-NOT: gemm_opt_nest_{{[6-9]}}
+// Beta on C before the sum: the accumulator starts at beta * C (or at C),
+// or C is scaled before the sum is added to it.
+void betaFirst(double alpha, double beta) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 64 x 32 x 16; A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = beta; rewritten to call gemm_opt_nest_6 [-Rpass=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double s = beta * C[i][j];
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = s;
+    }
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 64 x 32 x 16; A row-major, B row-major, C row-major; accumulates in 'u', alpha = 1, beta = 1; rewritten to call gemm_opt_nest_7 [-Rpass=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double u = C[i][j];
+      for (int k = 0; k < 16; ++k)
+        u += A[i][k] * B[k][j];
+      C[i][j] = u;
+    }
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 64 x 32 x 16; A row-major, B row-major, C row-major; accumulates in 's', alpha = alpha, beta = beta; rewritten to call gemm_opt_nest_8 [-Rpass=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      C[i][j] *= beta;
+      double s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] += alpha * s;
+    }
+
+  // Near misses. The start reads another element of C than the store
+  // writes:
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts at 'beta * C[j][i]', none of zero, a bias element or beta * C (of the element it is stored to) [-Rpass-missed=gemm]
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double s = beta * C[j][i];
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = s;
+    }
+  // the store scales the start too:
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts at 'beta * C[i][j]', and its store scales it or adds C again: only C = s may store it [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      double s = beta * C[i][j];
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = alpha * s;
+    }
+  // the scaled element is overwritten:
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is scaled before the sum and then overwritten by its store: only C += s may follow a scaling [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      C[i][j] *= beta;
+      double s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] = s;
+    }
+  // another element is scaled:
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[j][i]' is written besides the accumulator and its store (only a zero-init or a scaling of the stored element may come before the sum) [-Rpass-missed=gemm]
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      C[j][i] *= beta;
+      double s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i][k] * B[k][j];
+      C[i][j] += s;
+    }
+}
+
+// OUT-NOT: gemm_opt_nest_{{9|1[0-9]}}
 
 void rejected() {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts neither at zero nor at a bias element [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts at none of zero, a bias element or beta * C [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = 1;
@@ -152,5 +222,5 @@ void rejected() {
   C[0][0] = v;
 }
 
-// MLIR-COUNT-6: func.func @gemm_opt_nest_{{[0-5]}}(%arg0: memref<64x16xf64, strided<[16, 1], offset: ?>>, %arg1: memref<16x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<64x32xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
+// MLIR-COUNT-9: func.func @gemm_opt_nest_{{[0-8]}}(%arg0: memref<64x16xf64, strided<[16, 1], offset: ?>>, %arg1: memref<16x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<64x32xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
 // MLIR-NOT: func.func
