@@ -91,9 +91,12 @@ static const CXXOperatorCallExpr *asVectorSubscript(const Expr *e) {
   return nullptr;
 }
 
+static const UnaryOperator *asOffsetDeref(const Expr *e);
+
 bool mlir::gemm::isMemoryAccess(const Expr *e) {
   e = stripCasts(e);
-  return isa<ArraySubscriptExpr>(e) || asVectorSubscript(e);
+  return isa<ArraySubscriptExpr>(e) || asVectorSubscript(e) ||
+         asOffsetDeref(e);
 }
 
 const VarDecl *NestScope::findVaryingVar(const Expr *e) const {
@@ -377,6 +380,17 @@ static std::optional<PointerStep> asPointerStep(const Expr *e) {
   return PointerStep{lhs, rhs, op->getOpcode() == BO_Sub};
 }
 
+/// `*(p + e)`, `*(e + p)` or `*(p - e)`: p[e] (or p[-e]) spelled with a
+/// dereference. A bare `*p` is not one: it reads a scalar through a pointer
+/// (`*alpha`), or walks a pointer that the nest moves.
+static const UnaryOperator *asOffsetDeref(const Expr *e) {
+  const auto *deref = dyn_cast<UnaryOperator>(stripCasts(e));
+  return deref && deref->getOpcode() == UO_Deref &&
+                 asPointerStep(deref->getSubExpr())
+             ? deref
+             : nullptr;
+}
+
 /// What one step of a pointer or array moves over: its pointee or element.
 static QualType steppedType(QualType type) {
   if (const ArrayType *array = type->getAsArrayTypeUnsafe())
@@ -506,8 +520,13 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
                                          : *step);
       return true;
     };
-    if (!isa<ArraySubscriptExpr>(e))
+    // `*(p + e)` is p[e]: the pointer is peeled like a subscript's base.
+    if (const UnaryOperator *deref = asOffsetDeref(e)) {
+      cur = stripCasts(deref->getSubExpr());
+      depth = 1;
+    } else if (!isa<ArraySubscriptExpr>(e)) {
       return reject("unsupported access '" + print(e) + "'");
+    }
     while (true) {
       if (depth > 0) {
         // A pointer declared in the nest (`const float *row = w + o*C;`)

@@ -77,10 +77,27 @@ bool accumulatesProduct(const Stmt *s) {
   return false;
 }
 
+/// Whether `s` calls a function whose visible body sums products in a loop
+/// (a dot-product helper): the nest around the call then computes a
+/// product too.
+bool callsProductLoop(const Stmt *s) {
+  if (!s)
+    return false;
+  if (const auto *call = dyn_cast<CallExpr>(s))
+    if (const FunctionDecl *callee = call->getDirectCallee())
+      if (const FunctionDecl *definition = callee->getDefinition();
+          definition && loopDepth(definition->getBody()) >= 1 &&
+          accumulatesProduct(definition->getBody()))
+        return true;
+  return llvm::any_of(s->children(), callsProductLoop);
+}
+
 /// A candidate nest: `minDepth` loops or more around an accumulated
-/// product. It gets a remark whether or not it is rewritten.
+/// product, in its body or in a function it calls. It gets a remark whether
+/// or not it is rewritten.
 bool isCandidate(const ForStmt *loop, int minDepth) {
-  return loopDepth(loop) >= minDepth && accumulatesProduct(loop);
+  return loopDepth(loop) >= minDepth &&
+         (accumulatesProduct(loop) || callsProductLoop(loop));
 }
 
 class NestFinder : public RecursiveASTVisitor<NestFinder> {
@@ -95,9 +112,11 @@ public:
                                      "%0 [-Rpass-missed=gemm]");
   }
 
+  // Functions of the user's headers and included files are scanned too, so
+  // that their nests get a remark (placement leaves them as written).
   bool VisitFunctionDecl(FunctionDecl *function) {
     if (function->doesThisDeclarationHaveABody() &&
-        sm.isInMainFile(function->getLocation()))
+        !sm.isInSystemHeader(function->getLocation()))
       scan(function->getBody(), function);
     return true;
   }

@@ -78,3 +78,17 @@ void gemvT(int m, int n, const float *A, const float *x, float *y) {
     for (int j = 0; j < n; ++j)
       y[j] += A[i * n + j] * x[i];
 }
+// The sum of products in a helper that the nest calls (a dot product, flame
+// and kann style): the nest computes a product too, so it gets a remark.
+static float dot(int k, const float *x, const float *y, int incy) {
+  float s = 0;
+  for (int l = 0; l < k; ++l)
+    s += x[l] * y[l * incy];
+  return s;
+}
+void helperDot(int m, int n, int k, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: call to 'dot' in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      C[i * n + j] = dot(k, A + i * k, B + j, n);
+}
