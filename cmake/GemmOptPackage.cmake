@@ -14,6 +14,9 @@ install(TARGETS gemm-opt gemm_runtime EXPORT GemmOptTargets
   RUNTIME DESTINATION bin
   ARCHIVE DESTINATION lib)
 install(DIRECTORY runtime/include/ DESTINATION include)
+# The measured kernels that ship, one database per target (docs/tuning.md).
+install(DIRECTORY tuning/ DESTINATION share/gemm-opt/tuning
+  FILES_MATCHING PATTERN "*.csv")
 install(EXPORT GemmOptTargets NAMESPACE GemmOpt::
   DESTINATION ${GEMM_OPT_PACKAGE_DIR})
 

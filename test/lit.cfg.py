@@ -39,6 +39,9 @@ config.substitutions.append(("%cuda_arch", config.cuda_arch))
 # test/install builds the tree's install prefix into programs.
 config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%gemm_opt_build_dir", config.gemm_opt_obj_root))
+# The tuning databases that ship (docs/tuning.md).
+config.substitutions.append(
+    ("%tuning_dir", os.path.join(os.path.dirname(config.test_source_root), "tuning")))
 config.substitutions.append(
     ("%examples", os.path.join(os.path.dirname(config.test_source_root), "examples")))
 for tool in ["make", "ninja", "pkg-config"]:

@@ -16,11 +16,34 @@ using namespace llvm;
 
 namespace gemm_opt {
 
-RuntimePaths findRuntime(const char *argv0) {
+namespace {
+
+/// The directory above the executable's bin/.
+SmallString<256> executablePrefix(const char *argv0) {
   static int anchor; // Any address in this executable.
   SmallString<256> prefix(sys::fs::getMainExecutable(argv0, &anchor));
   sys::path::remove_filename(prefix); // bin/gemm-opt
   sys::path::remove_filename(prefix); // bin
+  return prefix;
+}
+
+} // namespace
+
+std::string shippedTuningDb(const char *argv0, StringRef target) {
+  std::string name =
+      (target.empty() ? mlir::gemm::getDefaultTarget().name : target).str() +
+      ".csv";
+  SmallString<256> installed = executablePrefix(argv0);
+  sys::path::append(installed, "share", "gemm-opt", "tuning", name);
+  if (sys::fs::exists(installed))
+    return installed.str().str();
+  SmallString<256> source(GEMM_OPT_SOURCE_TUNING_DIR);
+  sys::path::append(source, name);
+  return sys::fs::exists(source) ? source.str().str() : "";
+}
+
+RuntimePaths findRuntime(const char *argv0) {
+  SmallString<256> prefix = executablePrefix(argv0);
   SmallString<256> include(prefix), library(prefix);
   sys::path::append(include, "include");
   sys::path::append(library, "lib", "libgemm_runtime.a");

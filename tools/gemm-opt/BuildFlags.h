@@ -23,6 +23,12 @@ struct RuntimePaths {
 /// install prefix (<prefix>/bin/../include, ../lib), else the build tree's.
 RuntimePaths findRuntime(const char *argv0);
 
+/// The tuning database that ships with gemm-opt for `target` (the default
+/// target when empty): <prefix>/share/gemm-opt/tuning/<target>.csv beside
+/// an installed executable, else the source tree's tuning/<target>.csv;
+/// empty where none ships for it (docs/tuning.md).
+std::string shippedTuningDb(const char *argv0, llvm::StringRef target);
+
 /// The `sm_NN` number to compile for: `cudaArch` when set, else the one of
 /// the GPU that `target` names, else the runtime's. Fails on an unknown
 /// target and on one older than this CUDA toolkit builds.

@@ -60,11 +60,11 @@ bool isSourceName(StringRef path) {
 /// The tuning database that --tuning-db names; else the one that
 /// $GEMM_OPT_TUNING_DB names, or the user's cache file
 /// (gemm_tuning::defaultPath), where it exists, so that a database a tuning
-/// program has yet to write does not stop a build; empty for none. The
-/// passes refuse a named database that cannot be read or holds a malformed
-/// line; the cache file is a cache: such a file gets a warning and is not
-/// used (docs/tuning.md).
-std::string tuningDbPath(StringRef flag) {
+/// program has yet to write does not stop a build; else the one that ships
+/// for `target`; empty for none. The passes refuse a named database that
+/// cannot be read or holds a malformed line; the cache file is a cache:
+/// such a file gets a warning and is not used (docs/tuning.md).
+std::string tuningDbPath(StringRef flag, StringRef target, const char *argv0) {
   if (flag == "none")
     return "";
   if (!flag.empty())
@@ -72,8 +72,10 @@ std::string tuningDbPath(StringRef flag) {
   const char *env = std::getenv("GEMM_OPT_TUNING_DB");
   const bool named = env && *env;
   std::string path = gemm_tuning::defaultPath();
-  if (path.empty() || !sys::fs::exists(path))
+  if (path.empty())
     return "";
+  if (!sys::fs::exists(path))
+    return named ? "" : gemm_opt::shippedTuningDb(argv0, target);
   if (named)
     return path;
   Expected<mlir::gemm::TuningDb> db = mlir::gemm::TuningDb::load(path);
@@ -484,7 +486,7 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.candidates = opts.candidates;
   rewrite.schedule = opts.schedule;
   rewrite.target = opts.target;
-  rewrite.tuningDb = tuningDbPath(opts.tuningDb);
+  rewrite.tuningDb = tuningDbPath(opts.tuningDb, opts.target, argv[0]);
   rewrite.tuneProblems = opts.tuneProblems;
   rewrite.tuneTop = opts.tuneTop;
   rewrite.tuneShapes = opts.tuneShapes;
