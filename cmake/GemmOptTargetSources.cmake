@@ -275,7 +275,7 @@ function(gemm_opt_target_sources target)
       message(FATAL_ERROR "gemm_opt_target_sources(${target} ... OPTIONS): "
         "OPTIONS are gemm-opt's; pass a flag for its parse as "
         "--extra-arg=<flag>, or add it to ${target}")
-    elseif(option MATCHES "^(-o|-MD|-MF|--?kernels)($|=)")
+    elseif(option MATCHES "^(-o|-MD|-MF|--?kernels|--?foptimization-record-file)($|=)")
       message(FATAL_ERROR "gemm_opt_target_sources(${target} ... OPTIONS): "
         "${option} is the function's: it names the outputs itself")
     endif()

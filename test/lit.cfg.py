@@ -18,7 +18,11 @@ config.environment["GEMM_OPT_TUNING_DB"] = "none"
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.gemm_opt_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["gemm-opt", "FileCheck", "not"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["gemm-opt", "FileCheck", "not", "llvm-remarkutil"], tool_dirs)
+# The optimisation record's readers (llvm-19-tools).
+config.substitutions.append(
+    ("%opt_viewer", os.path.join(os.path.dirname(config.llvm_tools_dir), "share", "opt-viewer")))
 runtime_include = os.path.join(os.path.dirname(config.test_source_root), "runtime", "include")
 runtime_lib = os.path.join(config.gemm_opt_obj_root, "runtime", "libgemm_runtime.a")
 # Longer names first: lit substitutes in order, and %nvcc prefixes %nvcc_flags.

@@ -74,6 +74,11 @@ Schedule mlir::gemm::toSchedule(ScheduleAttr s) {
           s.getStages(),   s.getTranspose(), s.getOccupancy()};
 }
 
+Prediction mlir::gemm::predict(const GpuTarget &target, MatmulOp op,
+                               ScheduleAttr schedule) {
+  return predict(target, precisionOf(op), toSchedule(schedule), problemOf(op));
+}
+
 double mlir::gemm::fullRate(const GpuTarget &target, MatmulOp op,
                             ScheduleAttr schedule) {
   Problem full = problemOf(op);

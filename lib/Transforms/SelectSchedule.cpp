@@ -124,11 +124,9 @@ struct GemmSelectSchedule
     if (failed(schedule))
       return failure();
     op.setScheduleAttr(*schedule);
-    Schedule chosen = toSchedule(*schedule);
     op.emitRemark() << getArgument() << ": "
-                    << summarize(gpu, precisionOf(op), chosen,
-                                 predict(gpu, precisionOf(op), chosen,
-                                         problemOf(op)));
+                    << summarize(gpu, precisionOf(op), toSchedule(*schedule),
+                                 predict(gpu, op, *schedule));
     return success();
   }
 };

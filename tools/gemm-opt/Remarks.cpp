@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Remarks.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -29,13 +30,64 @@ Expected<bool> selects(StringRef flag, StringRef value) {
   return regex.match("gemm");
 }
 
+/// The innermost function definition whose text holds a location, found
+/// by entering only the declarations around it: templates as written and
+/// lambdas as part of their function, as the front end scans them.
+class FunctionAt : public clang::RecursiveASTVisitor<FunctionAt> {
+public:
+  FunctionAt(const clang::SourceManager &sm, clang::SourceLocation loc)
+      : sm(sm), loc(sm.getExpansionLoc(loc)) {}
+
+  bool TraverseDecl(clang::Decl *decl) {
+    if (decl && !isa<clang::TranslationUnitDecl>(decl) &&
+        !holds(decl->getSourceRange()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+
+  bool VisitFunctionDecl(clang::FunctionDecl *function) {
+    // Visited outermost first.
+    if (function->doesThisDeclarationHaveABody())
+      found = function;
+    return true;
+  }
+
+  const clang::FunctionDecl *found = nullptr;
+
+private:
+  const clang::SourceManager &sm;
+  clang::SourceLocation loc;
+
+  bool holds(clang::SourceRange range) const {
+    clang::CharSourceRange text = sm.getExpansionRange(range);
+    return text.isValid() &&
+           sm.isPointWithin(loc, text.getBegin(), text.getEnd());
+  }
+};
+
+/// The qualified name of the function whose body holds `loc`, as clang's
+/// diagnostics name it; empty outside any.
+std::string functionAt(clang::ASTContext &ctx, clang::SourceLocation loc) {
+  FunctionAt finder(ctx.getSourceManager(), loc);
+  finder.TraverseDecl(ctx.getTranslationUnitDecl());
+  std::string name;
+  if (finder.found) {
+    raw_string_ostream os(name);
+    finder.found->getNameForDiagnostic(os, ctx.getPrintingPolicy(),
+                                       /*Qualified=*/true);
+  }
+  return name;
+}
+
 /// Forwards every diagnostic to `next` except unselected gemm remarks.
 class RemarkFilter : public clang::DiagnosticConsumer {
 public:
   RemarkFilter(clang::DiagnosticConsumer &next,
                std::unique_ptr<clang::DiagnosticConsumer> owned,
-               RemarkSelection selection, std::vector<RemarkRecord> *log)
-      : next(next), owned(std::move(owned)), selection(selection), log(log) {}
+               RemarkSelection selection, std::vector<RemarkRecord> *log,
+               clang::CompilerInstance &ci)
+      : next(next), owned(std::move(owned)), selection(selection), log(log),
+        ci(ci) {}
 
   void BeginSourceFile(const clang::LangOptions &langOpts,
                        const clang::Preprocessor *pp) override {
@@ -60,6 +112,8 @@ private:
   std::unique_ptr<clang::DiagnosticConsumer> owned; ///< `next`, if owned.
   RemarkSelection selection;
   std::vector<RemarkRecord> *log;
+  /// Its AST names the function around a remark.
+  clang::CompilerInstance &ci;
 
   /// The flag that ends a gemm remark's format, or nullopt for any other
   /// diagnostic.
@@ -90,6 +144,9 @@ private:
     r.file = where.getFilename();
     r.line = where.getLine();
     r.column = where.getColumn();
+    // The front end remarks while it walks the AST.
+    if (ci.hasASTContext())
+      r.function = functionAt(ci.getASTContext(), info.getLocation());
     r.rewritten = rewritten;
     SmallString<256> message;
     info.FormatDiagnostic(message);
@@ -111,7 +168,8 @@ public:
     clang::DiagnosticsEngine &diags = ci.getDiagnostics();
     std::unique_ptr<clang::DiagnosticConsumer> owned = diags.takeClient();
     diags.setClient(
-        new RemarkFilter(*diags.getClient(), std::move(owned), selection, log),
+        new RemarkFilter(*diags.getClient(), std::move(owned), selection, log,
+                         ci),
         /*ShouldOwnClient=*/true);
     return WrapperFrontendAction::BeginInvocation(ci);
   }

@@ -29,6 +29,7 @@ struct RemarkSelection {
 struct RemarkRecord {
   std::string file;
   unsigned line = 0, column = 0;
+  std::string function; ///< That holds the nest, qualified, as written.
   bool rewritten = false; ///< -Rpass (else -Rpass-missed).
   std::string message; ///< Without the flag in brackets.
 };

@@ -120,7 +120,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
       return 0;
     std::string record;
     raw_string_ostream ros(record);
-    printRecord(ros, remarkLog, result, *module);
+    printRecord(ros, job.recordFormat, remarkLog, result, *module);
     return writeOutput(job.record, record);
   };
   bool fromMlir = options.language == Language::FromName &&

@@ -11,6 +11,7 @@
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/Remarks/RemarkFormat.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -50,6 +51,7 @@ struct RewriteJob {
   std::string kernels;     ///< --kernels: the launchers and kernels apart.
   std::string depfile;     ///< -MD / -MF.
   std::string record;      ///< -fsave-optimization-record.
+  llvm::remarks::Format recordFormat = llvm::remarks::Format::YAML;
 };
 
 /// The dialects that gemm-opt's IR uses.

@@ -8,6 +8,7 @@
 
 #include "BuildFlags.h"
 #include "Output.h"
+#include "Record.h"
 #include "Remarks.h"
 #include "Rewrite.h"
 
@@ -98,6 +99,7 @@ constexpr StringLiteral ownFlags[] = {
     "p",          "extra-arg",    "extra-arg-before",
     "cflags",     "libs",         "nvcc-flags",
     "cuda-arch",  "kernels",      "fsave-optimization-record",
+    "foptimization-record-file",
     "tuning-db",  "tune-problems", "tune-top", "tune-shapes"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
@@ -235,8 +237,14 @@ struct Options {
   cl::opt<std::string> record{
       "fsave-optimization-record",
       cl::desc("Write every nest's verdict, shape, layout, schedules and "
-               "predicted rate as YAML to <file> (default: <output>.opt.yaml)"),
-      cl::value_desc("file"), cl::ValueOptional, cl::cat(category)};
+               "predicted rate as LLVM remarks in <format>, yaml (the "
+               "default) or bitstream, to <output>.opt.<format>"),
+      cl::value_desc("format"), cl::ValueOptional, cl::cat(category)};
+  cl::opt<std::string> recordFile{
+      "foptimization-record-file",
+      cl::desc("Write the optimization record to <file> (implies "
+               "-fsave-optimization-record)"),
+      cl::value_desc("file"), cl::cat(category)};
   cl::opt<Language> language{
       "x", cl::desc("Language of the input, whatever its name (or stdin)"),
       cl::init(Language::FromName),
@@ -495,6 +503,10 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.remarks = *remarks;
   if (Error bad = gemm_opt::checkRewriteOptions(rewrite))
     return driverError(toString(std::move(bad)));
+  Expected<remarks::Format> recordFormat =
+      gemm_opt::parseRecordFormat(opts.record);
+  if (!recordFormat)
+    return driverError(toString(recordFormat.takeError()));
 
   const auto &sources = parser->getSourcePathList();
   std::unique_ptr<MemoryBuffer> stdinText;
@@ -518,16 +530,18 @@ int runSourceMode(int argc, const char **argv) {
   } else if (int failed = planSeveral(opts, sources, jobs)) {
     return failed;
   }
-  if (jobs.size() > 1 && !opts.record.empty())
-    return driverError("-fsave-optimization-record=<file> takes one input; "
-                       "without a file each output gets its own record");
+  if (jobs.size() > 1 && !opts.recordFile.empty())
+    return driverError("-foptimization-record-file=<file> takes one input; "
+                       "without it each output gets its own record");
   for (gemm_opt::RewriteJob &job : jobs) {
     job.depfile = opts.mf.empty() && opts.md ? job.output + ".d" : opts.mf;
-    if (opts.record.getNumOccurrences())
-      job.record = !opts.record.empty() ? opts.record.getValue()
-                   : job.output != "-"
-                       ? job.output + ".opt.yaml"
-                       : sys::path::filename(job.input).str() + ".opt.yaml";
+    if (!opts.recordFile.empty())
+      job.record = opts.recordFile;
+    else if (opts.record.getNumOccurrences())
+      job.record = (job.output != "-" ? job.output
+                                      : sys::path::filename(job.input).str()) +
+                   gemm_opt::recordSuffix(*recordFormat);
+    job.recordFormat = *recordFormat;
     if (int failed = checkJob(opts, job))
       return failed;
   }

@@ -1,9 +1,10 @@
 //===- OpModel.h - What the cost model reads off a gemm.matmul --*- C++ -*-===//
 //
 // The bridge between the IR and lib/Target's plain-integer model: the op's
-// precision and problem, a schedule attribute as a model schedule, and the
-// rate the model gives a kernel once the GPU is full (what the launcher's
-// run-time choice scales by the fill).
+// precision and problem, a schedule attribute as a model schedule, its
+// prediction on the op's problem (what remarks and the record report), and
+// the rate the model gives a kernel once the GPU is full (what the
+// launcher's run-time choice scales by the fill).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,12 @@ bool admits(MatmulOp op, const TuningKey &key);
 
 /// The model's view of a verified schedule.
 Schedule toSchedule(ScheduleAttr schedule);
+
+/// The model's prediction for `schedule` on `op`'s problem (a GPU's worth
+/// where an extent is dynamic): what gemm-select-schedule's remark and the
+/// optimisation record report.
+Prediction predict(const GpuTarget &target, MatmulOp op,
+                   ScheduleAttr schedule);
 
 /// The GFLOP/s the model predicts for `schedule` on `op`'s operands when
 /// the problem fills every block slot of `target`.
