@@ -105,26 +105,35 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
      << "schedule, and\n"
      << indent << "// which problems it runs (one without a scalar twin "
      << "needs aligned\n"
-     << indent << "// packs), then its stream-K form, which problems that "
-     << "runs, and its\n"
-     << indent << "// K step. The plan names the gemm-opt and kernel "
-     << "templates that printed\n"
-     << indent << "// it, for tuning records (docs/tuning.md).\n"
+     << indent << "// packs), then its stream-K form where it has one "
+     << "(null: none), which\n"
+     << indent << "// problems that runs, and its K step. The plan names the "
+     << "gemm-opt and\n"
+     << indent << "// kernel templates that printed it, for tuning records "
+     << "(docs/tuning.md).\n"
      << indent << "static const gemm_rt::Variant " << name << "[] = {\n";
   // The tile as the runtime sees it, along C's rows and columns.
-  for (auto [config, s] : llvm::zip(nest.configs, op.getSchedules())) {
+  for (auto [config, k] : llvm::zip(nest.configs, op.getKernelPlans())) {
+    ScheduleAttr s = k.getSchedule();
     auto [shareA, shareB] = streamShares(target, precisionOf(op),
                                          toSchedule(s), problemOf(op));
+    std::string streamed =
+        k.getStreamK()
+            ? llvm::formatv("gemm_kernels::launchStreamed<{0}>,\n{1}     "
+                            "gemm_kernels::streams<{0}>",
+                            config, indent)
+                  .str()
+            : "nullptr, nullptr";
     os << indent
        << llvm::formatv(
               "    {{gemm_kernels::launch<{0}>, {1}, {2}, {3}, {4:F1}, "
               "{5:F3}, {6:F3},\n{8}     \"{7}\",\n{8}     "
-              "gemm_kernels::runs<{0}>, gemm_kernels::launchStreamed<{0}>,\n"
-              "{8}     gemm_kernels::streams<{0}>, {9}},\n",
+              "gemm_kernels::runs<{0}>, {10}, {9}},\n",
               config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
               s.getTranspose() ? s.getBlockM() : s.getBlockN(),
               s.getOccupancy(), fullRate(target, op, s), shareA, shareB,
-              formatScheduleOptions(toSchedule(s)), indent, s.getBlockK());
+              formatScheduleOptions(toSchedule(s)), indent, s.getBlockK(),
+              streamed);
   }
   os << indent << "};\n";
 }

@@ -30,14 +30,64 @@ std::nullopt_t NestScope::reject(const std::string &reason, bool peelable) {
 int NestScope::ivIndex(const VarDecl *var) const {
   if (activeLoops) {
     for (auto it = activeLoops->rbegin(); it != activeLoops->rend(); ++it)
-      if (loops[*it].iv == var)
+      if (sourceLoops[*it].iv == var)
         return *it;
     return -1;
   }
-  for (size_t i = 0; i < loops.size(); ++i)
-    if (loops[i].iv == var)
+  for (size_t i = 0; i < sourceLoops.size(); ++i)
+    if (sourceLoops[i].iv == var)
       return i;
   return -1;
+}
+
+std::optional<AffineForm>
+NestScope::linearize(const Expr *e, const std::vector<int> &context) {
+  const std::vector<int> *outside = activeLoops;
+  activeLoops = &context;
+  auto restore = llvm::make_scope_exit([&] { activeLoops = outside; });
+  return linearize(e);
+}
+
+std::optional<AffineForm> NestScope::project(const AffineForm &form,
+                                             const Expr *e) {
+  AffineForm out(loops.size());
+  out.constant = form.constant;
+  std::vector<bool> covered(sourceLoops.size(), false);
+  for (size_t d = 0; d < loops.size(); ++d) {
+    const Loop &dim = loops[d];
+    std::optional<SymExpr> weight;
+    std::string sum; ///< The weight-1 members, as their sum.
+    for (auto [l, w] : dim.members) {
+      covered[l] = true;
+      const SymExpr &c = form.ivCoeffs[l];
+      std::string read = "'" + print(e) + "' reads '" +
+                         sourceLoops[l].iv->getNameAsString() + "'";
+      if (w == 0 && !c.isZero())
+        return reject(read + ", the index of the tiles that '" +
+                      dim.iv->getNameAsString() + "' runs within, itself; "
+                      "only '" + dim.iv->getNameAsString() +
+                      "' runs over the dimension");
+      std::string iv = sourceLoops[l].iv->getNameAsString();
+      if (w == 1 && weight && !(*weight == c))
+        return reject("'" + print(e) + "' reads '" + sum + "' and '" + iv +
+                      "' apart; only their sum '" + sum + " + " + iv +
+                      "' runs over one dimension");
+      if (w == 1) {
+        weight = c;
+        sum += (sum.empty() ? "" : " + ") + iv;
+      }
+    }
+    if (!weight)
+      continue;
+    out.ivCoeffs[d] = *weight * dim.step;
+    out.constant = out.constant + *weight * dim.first;
+  }
+  for (size_t l = 0; l < sourceLoops.size(); ++l)
+    if (!covered[l] && !form.ivCoeffs[l].isZero())
+      return reject("'" + print(e) + "' reads '" +
+                    sourceLoops[l].iv->getNameAsString() +
+                    "' of a loop whose statements stand for copies");
+  return out;
 }
 
 const LocalDef *NestScope::findLocal(const VarDecl *var) const {
@@ -112,8 +162,7 @@ const VarDecl *NestScope::findVaryingVar(const Expr *e) const {
   return nullptr;
 }
 
-/// True if `e` names `var`.
-static bool mentions(const Stmt *e, const VarDecl *var) {
+bool mlir::gemm::mentions(const Stmt *e, const VarDecl *var) {
   if (const auto *ref = dyn_cast<DeclRefExpr>(e); ref && ref->getDecl() == var)
     return true;
   return llvm::any_of(e->children(), [&](const Stmt *child) {
@@ -123,7 +172,8 @@ static bool mentions(const Stmt *e, const VarDecl *var) {
 
 std::string NestScope::describeVarying(const VarDecl *var) const {
   std::string name = "'" + var->getNameAsString() + "'";
-  if (llvm::any_of(loops, [&](const Loop &loop) { return loop.iv == var; }))
+  if (llvm::any_of(sourceLoops,
+                   [&](const SourceLoop &loop) { return loop.iv == var; }))
     return ivIndex(var) >= 0 || !activeLoops
                ? "the loop index " + name
                : "the loop index " + name + ", of a loop around another "
@@ -293,7 +343,7 @@ static bool isRingOperation(const Expr *e) {
 
 std::optional<AffineForm> NestScope::linearize(const Expr *e) {
   e = stripCasts(e);
-  AffineForm form(loops.size());
+  AffineForm form(sourceLoops.size());
   if (isInvariant(e)) {
     Expr::EvalResult value;
     if (!e->isValueDependent() && e->EvaluateAsInt(value, ctx)) {
@@ -469,7 +519,13 @@ static std::optional<TableRow> asTableRow(const Expr *row) {
 
 std::optional<Access>
 NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
-  activeLoops = &context;
+  // The source loops of the dimensions around it.
+  std::vector<int> around;
+  for (int d : context)
+    for (auto [l, weight] : loops[d].members)
+      around.push_back(l);
+  llvm::sort(around);
+  activeLoops = &around;
   auto restore = llvm::make_scope_exit([&] { activeLoops = nullptr; });
   e = stripCasts(e);
   QualType elementType = e->getType().getCanonicalType().getUnqualifiedType();
@@ -478,7 +534,7 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     return reject("element type '" + elementType.getAsString() +
                   "' of '" + print(e) + "' is not float or double");
 
-  AffineForm index(loops.size());
+  AffineForm index(sourceLoops.size());
   const Expr *root = nullptr;
   std::string basePtr;
   // The row that the last subscript reads where it is a row of a table.
@@ -662,6 +718,9 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     return reject(what + " is not a fixed variable (it reads memory or "
                   "calls a function)");
   }
-  return Access{e, print(root), basePtr, index, elementType, rowIndex,
+  std::optional<AffineForm> projected = project(index, e);
+  if (!projected || (rowIndex && !(rowIndex = project(*rowIndex, e))))
+    return std::nullopt;
+  return Access{e, print(root), basePtr, *projected, elementType, rowIndex,
                 vectorRows};
 }

@@ -31,7 +31,7 @@ int loopDepth(const Stmt *s) {
   int inner = 0;
   for (const Stmt *child : s->children())
     inner = std::max(inner, loopDepth(child));
-  return inner + (isa<ForStmt>(s) ? 1 : 0);
+  return inner + (isLoop(s) && !overContainer(s) ? 1 : 0);
 }
 
 /// Whether `e` multiplies anything: a product of elements, of locals that
@@ -95,7 +95,7 @@ bool callsProductLoop(const Stmt *s) {
 /// A candidate nest: `minDepth` loops or more around an accumulated
 /// product, in its body or in a function it calls. It gets a remark whether
 /// or not it is rewritten.
-bool isCandidate(const ForStmt *loop, int minDepth) {
+bool isCandidate(const Stmt *loop, int minDepth) {
   return loopDepth(loop) >= minDepth &&
          (accumulatesProduct(loop) || callsProductLoop(loop));
 }
@@ -139,8 +139,8 @@ private:
     if (!s)
       return;
     const Stmt *inner = unwrapLoopWrappers(s);
-    if (const auto *loop = dyn_cast<ForStmt>(inner); loop && isCandidate(loop, minDepth))
-      return handle(loop, function);
+    if (isLoop(inner) && !overContainer(inner) && isCandidate(inner, minDepth))
+      return handle(inner, function);
     // The body of an OpenMP region (`omp parallel`, not a loop directive) is
     // not among its children().
     const Stmt *body = inner;
@@ -170,7 +170,7 @@ private:
   /// would run on every thread that reaches it), and on or in the nest any
   /// directive that does more than run a loop's iterations on threads or
   /// lanes of its own (classifyLoopDirective).
-  std::optional<std::string> openmpObstacle(const ForStmt *loop) {
+  std::optional<std::string> openmpObstacle(const Stmt *loop) {
     auto line = [](StringRef text, size_t offset) {
       return std::to_string(1 + text.take_front(offset).count('\n'));
     };
@@ -191,7 +191,7 @@ private:
     }
     // The pragma lines on the outermost loop, outermost first (as clang
     // nests their directives), then those in the nest.
-    auto [text, begin] = textAt(loop->getForLoc());
+    auto [text, begin] = textAt(loop->getBeginLoc());
     SmallVector<StringRef> pragmas(
         llvm::reverse(pragmasAbove(text, begin).pragmas));
     SmallVector<StringRef> lines;
@@ -223,20 +223,20 @@ private:
     return std::nullopt;
   }
 
-  void missed(const ForStmt *loop, const std::string &reason) {
+  void missed(const Stmt *loop, const std::string &reason) {
     ++reported;
-    ctx.getDiagnostics().Report(loop->getForLoc(), missedId)
+    ctx.getDiagnostics().Report(loop->getBeginLoc(), missedId)
         << "loop nest not rewritten: " + reason;
   }
 
   /// The loop of an instantiated body that was written at `at`.
-  static const ForStmt *loopAt(const Stmt *s, SourceLocation at) {
+  static const Stmt *loopAt(const Stmt *s, SourceLocation at) {
     if (!s)
       return nullptr;
-    if (const auto *loop = dyn_cast<ForStmt>(s); loop && loop->getForLoc() == at)
-      return loop;
+    if (isLoop(s) && s->getBeginLoc() == at)
+      return s;
     for (const Stmt *child : s->children())
-      if (const ForStmt *found = loopAt(child, at))
+      if (const Stmt *found = loopAt(child, at))
         return found;
     return nullptr;
   }
@@ -271,7 +271,7 @@ private:
   /// then overload one name; returns why not where an instantiation fails,
   /// there is none, or their calls would differ (one guard serves them all).
   std::optional<std::string>
-  recognizeInstances(const ForStmt *loop, const FunctionDecl *function,
+  recognizeInstances(const Stmt *loop, const FunctionDecl *function,
                      std::vector<Recognition> &out) {
     std::optional<std::vector<const FunctionDecl *>> instances =
         instancesOf(function);
@@ -287,7 +287,7 @@ private:
       llvm::raw_string_ostream os(which);
       instance->getNameForDiagnostic(os, ctx.getPrintingPolicy(),
                                      isa<CXXMethodDecl>(instance));
-      const ForStmt *same = loopAt(instance->getBody(), loop->getForLoc());
+      const Stmt *same = loopAt(instance->getBody(), loop->getBeginLoc());
       Recognition r = same ? recognizeNest(same, instance, ctx) : Recognition{};
       if (!r.nest)
         return "in its instantiation '" + which + "': " +
@@ -296,7 +296,8 @@ private:
         return other.nest->isDouble == r.nest->isDouble;
       });
       if (!out.empty() &&
-          (clash || launcherCall(*out.front().nest) != launcherCall(*r.nest)))
+          (clash ||
+           launchCondition(*out.front().nest) != launchCondition(*r.nest)))
         return "its instantiations lift to different launcher calls, or two "
                "to one element type ('" +
                which + "'); one guard cannot serve them";
@@ -308,7 +309,7 @@ private:
     return std::nullopt;
   }
 
-  void handle(const ForStmt *loop, const FunctionDecl *function) {
+  void handle(const Stmt *loop, const FunctionDecl *function) {
     if (pragmaOff(loop))
       return missed(loop, "'#pragma gemm_opt off' asks to leave it as written");
     if (std::optional<std::string> why = openmpObstacle(loop))
@@ -326,12 +327,12 @@ private:
     auto inMainFile = [&](SourceLocation loc) {
       return sm.getFileID(sm.getExpansionLoc(loc)) == sm.getMainFileID();
     };
-    if (!inMainFile(loop->getForLoc()) || !inMainFile(end))
+    if (!inMainFile(loop->getBeginLoc()) || !inMainFile(end))
       return missed(loop, "its text is in '" +
-                              sm.getFilename(loop->getForLoc()).str() +
+                              sm.getFilename(loop->getBeginLoc()).str() +
                               "', an included file; gemm-opt rewrites only "
                               "the main file");
-    if (auto [text, at] = textAt(loop->getForLoc());
+    if (auto [text, at] = textAt(loop->getBeginLoc());
         pragmasAbove(text, at).split)
       return missed(loop, "the pragmas above it are in a preprocessor "
                           "conditional that opens above other code, so no "
@@ -342,13 +343,13 @@ private:
               recognizeInstances(loop, function, recognized))
         return missed(loop, *why);
     } else {
-      Recognition r = recognizeNest(loop, function, ctx);
+      Recognition r = recognizeNest(loop, function, ctx, startBefore(loop));
       if (!r.nest) {
         unsigned before = reported;
         if (r.rejection.peelable) {
           llvm::SaveAndRestore peeled(minDepth, 3);
           enclosing.push_back(loop);
-          scan(loop->getBody(), function);
+          scan(loopBody(loop), function);
           enclosing.pop_back();
         }
         if (reported == before)
@@ -358,7 +359,7 @@ private:
       recognized.push_back(std::move(r));
     }
     std::string name = result.launcherPrefix + "nest_" + std::to_string(launchers++);
-    PresumedLoc where = sm.getPresumedLoc(loop->getForLoc());
+    PresumedLoc where = sm.getPresumedLoc(loop->getBeginLoc());
     std::string summary = recognized.front().summary;
     if (recognized.size() > 1)
       summary += "; and in the template's other " +
@@ -373,20 +374,35 @@ private:
       nest.file = where.getFilename();
       nest.line = where.getLine();
       nest.column = where.getColumn();
-      nest.beginOffset = sm.getFileOffset(loop->getForLoc());
+      nest.beginOffset = sm.getFileOffset(loop->getBeginLoc());
       nest.endOffset = sm.getFileOffset(endOfNest(loop));
       result.nests.push_back(std::move(nest));
     }
     ++reported;
-    ctx.getDiagnostics().Report(loop->getForLoc(), passId)
+    ctx.getDiagnostics().Report(loop->getBeginLoc(), passId)
         << summary + "; rewritten to call " + name;
+  }
+
+  /// The statement before `loop` in its block that starts its induction
+  /// variable (`int i = 0;` before `while (i < m)`), if any.
+  LoopStart startBefore(const Stmt *loop) const {
+    const auto *block = enclosing.empty()
+                            ? nullptr
+                            : dyn_cast<CompoundStmt>(enclosing.back());
+    if (!block)
+      return {};
+    ArrayRef<const Stmt *> statements(block->body_begin(), block->body_end());
+    for (size_t n = 0; n < statements.size(); ++n)
+      if (auto [next, value] = startOfLoop(statements, n); next == loop)
+        return {statements[n], value};
+    return {};
   }
 
   /// Whether a `#pragma gemm_opt off` stands above the loop, with nothing
   /// but comments, blank lines and other pragmas between; it is then used.
-  bool pragmaOff(const ForStmt *loop) {
-    auto [text, at] = textAt(loop->getForLoc());
-    FileID file = sm.getFileID(sm.getExpansionLoc(loop->getForLoc()));
+  bool pragmaOff(const Stmt *loop) {
+    auto [text, at] = textAt(loop->getBeginLoc());
+    FileID file = sm.getFileID(sm.getExpansionLoc(loop->getBeginLoc()));
     bool off = false;
     for (StringRef pragma : pragmasAbove(text, at).pragmas)
       for (OffPragma &candidate : offs) {
@@ -399,7 +415,7 @@ private:
 
   /// The end of the nest's last token, including the `;` that ends a body
   /// without braces (it is not part of the statement's source range).
-  SourceLocation endOfNest(const ForStmt *loop) {
+  SourceLocation endOfNest(const Stmt *loop) {
     const LangOptions &lang = ctx.getLangOpts();
     SourceLocation end = endOfStmt(loop);
     SourceLocation semi = Lexer::findLocationAfterToken(

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "NestScope.h"
+#include "LoopHeader.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -26,9 +26,24 @@ const Stmt *mlir::gemm::unwrapLoopWrappers(const Stmt *s) {
   }
 }
 
-SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
+bool mlir::gemm::isLoop(const Stmt *s) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s);
+}
+
+const Stmt *mlir::gemm::loopBody(const Stmt *s) {
   if (const auto *loop = dyn_cast<ForStmt>(s))
-    return endOfStmt(loop->getBody());
+    return loop->getBody();
+  if (const auto *loop = dyn_cast<WhileStmt>(s))
+    return loop->getBody();
+  if (const auto *loop = dyn_cast<DoStmt>(s))
+    return loop->getBody();
+  return cast<CXXForRangeStmt>(s)->getBody();
+}
+
+SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
+  // A `do` loop ends with its test.
+  if (isLoop(s) && !isa<DoStmt>(s))
+    return endOfStmt(loopBody(s));
   const Stmt *inner = unwrapLoopWrappers(s);
   return inner == s ? s->getEndLoc() : endOfStmt(inner);
 }
@@ -43,75 +58,6 @@ bool mlir::gemm::isLiteral(const Expr *e, double value) {
 }
 
 namespace {
-
-bool isUnitLiteral(const Expr *e) {
-  const auto *lit = dyn_cast<IntegerLiteral>(stripCasts(e));
-  return lit && lit->getValue() == 1;
-}
-
-/// Matches `for (iv = L; iv < U; ++iv)` in its accepted spellings.
-std::optional<Loop> parseLoop(const ForStmt *loop, NestScope &scope) {
-  const VarDecl *iv = nullptr;
-  const Expr *lower = nullptr;
-  if (const auto *decl = dyn_cast_or_null<DeclStmt>(loop->getInit())) {
-    if (decl->isSingleDecl())
-      if ((iv = dyn_cast<VarDecl>(decl->getSingleDecl())))
-        lower = iv->getInit();
-  } else if (const auto *assign =
-                 dyn_cast_or_null<BinaryOperator>(loop->getInit())) {
-    if (assign->getOpcode() == BO_Assign) {
-      iv = referencedVar(assign->getLHS());
-      lower = assign->getRHS();
-    }
-  }
-  std::string header = "unsupported loop header: the induction variable must "
-                       "start at a bound, be compared with <, <= or != and "
-                       "step by +1";
-  if (!iv || !lower || !iv->getType()->isIntegerType())
-    return scope.reject(header);
-
-  const auto *cond = dyn_cast_or_null<BinaryOperator>(
-      loop->getCond() ? loop->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!cond)
-    return scope.reject(header);
-  const Expr *upper = nullptr;
-  bool inclusive = false;
-  BinaryOperatorKind op = cond->getOpcode();
-  if (referencedVar(cond->getLHS()) == iv &&
-      (op == BO_LT || op == BO_LE || op == BO_NE)) {
-    upper = cond->getRHS();
-    inclusive = op == BO_LE;
-  } else if (referencedVar(cond->getRHS()) == iv &&
-             (op == BO_GT || op == BO_GE || op == BO_NE)) {
-    upper = cond->getLHS();
-    inclusive = op == BO_GE;
-  }
-  if (!upper)
-    return scope.reject(header);
-
-  const Expr *inc = loop->getInc() ? loop->getInc()->IgnoreParenImpCasts()
-                                   : nullptr;
-  bool unitStep = false;
-  if (const auto *unary = dyn_cast_or_null<UnaryOperator>(inc)) {
-    unitStep = unary->isIncrementOp() && referencedVar(unary->getSubExpr()) == iv;
-  } else if (const auto *binary = dyn_cast_or_null<BinaryOperator>(inc)) {
-    if (binary->getOpcode() == BO_AddAssign)
-      unitStep = referencedVar(binary->getLHS()) == iv &&
-                 isUnitLiteral(binary->getRHS());
-    else if (binary->getOpcode() == BO_Assign)
-      if (const auto *sum = dyn_cast<BinaryOperator>(
-              binary->getRHS()->IgnoreParenImpCasts()))
-        unitStep = referencedVar(binary->getLHS()) == iv &&
-                   sum->getOpcode() == BO_Add &&
-                   ((referencedVar(sum->getLHS()) == iv &&
-                     isUnitLiteral(sum->getRHS())) ||
-                    (referencedVar(sum->getRHS()) == iv &&
-                     isUnitLiteral(sum->getLHS())));
-  }
-  if (!unitStep)
-    return scope.reject(header);
-  return Loop{loop, iv, lower, upper, inclusive};
-}
 
 /// `e` and its callee if `e` calls, with `args` arguments, a named function
 /// of std or of the global namespace (where the C library's are), else
@@ -208,19 +154,20 @@ class Walker {
 public:
   explicit Walker(NestScope &scope) : scope(scope) {}
 
+  /// The outermost loop starts from `value`, set before the nest.
+  void startOuter(const Expr *value) {
+    starts[unwrapLoopWrappers(scope.outer)] = value;
+  }
+
   bool walk(const Stmt *s) {
     s = unwrapLoopWrappers(s);
     // A statement that is not inside any inner loop of the outermost one can
     // be peeled: the nests below it may still be GEMMs.
     bool peelable = enclosing.size() <= 1;
-    if (const auto *block = dyn_cast<CompoundStmt>(s)) {
-      for (const Stmt *child : block->body())
-        if (!walk(child))
-          return false;
-      return true;
-    }
-    if (const auto *loop = dyn_cast<ForStmt>(s))
-      return walkLoop(loop);
+    if (const auto *block = dyn_cast<CompoundStmt>(s))
+      return walkBlock({block->body_begin(), block->body_end()});
+    if (isLoop(s))
+      return walkLoop(s, -1);
     if (isa<NullStmt>(s))
       return true;
     if (const auto *decl = dyn_cast<DeclStmt>(s))
@@ -238,6 +185,8 @@ private:
   NestScope &scope;
   std::vector<int> enclosing;
   unsigned order = 0;
+  /// The start of each loop that continues from a value set before it.
+  llvm::DenseMap<const Stmt *, const Expr *> starts;
 
   bool fail(const std::string &reason, bool peelable) {
     scope.reject(reason, peelable);
@@ -255,10 +204,8 @@ private:
       return "'goto' or label in the nest";
     if (isa<IfStmt>(s) || isa<SwitchStmt>(s) || isa<ConditionalOperator>(s))
       return "conditional control flow in the nest body";
-    if (isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s))
-      return "a loop that is not a counted 'for' in the nest";
-    return std::string("unsupported statement '") + s->getStmtClassName() +
-           "' in the nest";
+    return std::string("a statement ('") + s->getStmtClassName() +
+           "') whose effects on the nest's data gemm-opt does not model";
   }
 
   /// The other side of `x OP literal` (either order), or null.
@@ -409,15 +356,58 @@ private:
     });
   }
 
-  bool walkLoop(const ForStmt *loop) {
-    std::optional<Loop> parsed = parseLoop(loop, scope);
+  /// Statements in order. A statement that starts a loop's induction
+  /// variable (`int k = 0;` before `while (k < K)`) is the loop's start, not
+  /// a statement of the nest; a loop knows the loop just before it (the
+  /// unrolled loop that a remainder loop continues).
+  bool walkBlock(ArrayRef<const Stmt *> statements) {
+    int previous = -1;
+    for (size_t n = 0; n < statements.size(); ++n) {
+      const Stmt *s = unwrapLoopWrappers(statements[n]);
+      if (isa<NullStmt>(s))
+        continue;
+      if (auto [loop, value] = startOfLoop(statements, n); loop) {
+        starts[loop] = value;
+        continue;
+      }
+      if (isLoop(s)) {
+        int index = scope.sourceLoops.size();
+        if (!walkLoop(s, previous))
+          return false;
+        previous = index;
+        continue;
+      }
+      if (!walk(s))
+        return false;
+      previous = -1;
+    }
+    return true;
+  }
+
+  bool walkLoop(const Stmt *s, int previous) {
+    // An outermost loop that counts nothing (a convergence `while`) may
+    // hold GEMM nests of its own: it is peeled.
+    bool outermost = enclosing.empty();
+    std::optional<SourceLoop> parsed = parseLoop(s, scope, starts.lookup(s));
     if (!parsed)
-      return false;
-    int index = scope.loops.size();
-    scope.loops.push_back(*parsed);
+      return scope.rejection->peelable = outermost, false;
+    std::string name = "'" + parsed->iv->getNameAsString() + "'";
+    parsed->parent = outermost ? -1 : enclosing.back();
+    parsed->previous = previous;
+    if (!parsed->start) {
+      if (previous < 0 || scope.sourceLoops[previous].iv != parsed->iv)
+        return fail("the loop over " + name + " starts from the value " +
+                        name + " holds before it, which no statement just "
+                        "before it in its block sets",
+                    outermost);
+      parsed->follows = previous;
+    }
+    int index = scope.sourceLoops.size();
+    std::vector<const Stmt *> body = parsed->body;
     scope.written.insert(parsed->iv);
+    scope.sourceLoops.push_back(std::move(*parsed));
     enclosing.push_back(index);
-    bool ok = walk(loop->getBody());
+    bool ok = walkBlock(body);
     enclosing.pop_back();
     return ok;
   }
@@ -454,8 +444,12 @@ private:
       if (const auto *unary = dyn_cast<UnaryOperator>(e);
           unary && unary->isIncrementDecrementOp())
         return checkPure(e, scope, peelable);
-      return fail("expression statement without effect or of an unsupported "
-                  "kind in the nest",
+      // A statement without effects (`(void)x;`) changes nothing.
+      if (!e->HasSideEffects(scope.ctx))
+        return true;
+      return fail("the statement '" + scope.print(e) +
+                      "' has effects that gemm-opt does not model (only "
+                      "assignments, increments and calls are read)",
                   peelable);
     }
     if (!checkPure(assign->getRHS(), scope, peelable))
@@ -484,6 +478,42 @@ private:
 
 } // namespace
 
+std::pair<const Stmt *, const Expr *>
+mlir::gemm::startOfLoop(ArrayRef<const Stmt *> statements, size_t n) {
+  const VarDecl *var = nullptr;
+  const Expr *value = nullptr;
+  if (const auto *decl = dyn_cast<DeclStmt>(statements[n]);
+      decl && decl->isSingleDecl()) {
+    if ((var = dyn_cast<VarDecl>(decl->getSingleDecl())))
+      value = var->getInit();
+  } else if (const auto *assign = dyn_cast<BinaryOperator>(statements[n]);
+             assign && assign->getOpcode() == BO_Assign) {
+    var = referencedVar(assign->getLHS());
+    value = assign->getRHS();
+  }
+  if (!var || !value || !var->getType()->isIntegerType())
+    return {nullptr, nullptr};
+  for (size_t m = n + 1; m < statements.size(); ++m) {
+    const Stmt *next = unwrapLoopWrappers(statements[m]);
+    if (!mentions(next, var))
+      continue;
+    const Expr *cond = nullptr;
+    if (const auto *loop = dyn_cast<WhileStmt>(next))
+      cond = loop->getCond();
+    else if (const auto *loop = dyn_cast<DoStmt>(next))
+      cond = loop->getCond();
+    else if (const auto *loop = dyn_cast<ForStmt>(next); loop && !loop->getInit())
+      cond = loop->getCond();
+    if (cond && mentions(cond, var))
+      return {next, value};
+    break;
+  }
+  return {nullptr, nullptr};
+}
+
 bool mlir::gemm::walkNest(NestScope &scope) {
-  return Walker(scope).walk(scope.outer);
+  Walker walker(scope);
+  if (scope.outerStart.statement)
+    walker.startOuter(scope.outerStart.value);
+  return walker.walk(scope.outer);
 }

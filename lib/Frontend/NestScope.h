@@ -1,10 +1,11 @@
 //===- NestScope.h - What a candidate loop nest contains --------*- C++ -*-===//
 //
-// The front end reads a candidate nest in two steps. First a walk records the
-// loops, the assignments and the local declarations (LoopNest.cpp); then the
-// recogniser matches them against the GEMM forms (Recognizer.cpp), asking the
-// scope which expressions are loop-invariant and how accesses linearise
-// (Access.cpp).
+// The front end reads a candidate nest in three steps. First a walk records
+// the loops, the assignments and the local declarations (LoopNest.cpp); then
+// the loops' shapes become dimensions with exact domains (LoopShape.cpp);
+// then the recogniser matches the statements against the GEMM forms
+// (Recognizer.cpp), asking the scope which expressions are loop-invariant
+// and how accesses linearise (Access.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_NESTSCOPE_H
@@ -23,13 +24,41 @@
 
 namespace mlir::gemm {
 
-/// A `for` with a unit-step induction variable over [lower, upper).
-struct Loop {
-  const clang::ForStmt *stmt;
+/// A loop as the source writes it (parseLoop, LoopHeader.cpp): a `for`,
+/// `while`, `do` or range-`for` whose integer induction variable moves by a
+/// step each iteration and is tested against a bound.
+struct SourceLoop {
+  const clang::Stmt *stmt;
   const clang::VarDecl *iv;
-  const clang::Expr *lower;
-  const clang::Expr *upper;
-  bool inclusive; ///< `<=`: the loop runs to upper itself.
+  /// The value iv starts from; null where the loop continues from the value
+  /// that the loop `follows` (the one just before it) left in iv.
+  const clang::Expr *start;
+  int follows;
+  /// The test `lhs op bound`, turned so that lhs holds iv: BO_LT, BO_LE,
+  /// BO_NE, BO_GT or BO_GE; lhs is null for iv itself (a range-`for`).
+  const clang::Expr *lhs, *bound;
+  clang::BinaryOperatorKind op;
+  const clang::Expr *step; ///< What an iteration adds; null for 1.
+  bool down;               ///< The step is subtracted.
+  bool atLeastOnce;        ///< A `do` loop: the body runs before the test.
+  int parent;              ///< The enclosing source loop, or -1.
+  /// The source loop that is the statement before this one in its block, or
+  /// -1.
+  int previous;
+  /// The statements of the body, without the step at its end (a `while`).
+  std::vector<const clang::Stmt *> body;
+};
+
+/// One dimension of the iteration space (LoopShape.cpp): its value v runs
+/// over first + step * t for t in [0, extent), each value once. v is the
+/// sum of the induction variables of its members of weight 1; a member of
+/// weight 0 (a loop over tiles whose point loop holds the value) must not
+/// be read.
+struct Loop {
+  const clang::VarDecl *iv; ///< The anchor's, for messages.
+  int anchor; ///< The source loop that holds the dimension's statements.
+  std::vector<std::pair<int, int>> members; ///< (source loop, weight)
+  SymExpr first, step, extent;
 };
 
 /// An assignment in the nest: `lhs op rhs` inside the listed loops.
@@ -39,6 +68,9 @@ struct Write {
   clang::BinaryOperatorKind op; ///< BO_Assign, BO_AddAssign, ...
   std::vector<int> loops;       ///< Enclosing loops, outermost first.
   unsigned order;               ///< Position in program order.
+  /// Loops over tiles that enclose it but not their point loop: it runs
+  /// once per tile (source loops).
+  std::vector<int> perTile;
 };
 
 /// The reference BLAS's scaling of C ahead of the update, `if (beta == 0)
@@ -55,6 +87,7 @@ struct LocalDef {
   const clang::VarDecl *var;
   std::vector<int> loops;
   unsigned order;
+  std::vector<int> perTile; ///< As Write::perTile.
 };
 
 /// A memory access `base[...]` as a linear index into one strided buffer,
@@ -86,13 +119,27 @@ struct Rejection {
   bool peelable = false;
 };
 
+/// A statement before a loop that gives its induction variable the value
+/// it starts from (`int k = 0;` before `while (k < K)`).
+struct LoopStart {
+  const clang::Stmt *statement = nullptr;
+  const clang::Expr *value = nullptr;
+};
+
 class NestScope {
 public:
-  NestScope(clang::ASTContext &ctx, const clang::ForStmt *outer)
+  NestScope(clang::ASTContext &ctx, const clang::Stmt *outer)
       : ctx(ctx), outer(outer) {}
 
   clang::ASTContext &ctx;
-  const clang::ForStmt *outer;
+  const clang::Stmt *outer;
+  /// The statement before the nest that starts its outermost loop (`int i =
+  /// 0;` before `while (i < m)`), if any: it stays where it is, before the
+  /// guard, and counts as part of the nest.
+  LoopStart outerStart;
+  /// The loops as written (walkNest), then the dimensions they make
+  /// (shapeLoops): the loops of writes and locals are dimensions.
+  std::vector<SourceLoop> sourceLoops;
   std::vector<Loop> loops;
   std::vector<Write> writes;
   std::vector<LocalDef> locals;
@@ -122,13 +169,20 @@ public:
   /// the value. The rewrite asserts them, so a build with other -D values
   /// stops instead of computing with stale sizes.
   std::vector<std::pair<std::string, int64_t>> assumptions;
+  /// Conditions, valid before the nest, under which the dimensions are the
+  /// loops' exact iteration space (`n % 8 == 0` for tiles that are not
+  /// clipped at n): the launcher runs only where they hold.
+  std::vector<std::string> preconditions;
+  /// How loops were grouped into dimensions, for the remark ("'i' runs
+  /// within the tiles of 'ii'").
+  std::vector<std::string> shapes;
 
   /// Records the first reason the nest cannot be rewritten; returns nullopt so
   /// callers can `return scope.reject(...)`.
   std::nullopt_t reject(const std::string &reason, bool peelable = false);
   bool failed() const { return rejection.has_value(); }
 
-  /// The loop of an induction variable (innermost active one), or -1.
+  /// The source loop of an induction variable (innermost active one), or -1.
   int ivIndex(const clang::VarDecl *var) const;
   const LocalDef *findLocal(const clang::VarDecl *var) const;
   std::string print(const clang::Expr *e) const;
@@ -153,8 +207,16 @@ public:
   /// Whether the array variable or member `array` is declared with every
   /// bound a literal, so that its rows' sizes need no assertion.
   bool boundsSpelledAsLiterals(const clang::Expr *array) const;
-  /// `e` as an affine function of the induction variables.
+  /// `e` as an affine function of the induction variables of the source
+  /// loops, inside the `context` source loops where given.
   std::optional<AffineForm> linearize(const clang::Expr *e);
+  std::optional<AffineForm> linearize(const clang::Expr *e,
+                                      const std::vector<int> &context);
+  /// A form over the source loops as one over the dimensions; rejects (for
+  /// `e`, the expression it indexes) a form that reads a member of a
+  /// dimension other than through the dimension's value.
+  std::optional<AffineForm> project(const AffineForm &form,
+                                    const clang::Expr *e);
   /// An invariant integer expression as a SymExpr.
   std::optional<SymExpr> symbolic(const clang::Expr *e);
   /// `e` as an element of a strided float/double buffer, for an access
@@ -164,8 +226,8 @@ public:
                                         const std::vector<int> &context);
 
 private:
-  /// Loops around the access being decomposed; induction variables resolve
-  /// to the innermost of them.
+  /// Source loops around the expression being linearized; induction
+  /// variables resolve to the innermost of them.
   const std::vector<int> *activeLoops = nullptr;
 };
 
@@ -174,6 +236,9 @@ const clang::Expr *stripCasts(const clang::Expr *e);
 
 /// The variable `e` names (through casts and parentheses), or null.
 const clang::VarDecl *referencedVar(const clang::Expr *e);
+
+/// True if `s` names `var`.
+bool mentions(const clang::Stmt *s, const clang::VarDecl *var);
 
 /// True if `e` is an integer or floating literal of the given value (`0`,
 /// `1.0f`, `0.5`), through casts.
@@ -209,9 +274,42 @@ const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);
 /// OpenMP directives on inner loops, whose own range is the pragma line.
 clang::SourceLocation endOfStmt(const clang::Stmt *s);
 
-/// Walks the nest rooted at scope.outer, filling loops, writes and locals.
-/// Returns false (with scope.rejection set) on statements no GEMM contains.
+/// Whether `s` is a loop: a `for`, `while`, `do` or range-`for`.
+bool isLoop(const clang::Stmt *s);
+/// Whether `s` is a range-`for` over the elements of a container, not over
+/// integers (std::views::iota): no counted loop, so no candidate's loop.
+bool overContainer(const clang::Stmt *s);
+/// The body of the loop `s`.
+const clang::Stmt *loopBody(const clang::Stmt *s);
+
+/// Where statements[n] of a block gives an integer variable the value that a
+/// later loop of the block starts from (a `while`, a `do` or a `for`
+/// without a start of its own that tests it, with no statement between
+/// that names it): that loop and the value; else nulls.
+std::pair<const clang::Stmt *, const clang::Expr *>
+startOfLoop(llvm::ArrayRef<const clang::Stmt *> statements, size_t n);
+
+/// Walks the nest rooted at scope.outer, filling sourceLoops, writes and
+/// locals (over source loops). Returns false (with scope.rejection set) on
+/// statements no GEMM contains.
 bool walkNest(NestScope &scope);
+
+/// Turns the source loops into dimensions with exact domains (strip-mined
+/// and tiled loops, unrolled loops with their remainders), filling
+/// scope.loops and scope.preconditions, and maps the loops of writes and
+/// locals to dimensions (LoopShape.cpp).
+bool shapeLoops(NestScope &scope);
+
+/// Whether the statements `copies`, in source loop `copyLoop`, are `count`
+/// copies of `body`, in source loop `bodyLoop`, with the induction variable
+/// moved on by 0, 1, ..., count - 1 (Unrolled.cpp): statement by statement,
+/// or as one accumulation whose terms are the copies of the body's one
+/// accumulation. Where `body` is `copies` itself (one compound
+/// accumulation), its terms are copies of one of them, stored in `first`.
+bool areCopies(NestScope &scope, llvm::ArrayRef<const clang::Stmt *> copies,
+               int copyLoop, llvm::ArrayRef<const clang::Stmt *> body,
+               int bodyLoop, int64_t count,
+               const clang::Expr **first = nullptr);
 
 } // namespace mlir::gemm
 

@@ -13,7 +13,10 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SetOperations.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <set>
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -95,22 +98,13 @@ size_t sharedLoops(const Write &init, const Contraction &c) {
   return shared;
 }
 
-/// A non-type template argument in `e` (an instantiation's `N`), or null.
-const SubstNonTypeTemplateParmExpr *findTemplateArgument(const Stmt *e) {
-  if (const auto *subst = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
-    return subst;
-  for (const Stmt *child : e->children())
-    if (child)
-      if (const auto *subst = findTemplateArgument(child))
-        return subst;
-  return nullptr;
-}
-
 class Recognizer {
 public:
-  Recognizer(const ForStmt *outer, const FunctionDecl *function,
-             ASTContext &ctx)
-      : scope(ctx, outer), function(function) {}
+  Recognizer(const Stmt *outer, const FunctionDecl *function,
+             ASTContext &ctx, LoopStart start)
+      : scope(ctx, outer), function(function) {
+    scope.outerStart = start;
+  }
 
   Recognition run() {
     Recognition result;
@@ -129,14 +123,23 @@ private:
   NestScope scope;
   const FunctionDecl *function;
   std::string summary;
-  std::vector<SymExpr> lowers, extents; ///< Per loop.
+  std::vector<SymExpr> extents; ///< Per dimension.
 
   std::string ivName(int loop) const {
     return scope.loops[loop].iv->getNameAsString();
   }
+  /// The loops over tiles that the dimensions' point loops run within.
+  std::set<int> tilesOf(ArrayRef<int> dims) const {
+    std::set<int> tiles;
+    for (int dim : dims)
+      for (auto [l, weight] : scope.loops[dim].members)
+        if (l != scope.loops[dim].anchor)
+          tiles.insert(l);
+    return tiles;
+  }
 
   std::optional<Nest> recognize();
-  bool checkBounds();
+  bool checkPerTile(const Contraction &c);
   bool checkInit(const Contraction &c, const Write *init,
                  const Access &cAccess,
                  const std::vector<std::optional<Dim>> &dims);
@@ -151,57 +154,41 @@ private:
                       const std::vector<int> &dims);
 };
 
-bool Recognizer::checkBounds() {
-  for (const Loop &loop : scope.loops) {
-    for (const Expr *bound : {loop.lower, loop.upper}) {
-      if (scope.isInvariant(bound))
-        continue;
-      std::string iv = loop.iv->getNameAsString();
-      // Through the locals it reads (`int len = T;` in an outer loop), a
-      // bound is an affine form whose loop indices make it non-rectangular.
-      std::optional<Rejection> saved = scope.rejection;
-      std::optional<AffineForm> form = scope.linearize(bound);
-      scope.rejection = saved;
-      if (form && form->isInvariant())
-        continue;
-      const VarDecl *var = scope.findVaryingVar(bound);
-      if (form)
-        for (size_t l = 0; l < scope.loops.size(); ++l)
-          if (!form->ivCoeffs[l].isZero()) {
-            var = scope.loops[l].iv;
-            break;
-          }
-      if (const auto *param = findTemplateArgument(bound)) {
-        scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
-                     "' is the template parameter '" +
-                     param->getParameter()->getNameAsString() +
-                     "': a nest in a template is lifted per element type, "
-                     "not per value of a non-type template parameter");
-      } else if (var) {
-        if (scope.ivIndex(var) >= 0)
-          scope.reject("non-rectangular bounds: the bound of '" + iv +
-                       "' depends on '" + var->getNameAsString() + "'");
-        else if (referencedVar(bound) == var && scope.written.contains(var))
-          scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
-                       "' is written inside the nest");
-        else
-          scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
-                       "' depends on " + scope.describeVarying(var));
-      } else {
-        scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
-                     "' may change inside the nest (it reads memory or "
-                     "calls a function)");
-      }
-      return false;
-    }
-    std::optional<SymExpr> lower = scope.symbolic(loop.lower);
-    std::optional<SymExpr> upper = scope.symbolic(loop.upper);
-    if (!lower || !upper)
-      return false;
-    lowers.push_back(*lower);
-    extents.push_back(*upper - *lower +
-                      SymExpr::constant(loop.inclusive ? 1 : 0));
-  }
+/// A statement inside a loop over tiles but outside its point loop runs
+/// once per tile. Over the tiles of the reduction, that splits the sum into
+/// partial sums: the same product where each is zeroed and added into C
+/// (`s = 0; ...; C += s`), with nothing else (a bias, an activation) applied
+/// per tile.
+bool Recognizer::checkPerTile(const Contraction &c) {
+  auto partial = [&](const Write *w) {
+    const VarDecl *target = referencedVar(w->lhs);
+    bool store = w->lhs == c.c &&
+                 (w->op == BO_AddAssign || w->op == BO_SubAssign);
+    bool start = c.accumulator && target == c.accumulator &&
+                 w->op == BO_Assign && isLiteral(w->rhs, 0);
+    return (store || start) && !c.bias && c.activation.empty();
+  };
+  auto reject = [&](const std::string &what, const std::vector<int> &tiles) {
+    const SourceLoop &tile = scope.sourceLoops[tiles.front()];
+    scope.reject("'" + what + "' runs once per tile of '" +
+                 tile.iv->getNameAsString() +
+                 "', outside the loop within its tiles; per tile, only a "
+                 "partial sum may be zeroed and added into C (s = 0; ...; "
+                 "C += s)");
+    return false;
+  };
+  for (const Write &w : scope.writes)
+    if (!w.perTile.empty() && !partial(&w))
+      return reject(scope.print(w.lhs) + " " +
+                        BinaryOperator::getOpcodeStr(w.op).str() + " " +
+                        scope.print(w.rhs),
+                    w.perTile);
+  for (const LocalDef &local : scope.locals)
+    if (!local.perTile.empty() &&
+        !(local.var == c.accumulator && local.var->getInit() &&
+          isLiteral(local.var->getInit(), 0) && !c.bias &&
+          c.activation.empty()))
+      return reject(local.var->getNameAsString() + " = ...", local.perTile);
   return true;
 }
 
@@ -225,6 +212,17 @@ bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
     if (dims[c.macLoops[i]] == K)
       return scope.reject(bad + " (it runs inside the reduction loop)"),
              false;
+  // Under a loop over tiles around both, the init meets each element in
+  // the tile that accumulates into it only where both run within its tiles
+  // along that dimension.
+  std::set<int> around = tilesOf(initLoops), macTiles = tilesOf(c.macLoops);
+  llvm::set_intersect(around, macTiles);
+  auto sameTile = [&](int l, int own) {
+    std::set<int> x = tilesOf({l}), y = tilesOf({own});
+    llvm::set_intersect(x, around);
+    llvm::set_intersect(y, around);
+    return x == y;
+  };
   std::vector<int> pending(c.macLoops.begin() + shared, c.macLoops.end());
   for (size_t i = shared; i < initLoops.size(); ++i) {
     int own = initLoops[i];
@@ -234,7 +232,7 @@ bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
              (!cAccess.rowIndex ||
               (init->rowIndex && cAccess.rowIndex->ivCoeffs[l] ==
                                      init->rowIndex->ivCoeffs[own])) &&
-             lowers[l] == lowers[own] && extents[l] == extents[own];
+             extents[l] == extents[own] && sameTile(l, own);
     });
     if (match == pending.end())
       return scope.reject(bad), false;
@@ -259,10 +257,16 @@ bool Recognizer::checkLeftovers() {
   if (!function || !function->getBody())
     return true;
   SourceRange nest(scope.outer->getBeginLoc(), endOfStmt(scope.outer));
+  // The statement that starts the outermost loop is read as the loop's; a
+  // variable it declares lives on after the nest.
+  SourceRange withStart(
+      (scope.outerStart.statement ? scope.outerStart.statement : scope.outer)
+          ->getBeginLoc(),
+      nest.getEnd());
   for (const VarDecl *var : scope.written) {
     if (scope.findLocal(var) || nest.fullyContains(var->getSourceRange()))
       continue;
-    OutsideUse finder(var, nest, scope.ctx.getSourceManager());
+    OutsideUse finder(var, withStart, scope.ctx.getSourceManager());
     finder.TraverseStmt(function->getBody());
     if (finder.found)
       return scope.reject("'" + var->getNameAsString() +
@@ -395,12 +399,8 @@ OperandBinding Recognizer::bind(const Access &access,
                                 const std::vector<int> &loops,
                                 const std::vector<int> &dims) {
   OperandBinding binding;
-  auto start = [&](const AffineForm &form) {
-    SymExpr offset = form.constant;
-    for (int l : loops)
-      offset = offset + form.ivCoeffs[l] * lowers[l];
-    return offset;
-  };
+  // The dimensions' first values are in the forms' constants (project).
+  auto start = [](const AffineForm &form) { return form.constant; };
   for (int l : dims) {
     binding.sizes.push_back(extents[l].str());
     binding.staticSizes.push_back(extents[l].getConstant());
@@ -434,10 +434,12 @@ std::optional<Nest> Recognizer::recognize() {
     return !isMemoryAccess(w.lhs) || w.lhs->getType()->isRealFloatingType();
   });
   scope.floatReadsChecked = scalarsUnreachable();
-  if (!checkBounds())
+  if (!shapeLoops(scope))
     return std::nullopt;
+  for (const Loop &dim : scope.loops)
+    extents.push_back(dim.extent);
   std::optional<Contraction> c = matchContraction(scope);
-  if (!c)
+  if (!c || !checkPerTile(*c))
     return std::nullopt;
   std::optional<Access> x = scope.decomposeAccess(c->lhs, c->macLoops);
   std::optional<Access> y = scope.decomposeAccess(c->rhs, c->macLoops);
@@ -628,6 +630,7 @@ std::optional<Nest> Recognizer::recognize() {
   for (const auto &assumption : scope.assumptions)
     if (!llvm::is_contained(nest.assumptions, assumption))
       nest.assumptions.push_back(assumption);
+  nest.preconditions = scope.preconditions;
   if (bias) {
     nest.bias = bind(*bias, c->cLoops, withBatch(byDim[M][0], byDim[N][0]));
     if (c->biasGuard)
@@ -650,6 +653,13 @@ std::optional<Nest> Recognizer::recognize() {
   for (const UnaryOperator *read : scope.scalarReads)
     summary += "; reads '" + scope.print(read) +
                "' before the nest (the loop runs where C holds it)";
+  for (const std::string &shape : scope.shapes)
+    summary += "; " + shape;
+  if (!nest.preconditions.empty())
+    summary += "; the launcher runs only where " +
+               llvm::join(nest.preconditions, " and ") +
+               " (there the loops cover exactly this domain; elsewhere the "
+               "loop runs)";
   for (const std::string &factor : scope.zeroSkips)
     summary += "; the terms it skips where '" + factor +
                "' is 0 are 0 unless A or B holds Inf or NaN";
@@ -666,10 +676,10 @@ std::optional<Nest> Recognizer::recognize() {
 
 } // namespace
 
-Recognition mlir::gemm::recognizeNest(const ForStmt *outer,
+Recognition mlir::gemm::recognizeNest(const Stmt *outer,
                                       const FunctionDecl *function,
-                                      ASTContext &ctx) {
-  return Recognizer(outer, function, ctx).run();
+                                      ASTContext &ctx, LoopStart start) {
+  return Recognizer(outer, function, ctx, start).run();
 }
 
 std::string mlir::gemm::layoutName(const OperandBinding &b) {

@@ -16,9 +16,12 @@ struct Recognition {
   Rejection rejection;
 };
 
-Recognition recognizeNest(const clang::ForStmt *outer,
+/// `start`: the statement before the nest that starts its outermost loop
+/// (startOfLoop), if any.
+Recognition recognizeNest(const clang::Stmt *outer,
                           const clang::FunctionDecl *function,
-                          clang::ASTContext &ctx);
+                          clang::ASTContext &ctx,
+                          LoopStart start = {});
 
 } // namespace mlir::gemm
 

@@ -61,6 +61,13 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
   return nest.name + "(" + llvm::join(args, ", ") + ")";
 }
 
+std::string mlir::gemm::launchCondition(const Nest &nest) {
+  std::string condition;
+  for (const std::string &precondition : nest.preconditions)
+    condition += "(" + precondition + ") && ";
+  return condition + launcherCall(nest);
+}
+
 /// A #line directive naming the original file, so that diagnostics and
 /// debuggers see the original line numbers.
 static std::string lineDirective(unsigned line, llvm::StringRef file) {
@@ -189,8 +196,10 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
     out += source.slice(copied, begin).str();
     // Braced where an `else` follows, so that it keeps its own `if`.
     bool brace = followedByElse(source, nest.endOffset);
-    std::string guard =
-        (brace ? "{ if (!" : "if (!") + launcherCall(nest) + ") {";
+    std::string condition = nest.preconditions.empty()
+                                ? launchCondition(nest)
+                                : "(" + launchCondition(nest) + ")";
+    std::string guard = (brace ? "{ if (!" : "if (!") + condition + ") {";
     if (atLineStart) {
       // On lines of their own, indented like the nest, then back to the
       // original numbering.

@@ -354,6 +354,20 @@ FittingSchedules mlir::gemm::enumerateSchedules(const GpuTarget &target,
   return fitting;
 }
 
+Candidate SearchSpace::candidate(const GpuTarget &target, size_t index,
+                                 const Problem &extents) const {
+  const Entry &e = kept[index];
+  const FittingSchedule &f = fitting->kept[e.fitting];
+  Prediction p;
+  p.footprint = f.footprint;
+  p.fmaMix = e.fmaMix;
+  p.issue = e.issue;
+  p.latency = e.latency;
+  p.peakGFlops = target.peakGFlops(precision, f.schedule.compute);
+  return {f.schedule, predictFor(target, precision, f.schedule, p, extents),
+          f.rule};
+}
+
 SearchSpace mlir::gemm::predictSchedules(const GpuTarget &target,
                                          Precision precision,
                                          const FittingSchedules &fitting,
@@ -364,14 +378,17 @@ SearchSpace mlir::gemm::predictSchedules(const GpuTarget &target,
   bool transposes = !(problem.a == problem.b);
   SearchSpace space;
   space.precision = precision;
+  space.fitting = &fitting;
   space.feasible = fitting.feasible[0] + (transposes ? fitting.feasible[1] : 0);
   Problem unsized = problemClass(problem);
-  for (const FittingSchedule &f : fitting.kept)
-    if (transposes || !f.schedule.transpose)
-      space.kept.push_back(
-          {f.schedule,
-           predict(target, precision, f.schedule, unsized, f.footprint),
-           f.rule});
+  space.kept.reserve(fitting.kept.size());
+  for (auto [index, f] : llvm::enumerate(fitting.kept))
+    if (transposes || !f.schedule.transpose) {
+      Prediction p =
+          predict(target, precision, f.schedule, unsized, f.footprint);
+      space.kept.push_back({uint32_t(index), p.fmaMix, p.issue, p.latency});
+    }
+  space.kept.shrink_to_fit();
   return space;
 }
 
@@ -382,59 +399,76 @@ CandidateSet mlir::gemm::rankSchedules(const GpuTarget &target,
   set.precision = space.precision;
   set.problem = problem;
   set.feasible = space.feasible;
-  // A problem of unknown size is its class: the predictions hold as made.
-  bool sized = problem.tie() != problemClass(problem).tie();
-  std::vector<Prediction> resized;
-  if (sized) {
-    resized.reserve(space.kept.size());
-    for (const Candidate &c : space.kept)
-      resized.push_back(predictFor(target, space.precision, c.schedule,
-                                   c.prediction, problem));
-  }
-  auto prediction = [&](size_t index) -> const Prediction & {
-    return sized ? resized[index] : space.kept[index].prediction;
-  };
+  std::vector<Candidate> candidates;
+  candidates.reserve(space.kept.size());
+  for (size_t index = 0; index < space.kept.size(); ++index)
+    candidates.push_back(space.candidate(target, index, problem));
   // Sorting keys next to their positions moves less than sorting
   // candidates; the order is the same stable sort's.
   std::vector<std::pair<RankKey, size_t>> order;
-  order.reserve(space.kept.size());
-  for (size_t index = 0; index < space.kept.size(); ++index)
-    order.push_back({rankKey(prediction(index)), index});
+  order.reserve(candidates.size());
+  for (auto [index, c] : llvm::enumerate(candidates))
+    order.push_back({rankKey(c.prediction), index});
   llvm::stable_sort(order, [](const auto &a, const auto &b) {
     return ranksBefore(a.first, b.first);
   });
   set.ranked.reserve(order.size());
   for (const auto &[key, index] : order)
-    set.ranked.push_back({space.kept[index].schedule, prediction(index),
-                          space.kept[index].rule});
+    set.ranked.push_back(candidates[index]);
   return set;
 }
 
-Candidate mlir::gemm::rankFirst(const GpuTarget &target,
-                                const CandidateSet &set,
-                                const Problem &problem) {
+std::optional<Candidate> mlir::gemm::rankFirst(const GpuTarget &target,
+                                               const SearchSpace &space,
+                                               const Problem &problem,
+                                               const Problem &probe) {
   // Where the user's options leave only tuning-only candidates, the
   // options decide.
-  bool choosable = llvm::any_of(
-      set.ranked, [](const Candidate &c) { return !c.tuningOnly(); });
+  bool choosable = llvm::any_of(space.kept, [&](const SearchSpace::Entry &e) {
+    const FittingSchedule &f = space.fitting->kept[e.fitting];
+    return !Candidate{f.schedule, {}, f.rule}.tuningOnly();
+  });
+  // The best so far, its key for `probe`, and its key for `problem`, made
+  // only where a tie needs it: rankSchedules' order for `problem` is that
+  // key, then the index.
   std::optional<Candidate> best;
+  size_t bestIndex = 0;
   RankKey bestKey;
-  for (const Candidate &c : set.ranked) {
-    if (choosable && c.tuningOnly())
+  std::optional<RankKey> bestOwnKey;
+  auto ownKey = [&](size_t index) {
+    return rankKey(space.candidate(target, index, problem).prediction);
+  };
+  for (size_t index = 0; index < space.kept.size(); ++index) {
+    const SearchSpace::Entry &e = space.kept[index];
+    const FittingSchedule &f = space.fitting->kept[e.fitting];
+    if (choosable && Candidate{f.schedule, {}, f.rule}.tuningOnly())
       continue;
-    Prediction prediction =
-        predictFor(target, set.precision, c.schedule, c.prediction, problem);
-    RankKey key = rankKey(prediction);
-    if (!best || ranksBefore(key, bestKey)) {
-      best = Candidate{c.schedule, prediction, c.rule};
-      bestKey = key;
+    // The rate without the memory bound is at least the rate, and takes no
+    // streamed operands' bound: most candidates fall short of the best on
+    // it alone.
+    if (best) {
+      double bound = std::min({1.0, e.issue, e.latency}) *
+                     predictFill(target, f.schedule, f.footprint, probe) *
+                     target.peakGFlops(space.precision, f.schedule.compute);
+      if (significant(bound) < bestKey.gflops)
+        continue;
     }
+    Candidate c = space.candidate(target, index, probe);
+    RankKey key = rankKey(c.prediction);
+    std::optional<RankKey> own;
+    if (best && !ranksBefore(key, bestKey)) {
+      if (ranksBefore(bestKey, key))
+        continue;
+      if (!bestOwnKey)
+        bestOwnKey = ownKey(bestIndex);
+      own = ownKey(index);
+      if (!ranksBefore(*own, *bestOwnKey))
+        continue;
+    }
+    best = c;
+    bestIndex = index;
+    bestKey = key;
+    bestOwnKey = own;
   }
-  return *best;
-}
-
-const Candidate &mlir::gemm::modelChoice(const CandidateSet &set) {
-  auto choosable = llvm::find_if(
-      set.ranked, [](const Candidate &c) { return !c.tuningOnly(); });
-  return choosable != set.ranked.end() ? *choosable : set.ranked.front();
+  return best;
 }

@@ -410,8 +410,9 @@ bool mlir::gemm::isFeasible(const GpuTarget &target, const Footprint &f,
 }
 
 /// Prediction::fill of `s` with `footprint` for `given`.
-static double predictFill(const GpuTarget &target, const Schedule &s,
-                          const Footprint &footprint, const Problem &given) {
+double mlir::gemm::predictFill(const GpuTarget &target, const Schedule &s,
+                               const Footprint &footprint,
+                               const Problem &given) {
   const Problem problem = orient(given, s);
   // Partial tiles and the last wave (the runtime ranks variants with the
   // same term).

@@ -5,15 +5,11 @@
 using namespace mlir;
 using namespace mlir::gemm;
 
-const CandidateSet &SearchCache::search(const GpuTarget &target,
-                                        Precision precision,
-                                        const ScheduleConstraints &constraints,
-                                        const Problem &problem) {
-  Key key{target.name.str(), precision, constraints, problem};
-  auto [ranking, freshRanking] = rankings.try_emplace(key);
-  if (!freshRanking)
-    return ranking->second;
-  std::get<Problem>(key) = problemClass(problem);
+const SearchSpace &SearchCache::space(const GpuTarget &target,
+                                      Precision precision,
+                                      const ScheduleConstraints &constraints,
+                                      const Problem &problem) {
+  Key key{target.name.str(), precision, constraints, problemClass(problem)};
   auto [space, freshSpace] = spaces.try_emplace(key);
   if (freshSpace) {
     std::get<Problem>(key) = footprintClass(problem);
@@ -24,11 +20,17 @@ const CandidateSet &SearchCache::search(const GpuTarget &target,
     space->second =
         predictSchedules(target, precision, fits->second, problem);
   }
-  ranking->second = rankSchedules(target, space->second, problem);
-  return ranking->second;
+  return space->second;
 }
 
-const Candidate &SearchCache::first(const GpuTarget &target,
+CandidateSet SearchCache::search(const GpuTarget &target, Precision precision,
+                                 const ScheduleConstraints &constraints,
+                                 const Problem &problem) {
+  return rankSchedules(target, space(target, precision, constraints, problem),
+                       problem);
+}
+
+const Candidate *SearchCache::first(const GpuTarget &target,
                                     Precision precision,
                                     const ScheduleConstraints &constraints,
                                     const Problem &problem,
@@ -37,6 +39,7 @@ const Candidate &SearchCache::first(const GpuTarget &target,
   auto [it, fresh] = firsts.try_emplace({key, probe});
   if (fresh)
     it->second = rankFirst(
-        target, search(target, precision, constraints, problem), probe);
-  return it->second;
+        target, space(target, precision, constraints, problem), problem,
+        probe);
+  return it->second ? &*it->second : nullptr;
 }

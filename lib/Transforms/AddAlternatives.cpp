@@ -146,7 +146,7 @@ struct GemmAddAlternatives
     const ScheduleConstraints &fixed = options.constraints();
     // Options that no candidate has were applied to the best schedule
     // overall; their probes have no candidates either.
-    if (searches.search(gpu, precision, fixed, problem).ranked.empty())
+    if (!searches.first(gpu, precision, fixed, problem, problem))
       return success();
     SmallVector<Attribute> kernels;
     std::string remark;
@@ -155,7 +155,7 @@ struct GemmAddAlternatives
       if (kernels.size() >= alternatives)
         break;
       const Candidate &first =
-          searches.first(gpu, precision, fixed, problem, probe);
+          *searches.first(gpu, precision, fixed, problem, probe);
       FailureOr<ScheduleAttr> schedule = buildSchedule(
           op, gpu, options.apply(ScheduleParams::fromSchedule(first.schedule)),
           getArgument());

@@ -69,7 +69,7 @@ void mlir::gemm::buildGemmPipeline(OpPassManager &pm,
     tuning.shapes = options.tuneShapes;
     pm.addPass(createGemmAddTuningCandidates(tuning));
   }
-  pm.addPass(createGemmSpecialize());
+  pm.addPass(createGemmSpecialize({options.streamK}));
   pm.addPass(createGemmVerifyBudget());
 }
 

@@ -178,19 +178,18 @@ mlir::gemm::modelSchedule(MatmulOp op, const GpuTarget &gpu,
   // Options that fix every searched parameter are the schedule: the
   // search could only confirm them.
   std::optional<Schedule> best = fixed.only();
-  if (!best || explain) {
-    const CandidateSet &set = searches.search(gpu, precision, fixed, problem);
-    if (explain)
-      explain(set);
-    if (!set.ranked.empty())
-      best = modelChoice(set).schedule;
-  }
+  if (explain)
+    explain(searches.search(gpu, precision, fixed, problem));
+  if (!best || explain)
+    if (const Candidate *c =
+            searches.first(gpu, precision, fixed, problem, problem))
+      best = c->schedule;
   if (!best) {
-    const CandidateSet &unconstrained =
-        searches.search(gpu, precision, {}, problem);
-    if (unconstrained.ranked.empty())
+    const Candidate *unconstrained =
+        searches.first(gpu, precision, {}, problem, problem);
+    if (!unconstrained)
       return std::nullopt;
-    best = modelChoice(unconstrained).schedule;
+    best = unconstrained->schedule;
   }
   return options.apply(ScheduleParams::fromSchedule(*best));
 }

@@ -8,8 +8,11 @@
 // A packed kernel also compiles a scalar twin, for operands its packs do not
 // fit, only where it is some op's first kernel: such calls run the first
 // kernel (or one without packs), and a twin compiles as long as its kernel.
-// The choice is per configuration across the module, so that a kernel that
-// is one op's first and another's alternative stays one configuration.
+// A kernel compiles its stream-K form, which compiles about as long again,
+// only where a measurement can choose it (the model never does): an op's
+// measured table chose it, a tuning program times it, or `stream-k` asks.
+// Both choices are per configuration across the module, so that a kernel
+// that is one op's first and another's alternative stays one configuration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,8 +42,9 @@ TileMoveAttr tileMoveAttr(MLIRContext *context, const TileMovePlan &t) {
 }
 
 /// The plan of `schedule` for `op`, as an attribute, with or without its
-/// scalar twin.
-KernelAttr kernelAttr(MatmulOp op, ScheduleAttr schedule, bool twin) {
+/// scalar twin and its stream-K form.
+KernelAttr kernelAttr(MatmulOp op, ScheduleAttr schedule, bool twin,
+                      bool streamed) {
   KernelPlan k =
       planKernel(precisionOf(op), toSchedule(schedule), problemOf(op));
   MLIRContext *context = op.getContext();
@@ -50,32 +54,60 @@ KernelAttr kernelAttr(MatmulOp op, ScheduleAttr schedule, bool twin) {
       tileMoveAttr(context, k.b), k.rowGroup, k.rowStep, k.colGroup,
       k.colStep, k.dmmaDepth, k.dmmaWide, k.dmmaGroupA, k.dmmaGroupB,
       k.cRowUnit, k.cColUnit, k.cByColumns, k.cPack, k.aTileBytes,
-      k.sharedBytes, twin && packed);
+      k.sharedBytes, twin && packed, streamed);
 }
 
-/// A printed configuration: the kernel (without its twin), T and whether
-/// the epilogue is fused, as CodeGen tells configurations apart.
+/// A printed configuration: the kernel (without its twin or stream-K
+/// form), T and whether the epilogue is fused, as CodeGen tells
+/// configurations apart.
 using ConfigKey = std::tuple<Attribute, Type, unsigned>;
 
 ConfigKey configKey(MatmulOp op, ScheduleAttr schedule) {
-  return {kernelAttr(op, schedule, false), op.getElementType(),
+  return {kernelAttr(op, schedule, false, false), op.getElementType(),
           op.hasEpilogue()};
+}
+
+/// The indices of `op`'s schedules whose stream-K form a measurement can
+/// choose: those its measured table chose as stream-K (splits 0), or all
+/// where a tuning program times them.
+llvm::SmallDenseSet<int64_t> measuredStreams(MatmulOp op) {
+  llvm::SmallDenseSet<int64_t> streams;
+  if (op->hasAttr(GemmDialect::getTuneAttrName())) {
+    for (int64_t i = 0, e = op.getSchedules().size(); i < e; ++i)
+      streams.insert(i);
+  } else if (auto measured = op->getAttrOfType<DenseI64ArrayAttr>(
+                 GemmDialect::getMeasuredAttrName())) {
+    // batch, m, n, k, the kernel's index, its splits.
+    ArrayRef<int64_t> e = measured.asArrayRef();
+    for (size_t i = 0; i + 5 < e.size(); i += 6)
+      if (e[i + 5] == 0)
+        streams.insert(e[i + 4]);
+  }
+  return streams;
 }
 
 struct GemmSpecialize
     : public mlir::gemm::impl::GemmSpecializeBase<GemmSpecialize> {
+  using GemmSpecializeBase::GemmSpecializeBase;
+
   void runOnOperation() override {
-    llvm::DenseSet<ConfigKey> firsts;
+    llvm::DenseSet<ConfigKey> firsts, streamed;
     getOperation().walk([&](MatmulOp op) {
       SmallVector<ScheduleAttr> schedules = op.getSchedules();
       if (!schedules.empty())
         firsts.insert(configKey(op, schedules.front()));
+      llvm::SmallDenseSet<int64_t> streams = measuredStreams(op);
+      for (auto [i, schedule] : llvm::enumerate(schedules))
+        if (streamK || streams.contains(i))
+          streamed.insert(configKey(op, schedule));
     });
     getOperation().walk([&](MatmulOp op) {
       SmallVector<Attribute> kernels;
-      for (ScheduleAttr schedule : op.getSchedules())
-        kernels.push_back(kernelAttr(
-            op, schedule, firsts.contains(configKey(op, schedule))));
+      for (ScheduleAttr schedule : op.getSchedules()) {
+        ConfigKey key = configKey(op, schedule);
+        kernels.push_back(kernelAttr(op, schedule, firsts.contains(key),
+                                     streamed.contains(key)));
+      }
       if (!kernels.empty())
         op.setKernelsAttr(ArrayAttr::get(op.getContext(), kernels));
     });

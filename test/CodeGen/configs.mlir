@@ -10,6 +10,7 @@
 // kernel and its scalar twin: row_major_f32_k0 and col_major_f64_k0.
 // generic_k0 has no packs, and with_alternative_k1 is no launcher's first:
 // one kernel each. col_major_f32_k0 launches row_major_f32_k0's kernels.
+// No measurement chose a stream-K form, so none is compiled (nullptr).
 // PTXAS-COUNT-6: Compiling entry function
 // PTXAS-NOT:     Compiling entry function
 // PTXAS:         0 bytes stack frame
@@ -68,8 +69,7 @@
 // CHECK-LABEL: static bool row_major_f32(
 // CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
 // CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0",
-// CHECK-NEXT:        gemm_kernels::runs<row_major_f32_k0>, gemm_kernels::launchStreamed<row_major_f32_k0>,
-// CHECK-NEXT:        gemm_kernels::streams<row_major_f32_k0>, {{[0-9]+}}},
+// CHECK-NEXT:        gemm_kernels::runs<row_major_f32_k0>, nullptr, nullptr, {{[0-9]+}}},
 // CHECK-NEXT:   };
 // CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 1, 3350.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}"});
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
@@ -107,11 +107,9 @@ func.func @same_as_row_major(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b
 // has no twin, and runs<> tells run() so.
 // CHECK-LABEL: static bool with_alternative(
 // CHECK:        {gemm_kernels::launch<row_major_f32_k0>, 128, 128, 1,
-// CHECK:         gemm_kernels::runs<row_major_f32_k0>, gemm_kernels::launchStreamed<row_major_f32_k0>,
-// CHECK-NEXT:    gemm_kernels::streams<row_major_f32_k0>, {{[0-9]+}}},
+// CHECK:         gemm_kernels::runs<row_major_f32_k0>, nullptr, nullptr, {{[0-9]+}}},
 // CHECK-NEXT:   {gemm_kernels::launch<with_alternative_k1>, 64, 64, 2,
-// CHECK:         gemm_kernels::runs<with_alternative_k1>, gemm_kernels::launchStreamed<with_alternative_k1>,
-// CHECK-NEXT:    gemm_kernels::streams<with_alternative_k1>, {{[0-9]+}}},
+// CHECK:         gemm_kernels::runs<with_alternative_k1>, nullptr, nullptr, {{[0-9]+}}},
 func.func @with_alternative(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                             %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -120,8 +118,7 @@ func.func @with_alternative(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b:
 
 // CHECK-LABEL: static bool col_major_f32(
 // CHECK:        {gemm_kernels::launch<col_major_f32_k0>, 128, 128, 1,
-// CHECK:         gemm_kernels::runs<col_major_f32_k0>, gemm_kernels::launchStreamed<col_major_f32_k0>,
-// CHECK-NEXT:    gemm_kernels::streams<col_major_f32_k0>, {{[0-9]+}}},
+// CHECK:         gemm_kernels::runs<col_major_f32_k0>, nullptr, nullptr, {{[0-9]+}}},
 func.func @col_major_f32(%a: memref<?x?xf32, strided<[1, ?], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>,
                          %c: memref<?x?xf32, strided<[1, ?], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, transpose = true>} : memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, f32

@@ -5,7 +5,9 @@
 // stream at (row-major A: BK floats of 128-byte lines; B: BN of them, whole
 // lines) and its schedule; run() picks one per call (runtime/src/choose.cu).
 // The plan names the gemm-opt version and kernel templates, for tuning
-// records (docs/tuning.md).
+// records (docs/tuning.md). A kernel has a stream-K form only where a
+// measurement chose it, here @tuned's for two_k1 (gemm-specialize), and
+// then in every launcher that runs it.
 // RUN: gemm-opt --emit=cuda %s -o - | FileCheck %s
 
 // CHECK:      /// 128x128x8 block tile, 8x8 register tile per thread (256 threads),
@@ -24,12 +26,11 @@
 // CHECK:        static const gemm_rt::Variant variants[] = {
 // CHECK-NEXT:       {gemm_kernels::launch<two_k0>, 128, 128, 1, {{[0-9]+\.[0-9]}}, 0.250, 1.000,
 // CHECK-NEXT:        "block=128,128,8 thread=8,8 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0",
-// CHECK-NEXT:        gemm_kernels::runs<two_k0>, gemm_kernels::launchStreamed<two_k0>,
-// CHECK-NEXT:        gemm_kernels::streams<two_k0>, {{[0-9]+}}},
+// CHECK-NEXT:        gemm_kernels::runs<two_k0>, nullptr, nullptr, 8},
 // CHECK-NEXT:       {gemm_kernels::launch<two_k1>, 64, 64, 2, {{[0-9]+\.[0-9]}}, 0.500, 1.000,
 // CHECK-NEXT:        "block=64,64,16 thread=4,4 vector=4 prefetch=smem stages=2 pad=4 compute=fma transpose=0 occupancy=2",
 // CHECK-NEXT:        gemm_kernels::runs<two_k1>, gemm_kernels::launchStreamed<two_k1>,
-// CHECK-NEXT:        gemm_kernels::streams<two_k1>, {{[0-9]+}}},
+// CHECK-NEXT:        gemm_kernels::streams<two_k1>, 16},
 // CHECK-NEXT:   };
 // CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}"});
 module attributes {gemm.target = #gemm.target<name = "hopper-h200">} {
@@ -46,11 +47,12 @@ func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // CHECK:        static const gemm_rt::Measured measured[] = {
 // CHECK-NEXT:       {1, 4096, 4096, 4096, 1, 2},
 // CHECK-NEXT:       {1, 1000, 1000, 1000, 0, 1},
+// CHECK-NEXT:       {1, 2048, 2048, 2048, 1, 0},
 // CHECK-NEXT:   };
-// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}", measured, 2});
+// CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}", measured, 3});
 func.func @tuned(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                  %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
-  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>], gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>], gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1, 1, 2048, 2048, 2048, 1, 0>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   return
 }
 

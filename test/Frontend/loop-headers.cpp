@@ -1,7 +1,7 @@
 // Loop headers: int/long/long long/unsigned/size_t/short induction variables,
 // `<`, `<=`, `!=` and their reversed forms, the four unit increments, and
-// constant or runtime lower bounds, which offset the operand pointers.
-// Headers that are not a unit step up are left alone.
+// constant or runtime lower bounds, which offset the operand pointers; other
+// steps, up or down (counted-loops.cpp has more).
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -50,23 +50,29 @@ void lowerBounds(int lo, int hi) {
         C[i][j] += A[i][k] * B[k][j];
 }
 
-// OUT-NOT: gemm_opt_nest_{{[4-9]}}
-
-void rejected() {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported loop header: the induction variable must start at a bound, be compared with <, <= or != and step by +1 [-Rpass-missed=gemm]
+// Steps other than +1: every other row (A's and C's row strides double),
+// and counting down over the same rows as counting up.
+void steps() {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f64, M x N x K = 32 x 32 x 16; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+  // OUT: {{^}}  if (!gemm_opt_nest_4(&A[0][0], 32, 16, 32, 1, &B[0][0], 16, 32, 32, 1, &C[0][0], 32, 32, 64, 1, 1, 1)) {
   for (int i = 0; i < 64; i += 2)
     for (int j = 0; j < 32; ++j)
       for (int k = 0; k < 16; ++k)
         C[i][j] += A[i][k] * B[k][j];
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported loop header: the induction variable must start at a bound, be compared with <, <= or != and step by +1 [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f64, M x N x K = 64 x 32 x 16; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_5 [-Rpass=gemm]
+  // OUT: {{^}}  if (!gemm_opt_nest_5(&A[0][0], 64, 16, 16, 1, &B[0][0], 16, 32, 32, 1, &C[0][0], 64, 32, 32, 1, 1, 1)) {
   for (int i = 63; i >= 0; --i)
     for (int j = 0; j < 32; ++j)
       for (int k = 0; k < 16; ++k)
         C[i][j] += A[i][k] * B[k][j];
+}
 
+// OUT-NOT: gemm_opt_nest_{{[6-9]}}
+
+void rejected() {
   // A floating-point counter is no induction variable.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: unsupported loop header: the induction variable must start at a bound, be compared with <, <= or != and step by +1 [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the induction variable 'k' is 'double', not an integer, so it does not count iterations exactly [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j)
       for (double k = 0; k < 16; ++k)
@@ -77,4 +83,6 @@ void rejected() {
 // MLIR: func.func @gemm_opt_nest_1(%arg0: memref<64x16xf64, strided<[16, 1], offset: ?>>, %arg1: memref<16x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<64x32xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
 // MLIR: func.func @gemm_opt_nest_2(%arg0: memref<62x12xf64, strided<[16, 1], offset: ?>>, %arg1: memref<12x31xf64, strided<[32, 1], offset: ?>>, %arg2: memref<62x31xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
 // MLIR: func.func @gemm_opt_nest_3(%arg0: memref<?x?xf64, strided<[16, 1], offset: ?>>, %arg1: memref<?x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<?x32xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
+// MLIR: func.func @gemm_opt_nest_4(%arg0: memref<32x16xf64, strided<[32, 1], offset: ?>>, %arg1: memref<16x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<32x32xf64, strided<[64, 1], offset: ?>>, %arg3: f64, %arg4: f64)
+// MLIR: func.func @gemm_opt_nest_5(%arg0: memref<64x16xf64, strided<[16, 1], offset: ?>>, %arg1: memref<16x32xf64, strided<[32, 1], offset: ?>>, %arg2: memref<64x32xf64, strided<[32, 1], offset: ?>>, %arg3: f64, %arg4: f64)
 // MLIR-NOT: func.func

@@ -61,7 +61,7 @@ done:
         if (A[i][k] > eps)
           C[i][j] += A[i][k] * B[k][j];
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: a loop that is not a counted 'for' in the nest [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop with the test 'eps > 1' has no integer induction variable that steps at the end of each iteration, so its trip count is unknown [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       for (int k = 0; k < 64; ++k) {

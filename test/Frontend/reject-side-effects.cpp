@@ -82,5 +82,12 @@ void effects() {
         C[i][j] += A[i][k] * B[k][j];
         D[i][j] += B[i][k] * A[k][j];
       }
+
+  // A comma expression hides a second assignment.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the statement 'C[i][j] += A[i][k] * B[k][j] , last = 1' has effects that gemm-opt does not model (only assignments, increments and calls are read) [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (int k = 0; k < 64; ++k)
+        C[i][j] += A[i][k] * B[k][j], last = 1;
   std::printf("%d %f\n", count, last);
 }

@@ -4,6 +4,7 @@
 // padded rows keep packs aligned, C is stored by columns where only its rows
 // are contiguous, and a transposed schedule's kernel sees B^T, A^T and C^T.
 // RUN: gemm-opt %s -gemm-specialize -split-input-file | FileCheck %s
+// RUN: gemm-opt %s -gemm-specialize=stream-k=1 -split-input-file | FileCheck %s --check-prefix=ALL
 
 // Row-major f32: A's packs run along K (element-wise stores), B's along N
 // (stored whole, the padded rows stay 16-byte aligned); 256 threads and 256
@@ -133,5 +134,29 @@ func.func @twins(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, #gemm.schedule<block = [32, 32, 8], thread = [2, 2], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   gemm.matmul %g, %g, %g, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, f32
+  return
+}
+
+// -----
+
+// A kernel compiles its stream-K form only where a measurement can choose
+// it, in every op that runs it: the first op's measured table chose
+// stream-K (splits 0) for its alternative 64x64x16, the second op's first
+// kernel; 128x128x8 was measured split, and has none. A tuning program
+// times every kernel of its ops (gemm.tune) as stream-K. With stream-k,
+// every kernel has one.
+// CHECK-LABEL: func.func @streams
+// CHECK:      kernels = [#gemm.kernel<schedule = <block = [128, 128, 8]{{[^#]*}}scalar_twin = true>,
+// CHECK-SAME: #gemm.kernel<schedule = <block = [64, 64, 16]{{[^#]*}}scalar_twin = true, stream_k = true>]
+// CHECK:      kernels = [#gemm.kernel<schedule = <block = [64, 64, 16]{{[^#]*}}scalar_twin = true, stream_k = true>]
+// CHECK:      kernels = [#gemm.kernel<schedule = <block = [32, 32, 8]{{[^#]*}}scalar_twin = true, stream_k = true>]
+// ALL-LABEL:  func.func @streams
+// ALL:        kernels = [#gemm.kernel<schedule = <block = [128, 128, 8]{{[^#]*}}stream_k = true>,
+// ALL-SAME:   #gemm.kernel<schedule = <block = [64, 64, 16]{{[^#]*}}stream_k = true>]
+func.func @streams(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                   %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>], gemm.measured = array<i64: 1, 1024, 1024, 1024, 0, 2, 1, 4096, 4096, 4096, 1, 0>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [32, 32, 8], thread = [2, 2], warps = 8, stages = 2, vector = 2, prefetch = smem, pad = 2>, gemm.tune = array<i64: 1, 256, 256, 256, 0>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   return
 }

@@ -5,7 +5,12 @@
 each in its own static function `fz_nestN`, run by `fz_runN` on its own
 random inputs and printed for the driver (fuzz.py; compare_fuzz.py compares).
 Every nest is either a GEMM in one of the forms gemm-opt recognises, or a
-near-miss that it must leave alone (or handle correctly).
+near-miss that it must leave alone (or handle correctly). Some loops of a
+nest are written in another shape over the same values: within tiles
+(clipped or, where the tile divides the range, not), as `while` loops, or
+unrolled with a remainder loop; the shape near-misses make tiles overlap or
+leave gaps, copy one unrolled term at the wrong offset, restart the
+remainder, or change a `while` loop's variable in its body.
 
 Every operand lives in a flat *region* of the harness: GUARD poisoned cells,
 the cells the operand's view can reach, GUARD poisoned cells. A view hands
@@ -43,6 +48,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 from dataclasses import dataclass, field
 
@@ -73,7 +79,13 @@ NEAR_MISSES = {
     "c_overlap": (1, "any"), "double_update": (1, "miss"),
     # No near-miss: B lies in A's buffer (at A's origin, inside, past it).
     "ab_alias": (2, "gemm"),
+    # Loop shapes (see shape_loops) that do not cover the range once.
+    "tile_gap": (1, "miss"), "tile_overlap": (1, "miss"),
+    "unroll_copy": (1, "miss"), "remainder_start": (1, "miss"),
+    "iv_changed": (1, "miss"),
 }
+SHAPE_MISSES = ("tile_gap", "tile_overlap", "unroll_copy", "remainder_start",
+                "iv_changed")
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.h")
 MEMKIND_PREFIX = "static const int fz_memkind[] = {"
@@ -117,15 +129,45 @@ class Loop:
     cond: str = "<"
     step: str = "++v"
     pragma: str = ""
+    # How the loop is written (shape_loops): "for"; "while" (started by the
+    # statement before it, stepped as the body's last); "tile" (over the
+    # tiles of its point loop, by `tile`); "point" (within the tiles of
+    # loop `of`: up to `width` from the tile's index, clipped at the bound
+    # by `clip`, "min" or "cond", or not, "").
+    shape: str = "for"
+    tile: int = 0
+    width: int = 0
+    clip: str = ""
+    of: str = ""
+
+    def start(self):
+        return (f"{self.name} = {self.lo_text}" if self.outside
+                else f"{self.ctype} {self.name} = {self.lo_text}")
+
+    def test(self):
+        v, h = self.name, self.hi_text
+        return {"<": f"{v} < {h}", ">": f"{h} > {v}",
+                "<=": f"{v} <= {h} - 1", ">=": f"{h} - 1 >= {v}",
+                "!=": f"{v} != {h}"}[self.cond]
+
+    def stepping(self):
+        return self.step.replace("v", self.name)
 
     def header(self):
         v, h = self.name, self.hi_text
-        init = (f"{v} = {self.lo_text}" if self.outside
-                else f"{self.ctype} {v} = {self.lo_text}")
-        cond = {"<": f"{v} < {h}", ">": f"{h} > {v}",
-                "<=": f"{v} <= {h} - 1", ">=": f"{h} - 1 >= {v}",
-                "!=": f"{v} != {h}"}[self.cond]
-        return f"for ({init}; {cond}; {self.step.replace('v', v)})"
+        if self.shape == "tile":
+            return (f"for ({self.ctype} {v} = {self.lo_text}; {v} < {h}; "
+                    f"{v} += {self.tile})")
+        if self.shape == "point":
+            t, w = self.of, self.width
+            end = {"min": f"std::min<{self.ctype}>({t} + {w}, {h})",
+                   "cond": f"({t} + {w} < {h} ? {t} + {w} : {h})",
+                   "": f"{t} + {w}"}[self.clip]
+            init = f"{v} = {t}" if self.outside else f"{self.ctype} {v} = {t}"
+            return f"for ({init}; {v} < {end}; ++{v})"
+        if self.shape == "while":
+            return f"while ({self.test()})"
+        return f"for ({self.start()}; {self.test()}; {self.stepping()})"
 
 
 @dataclass
@@ -140,6 +182,22 @@ class Block:
     loop: Loop
     body: list
     braces: bool = False
+
+
+@dataclass
+class Unrolled:
+    """A loop over one update unrolled by `count`: `int v;`, a loop stepping
+    by `count` over the copies at v, v + 1, ... (statements, or the terms of
+    one sum), and a remainder loop (`for`, `while`, or none) that continues
+    from where it stopped. Near-misses: a copy at a wrong offset, a
+    remainder that starts over."""
+    loop: Loop
+    update: Stmt
+    count: int
+    sum: bool
+    remainder: str
+    wrong_copy: bool = False
+    restart: bool = False
 
 
 @dataclass
@@ -218,6 +276,7 @@ class NestGen:
         self.globals = []
         self.info = NestInfo(index)
         self.bias_role = None     # 'i' or 'j': fz_biasN's loop
+        self.shapes = []          # loop shapes drawn (shape_loops)
         self.has_function = False
 
     def pick(self, *options):
@@ -250,6 +309,8 @@ class NestGen:
             forms = forms[:6]   # the init loop runs outside the loop it uses
         elif info.kind in ("liveout_acc", "mixed_acc"):
             forms = ["acc"]
+        elif info.kind in ("unroll_copy", "remainder_start"):
+            forms = ["plain", "acc"]
         self.form = self.rng.choice(forms)
         self.batched = self.chance(0.3)
         self.choose_order()
@@ -260,6 +321,7 @@ class NestGen:
         self.choose_headers()
         self.tree = self.build_body()
         self.apply_statement_misses()
+        self.shape_loops()
         if (info.expect == "gemm" and info.kind == "valid" and
                 all(op.storage in DEVICE_OK for op in self.ops.values())):
             info.memkind = [self.pick(0, 1, 1, 2) for _ in "ABC"]
@@ -649,6 +711,7 @@ class NestGen:
             if self.info.kind == "mixed_acc":
                 at = "float" if t == "double" else "double"
             prod, self.alpha = self.product(a, b)
+            self.prod = prod
             self.update = Stmt(self.pick(f"{s} += {prod};",
                                          f"{s} = {s} + {prod};",
                                          f"{s} -= {prod};"))
@@ -805,6 +868,177 @@ class NestGen:
         if len(body) > 1:
             block.braces = True
 
+    # -- loop shapes ----------------------------------------------------------
+    def parent_of(self, node, target):
+        """The Block whose body holds `target`, or None."""
+        if not isinstance(node, Block):
+            return None
+        if any(child is target for child in node.body):
+            return node
+        for child in node.body:
+            found = self.parent_of(child, target)
+            if found:
+                return found
+        return None
+
+    def block_of(self, lp):
+        """The Block that runs loop `lp`."""
+        todo = [self.tree]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, Block):
+                if node.loop is lp:
+                    return node
+                todo.extend(node.body)
+        return None
+
+    def shape_loops(self):
+        """Some loops of a valid nest written in other shapes over the same
+        values: in tiles, as `while` loops, or unrolled with a remainder;
+        the shape near-misses write one that does not cover the range once.
+        """
+        kind = self.info.kind
+        if kind in SHAPE_MISSES:
+            shapes = {"tile_gap": ["tile"], "tile_overlap": ["tile"],
+                      "unroll_copy": ["unroll"],
+                      "remainder_start": ["unroll"],
+                      "iv_changed": ["while"]}[kind]
+        elif kind == "valid" and self.chance(0.4):
+            shapes = self.rng.sample(["tile", "while", "unroll"],
+                                     self.pick(1, 1, 2))
+        else:
+            return
+        for shape in shapes:
+            if getattr(self, "shape_" + shape)():
+                self.shapes.append(shape)
+
+    def shape_tile(self):
+        """A loop within tiles: `for (vt = lo; vt < hi; vt += T) for (v = vt;
+        v < min(vt + T, hi); ++v)`, unclipped where T divides the range."""
+        kind = self.info.kind
+        roles = [r for r in self.order
+                 if self.loops[r].hi - self.loops[r].lo >= 2 and
+                 self.loops[r].shape == "for" and
+                 self.block_of(self.loops[r])]
+        if not roles:
+            self.info.kind, self.info.expect = "valid", "gemm"
+            return False
+        lp = self.loops[self.pick(*roles)]
+        extent = lp.hi - lp.lo
+        tile = self.rng.randint(2, min(extent, 24))
+        width = {"tile_gap": tile - 1, "tile_overlap": tile + 1}.get(kind,
+                                                                   tile)
+        clips = ["min", "cond"]
+        if width == tile and extent % tile == 0:
+            clips.append("")
+        block = self.block_of(lp)
+        outer = Loop(lp.role, lp.name + "t", lp.lo, lp.hi, lp.ctype,
+                     lp.lo_text, lp.hi_text, pragma=lp.pragma, shape="tile",
+                     tile=tile)
+        lp.pragma = ""
+        lp.shape, lp.of, lp.width = "point", outer.name, width
+        lp.clip = self.pick(*clips)
+        tiled = Block(outer, [Block(lp, block.body, block.braces)])
+        parent = self.parent_of(self.tree, block)
+        if parent is None:
+            self.tree = tiled
+        else:
+            parent.body[parent.body.index(block)] = tiled
+        return True
+
+    def shape_while(self):
+        """A loop as `v = lo; while (test) { body; step; }`."""
+        roles = [r for r in self.order
+                 if not self.loops[r].pragma and
+                 self.loops[r].shape == "for" and
+                 self.block_of(self.loops[r])]
+        if not roles:
+            self.info.kind, self.info.expect = "valid", "gemm"
+            return False
+        lp = self.loops[self.pick(*roles)]
+        lp.shape = "while"
+        if self.info.kind == "iv_changed":
+            block = self.block_of(lp)
+            block.body.append(Stmt(f"{lp.name} += 0;"))
+        return True
+
+    def shape_unroll(self):
+        """The innermost loop, over the update alone, unrolled."""
+        block = self.innermost()
+        lp = block.loop
+        if (block.body != [self.update] or lp.shape != "for" or
+                self.form not in ("plain", "acc")):
+            self.info.kind, self.info.expect = "valid", "gemm"
+            return False
+        count = self.pick(2, 3, 4)
+        text = self.update.text
+        target = text.split("=")[0].rstrip(" +-")
+        sum_ok = (lp.name not in re.findall(r"\w+", target) and
+                  ("+=" in text or "-=" in text or
+                   text.startswith(f"{target} = {target} +")))
+        remainder = self.pick("for", "for", "while")
+        if self.info.kind == "valid" and (lp.hi - lp.lo) % count == 0 \
+                and self.chance(0.3):
+            remainder = "none"
+        unrolled = Unrolled(lp, self.update, count,
+                            sum_ok and self.chance(0.6), remainder,
+                            self.info.kind == "unroll_copy",
+                            self.info.kind == "remainder_start")
+        parent = self.parent_of(self.tree, block)
+        parent.body[parent.body.index(block)] = unrolled
+        parent.braces = True
+        return True
+
+    def copy(self, text, lp, shift):
+        """`text` with loop `lp`'s variable moved on by `shift`."""
+        if shift == 0:
+            return text
+        return re.sub(rf"(?<![\w.>]){lp.name}\b", f"({lp.name} + {shift})",
+                      text)
+
+    def emit_unrolled(self, node, depth, out, twin):
+        pad, lp, upd, u = "  " * depth, node.loop, node.update, node.count
+        v, h = lp.name, lp.hi_text
+        shifts = list(range(u))
+        if node.wrong_copy:
+            shifts[-1] = shifts[-2]
+
+        def stmt(text, writes, shift, level):
+            if twin:
+                out.extend("  " * level + self.copy(w, lp, shift) + " = 1;"
+                           for w in writes)
+            else:
+                out.append("  " * level + self.copy(text, lp, shift))
+        if not lp.outside:
+            out.append(f"{pad}{lp.ctype} {v};")
+        test = f"{v} < {h}" if node.remainder == "none" else \
+            f"{v} + {u} <= {h}"
+        out.append(f"{pad}for ({v} = {lp.lo_text}; {test}; {v} += {u}) {{")
+        if node.sum and not twin:
+            m = re.match(r"(.*?)( \+=| -=| = .*? \+) (.*);$", upd.text)
+            terms = " + ".join(f"({self.copy(m.group(3), lp, k)})"
+                               for k in shifts)
+            out.append(f"{pad}  {m.group(1)}{m.group(2)} {terms};")
+        elif node.sum:
+            stmt(upd.text, upd.writes, 0, depth + 1)
+        else:
+            for k in shifts:
+                stmt(upd.text, upd.writes, k, depth + 1)
+        out.append(pad + "}")
+        if node.remainder == "none":
+            return
+        start = f"{v} = {lp.lo_text}" if node.restart else ""
+        if node.remainder == "for":
+            out.append(f"{pad}for ({start}; {v} < {h}; ++{v})")
+            stmt(upd.text, upd.writes, 0, depth + 1)
+            return
+        if start:
+            out.append(f"{pad}{start};")
+        out.append(f"{pad}while ({v} < {h}) {{")
+        stmt(upd.text, upd.writes, 0, depth + 1)
+        out.append(f"{pad}  ++{v};")
+        out.append(pad + "}")
+
     # -- printing -------------------------------------------------------------
     def emit_tree(self, node, depth, out, twin):
         """Appends the nest, or its twin, to `out`."""
@@ -816,6 +1050,16 @@ class NestGen:
                 out.append(pad + node.text)
             return
         if twin and not _writes(node):
+            return
+        if isinstance(node, Unrolled):
+            return self.emit_unrolled(node, depth, out, twin)
+        if node.loop.shape == "while":
+            lp = node.loop
+            out += [pad + "{", f"{pad}  {lp.start()};",
+                    f"{pad}  {lp.header()} {{"]
+            for child in node.body:
+                self.emit_tree(child, depth + 2, out, twin)
+            out += [f"{pad}    {lp.stepping()};", pad + "  }", pad + "}"]
             return
         if node.loop.pragma and not twin:
             out.append(pad + node.loop.pragma)
@@ -913,7 +1157,7 @@ class NestGen:
             self.emit_tree(self.tree, 1, body, twin)
             if not twin:
                 fors = [i for i, l in enumerate(body)
-                        if l.lstrip().startswith("for")]
+                        if l.lstrip().startswith(("for", "while"))]
                 info.line = len(lines) + fors[0] + 1
                 info.inner_line = len(lines) + fors[1] + 1
                 info.col = len(body[fors[0]]) - len(body[fors[0]].lstrip()) + 1
@@ -1027,6 +1271,7 @@ class NestGen:
                   for r, op in self.ops.items()]
         if self.info.kind != "valid":
             parts.append(self.info.kind)
+        parts += self.shapes
         return " ".join(parts)
 
 
@@ -1038,6 +1283,8 @@ def _prod(xs):
 
 
 def _holds(node, stmt):
+    if isinstance(node, Unrolled):
+        return node.update is stmt
     return node is stmt or (isinstance(node, Block) and
                             any(_holds(s, stmt) for s in node.body))
 
@@ -1045,6 +1292,8 @@ def _holds(node, stmt):
 def _writes(node):
     if isinstance(node, Stmt):
         return bool(node.writes)
+    if isinstance(node, Unrolled):
+        return bool(node.update.writes)
     return any(_writes(s) for s in node.body)
 
 

@@ -10,7 +10,8 @@
 # written (GEMM_OPT_DISABLE=1), once with no switch set (as users run it)
 # and once per variant index forced on every
 # nest that has it (GEMM_OPT_CHOICE=v,1), on the GPU (always-gpu), each of
-# those also as stream-K planned for 2 and for 3 slots (GEMM_OPT_STREAM),
+# those also as stream-K planned for 2 and for 3 slots (GEMM_OPT_STREAM;
+# rewritten with --stream-k, so that every kernel has its stream-K form),
 # so that tiles of C are summed from two pieces, and requires each
 # routine's |C| to agree with the loop's to 1e-4 (a wrong element moves it
 # far more; f32's rounding far less). --prepare rewrites it
@@ -28,7 +29,7 @@ if [[ ${1:-} == --prepare ]]; then
   rm -rf "$GEN"
   mkdir -p "$GEN"
   "${BUILD_DIR:-build}/bin/gemm-opt" test/Driver/Inputs/twenty-nests.cpp \
-    -o "$GEN/twenty-nests.cu" 2>/dev/null
+    --stream-k -o "$GEN/twenty-nests.cu" 2>/dev/null
   if [[ ${2:-} == --build ]]; then
     buildRuntime
     "$NVCC" "${NVCC_FLAGS[@]}" "$GEN/twenty-nests.cu" "$LIB" -o "$GEN/program"

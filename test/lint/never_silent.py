@@ -4,8 +4,9 @@
 Usage: never_silent.py GEMM_OPT FILE...
 
 Finds the candidate nests of each C or C++ file with libclang, independently
-of gemm-opt's own filter: an outermost `for` around a nest of two or more
-`for`s whose inner body accumulates a product (`x += ...*...`, `x -= ...`,
+of gemm-opt's own filter: an outermost loop (`for`, `while`, `do`,
+range-`for`) around a nest of two or more loops whose inner body accumulates
+a product (`x += ...*...`, `x -= ...`,
 `x = x + ...*...`, through any local or cast). Runs gemm-opt on the file with
 the clang flags of its first `RUN: gemm-opt ... -- <flags>` line and requires
 a gemm remark inside every candidate's lines. Prints each candidate without
@@ -26,6 +27,8 @@ except ImportError:
     import clang.cindex as cindex
 
 ACCUMULATE = {"AddAssign", "SubAssign"}
+LOOPS = {cindex.CursorKind.FOR_STMT, cindex.CursorKind.WHILE_STMT,
+         cindex.CursorKind.DO_STMT, cindex.CursorKind.CXX_FOR_RANGE_STMT}
 REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: .*\[-Rpass(-missed)?=gemm\]$")
 
 
@@ -73,10 +76,10 @@ def accumulates(cursor):
 
 
 def is_candidate(loop, depth=1):
-    """A `for` with `for`s nested below it, two deep in all, whose innermost
-    body (below the second `for`) accumulates a product."""
+    """A loop with loops nested below it, two deep in all, whose innermost
+    body (below the second loop) accumulates a product."""
     for child in loop.walk_preorder():
-        if child == loop or child.kind != cindex.CursorKind.FOR_STMT:
+        if child == loop or child.kind not in LOOPS:
             continue
         if accumulates(child):
             return True
@@ -84,12 +87,12 @@ def is_candidate(loop, depth=1):
 
 
 def outermost_loops(cursor, main, inside=False):
-    """The `for`s of the main file that no other `for` encloses."""
+    """The loops of the main file that no other loop encloses."""
     for child in cursor.get_children():
         location = child.location
         if location.file and location.file.name != main:
             continue
-        if child.kind == cindex.CursorKind.FOR_STMT and not inside:
+        if child.kind in LOOPS and not inside:
             yield child
         else:
             yield from outermost_loops(child, main, inside)

@@ -76,6 +76,7 @@ makePipelineOptions(const RewriteOptions &options) {
   pipelineOptions->tuneProblems = options.tuneProblems;
   pipelineOptions->tuneTop = options.tuneTop;
   pipelineOptions->tuneShapes = options.tuneShapes;
+  pipelineOptions->streamK = options.streamK;
   if (Error bad = mlir::gemm::checkPipelineOptions(*pipelineOptions))
     return std::move(bad);
   return std::move(pipelineOptions);

@@ -37,6 +37,8 @@ struct RewriteOptions {
   std::vector<std::string> tuneProblems;
   unsigned tuneTop = 16, tuneShapes = 0;
   bool referenceKernel = false;
+  /// --stream-k: every kernel's stream-K form, not only the measured ones.
+  bool streamK = false;
   Language language = Language::FromName;
   RemarkSelection remarks;
 };

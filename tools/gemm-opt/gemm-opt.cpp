@@ -100,7 +100,8 @@ constexpr StringLiteral ownFlags[] = {
     "cflags",     "libs",         "nvcc-flags",
     "cuda-arch",  "kernels",      "fsave-optimization-record",
     "foptimization-record-file",
-    "tuning-db",  "tune-problems", "tune-top", "tune-shapes"};
+    "tuning-db",  "tune-problems", "tune-top", "tune-shapes",
+    "stream-k"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
 /// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
@@ -203,6 +204,13 @@ struct Options {
       cl::desc("--emit=tune: after the first, the model's best schedule of "
                "each of this many further tile shapes (default: 0)"),
       cl::init(0), cl::cat(category)};
+  cl::opt<bool> streamK{
+      "stream-k",
+      cl::desc("Compile every kernel's stream-K form, for GEMM_OPT_TUNE and "
+               "GEMM_OPT_STREAM at run time (default: only those that a "
+               "tuning database chose; each costs nvcc about as much as its "
+               "kernel)"),
+      cl::cat(category)};
   cl::opt<bool> referenceKernel{
       "reference-kernel",
       cl::desc("Skip schedule selection: every launcher runs the runtime's "
@@ -499,6 +507,7 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.tuneTop = opts.tuneTop;
   rewrite.tuneShapes = opts.tuneShapes;
   rewrite.referenceKernel = opts.referenceKernel;
+  rewrite.streamK = opts.streamK;
   rewrite.language = opts.language;
   rewrite.remarks = *remarks;
   if (Error bad = gemm_opt::checkRewriteOptions(rewrite))

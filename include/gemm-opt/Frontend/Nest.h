@@ -86,6 +86,10 @@ struct Nest {
   /// Values the lifted nest takes for granted, as the source spells them
   /// (not as literals), with the value: the rewrite asserts them.
   std::vector<std::pair<std::string, int64_t>> assumptions;
+  /// Conditions, C++ valid before the nest, under which the lifted problem is
+  /// exactly what the loops compute (`n % 8 == 0` for tiles that are not
+  /// clipped at n): the guard runs the original loop where one fails.
+  std::vector<std::string> preconditions;
   /// The bias as a view of C's shape, with zero strides along the
   /// dimensions it is broadcast over. Its ptr is `cond ? ptr : 0` where the
   /// source checks the pointer for null: a null bias is no bias.

@@ -12,7 +12,8 @@
 namespace mlir::gemm {
 
 /// The main file with `launchers` in front and each nest guarded by its
-/// launcher: `if (!launcher(args)) { original nest }`. Every other byte is
+/// launcher: `if (!launcher(args)) { original nest }`, or `if (!(conditions
+/// && launcher(args)))` for a nest with preconditions. Every other byte is
 /// kept, and #line directives keep the original line numbers.
 std::string rewriteSource(const FrontendResult &result,
                           llvm::StringRef launchers);
@@ -36,6 +37,11 @@ PragmaBlock pragmasAbove(llvm::StringRef source, size_t offset);
 /// launcher ABI of CodeGen/Launcher.h: each of A, B, C as (pointer, sizes...,
 /// strides...), then alpha and beta.
 std::string launcherCall(const Nest &nest);
+
+/// What the guard tests: the launcher call, after the nest's preconditions
+/// (`(n % 8 == 0) && launcher(...)`), so that the launcher runs only where
+/// they hold and the original loop everywhere else.
+std::string launchCondition(const Nest &nest);
 
 } // namespace mlir::gemm
 

@@ -14,8 +14,10 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace mlir::gemm {
 
@@ -86,16 +88,29 @@ struct FittingSchedules {
 };
 
 /// What a search finds before the problem's extents are known: the kept
-/// candidates in the order of enumeration, predicted for a problem of
-/// unknown size. The extents change only the fill and the streamed
-/// operands' bound (predictFor), so one prediction serves every problem of
-/// a class.
+/// schedules of `fitting` (enumerateSchedules'), in its order, with the
+/// model's bounds that hold for every problem of a class. The extents change
+/// only the fill and the streamed operands' bound (predictFor), so one space
+/// serves every problem of the class. Each entry names its schedule in
+/// `fitting`, which must outlive the space: a file's classes keep a space
+/// each, and a Candidate per schedule would take hundreds of MB.
 struct SearchSpace {
+  /// The bounds that predict() gives for any extents.
+  struct Entry {
+    uint32_t fitting;
+    double fmaMix, issue, latency;
+  };
+
   Precision precision;
+  const FittingSchedules *fitting = nullptr;
   /// Schedules that fit the target's hard limits.
   int64_t feasible = 0;
   /// The ones that also meet the guidelines.
-  SmallVector<Candidate> kept;
+  std::vector<Entry> kept;
+
+  /// Entry `index` as a candidate for `extents`, a problem of the class.
+  Candidate candidate(const GpuTarget &target, size_t index,
+                      const Problem &extents) const;
 };
 
 /// The outcome of one search.
@@ -132,15 +147,16 @@ SearchSpace predictSchedules(const GpuTarget &target, Precision precision,
 CandidateSet rankSchedules(const GpuTarget &target, const SearchSpace &space,
                            const Problem &problem);
 
-/// The model's choice of `set`, which must not be empty: its first
-/// candidate that is not tuningOnly.
-const Candidate &modelChoice(const CandidateSet &set);
-
-/// The model's choice of `set` (which must not be empty) when its
-/// candidates are ranked for `problem` instead: its extents change the
-/// fill and the streamed operands' bound.
-Candidate rankFirst(const GpuTarget &target, const CandidateSet &set,
-                    const Problem &problem);
+/// The model's choice among the candidates of `space` (predictSchedules'
+/// for `problem`) for `probe`, a problem of the same class: the one ranked
+/// first for `probe`, skipping tuning-only candidates unless all are, and
+/// of those that tie, the one ranked first for `problem` (rankSchedules'
+/// order). nullopt for an empty space. A scan, without a ranking: a file's
+/// problems and probes each ask for one.
+std::optional<Candidate> rankFirst(const GpuTarget &target,
+                                   const SearchSpace &space,
+                                   const Problem &problem,
+                                   const Problem &probe);
 
 } // namespace mlir::gemm
 

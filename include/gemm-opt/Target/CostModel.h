@@ -184,6 +184,11 @@ Prediction predict(const GpuTarget &target, Precision precision,
                    const Schedule &schedule, const Problem &problem,
                    const Footprint &footprint);
 
+/// The share of the GPU's block slots that `schedule`, of `footprint`,
+/// keeps busy on `problem` (Prediction::fill).
+double predictFill(const GpuTarget &target, const Schedule &schedule,
+                   const Footprint &footprint, const Problem &problem);
+
 /// `prediction`, predict's for a problem of the same operands, for
 /// `problem`'s extents instead: only the fill and the memory bound (a
 /// streamed operand's) depend on them.

@@ -65,6 +65,8 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
                     llvm::cl::desc("Pick the kernels of a tuning program: "
                                    "gemm-add-tuning-candidates after "
                                    "gemm-add-alternatives")};
+  Option<bool> streamK{*this, "stream-k",
+                       llvm::cl::desc("See gemm-specialize")};
   ListOption<std::string> tuneProblems{
       *this, "tune-problems",
       llvm::cl::desc("See gemm-add-tuning-candidates' problems")};

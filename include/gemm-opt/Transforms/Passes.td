@@ -237,7 +237,12 @@ def GemmSpecialize : Pass<"gemm-specialize", "ModuleOp"> {
     `kernels`, one #gemm.kernel per schedule. A packed kernel gets a scalar
     twin (for operands its packs do not fit) where it is the first kernel of
     some op in the module, so that every misaligned call has a kernel and no
-    other kernel doubles its compile time.
+    other kernel doubles its compile time. A kernel gets its stream-K form
+    (`stream_k`) only where a measurement can choose it: where an op's
+    `gemm.measured` table chose stream-K for it, for every kernel of an op
+    that a tuning program times (`gemm.tune`), or for all with `stream-k`.
+    Both are decided per configuration across the module: a kernel that one
+    op needs them for has them for every op.
 
     Before:
     ```mlir
@@ -253,6 +258,11 @@ def GemmSpecialize : Pass<"gemm-specialize", "ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::gemm::GemmDialect"];
+  let options = [
+    Option<"streamK", "stream-k", "bool", "false",
+           "Compile every kernel's stream-K form, for GEMM_OPT_TUNE and "
+           "GEMM_OPT_STREAM at run time">
+  ];
 }
 
 #endif // GEMM_OPT_TRANSFORMS_PASSES_TD

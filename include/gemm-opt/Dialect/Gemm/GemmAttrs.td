@@ -424,7 +424,10 @@ def Gemm_KernelAttr : Gemm_Attr<"Kernel", "kernel"> {
     "int64_t":$shared_bytes,
     /// A twin with single-element accesses is compiled too, for operands
     /// that the packs do not fit; without one, such calls run other kernels.
-    "bool":$scalar_twin
+    "bool":$scalar_twin,
+    /// The stream-K kernel is compiled too (only a measurement chooses it);
+    /// printed only where true.
+    DefaultValuedParameter<"bool", "false">:$stream_k
   );
   let assemblyFormat = "`<` struct(params) `>`";
 }

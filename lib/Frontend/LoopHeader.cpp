@@ -1,0 +1,458 @@
+//===- LoopHeader.cpp - The values a loop's variable takes ----------------===//
+//
+// Reads a loop's induction variable, start, test and step (parseLoop: a
+// `for`, a `while` or `do` stepped at the end of its body, a range-`for`
+// over std::views::iota), then their values as affine forms over the loops
+// around it (readHeader): up by any invariant step while iv is below a bound (or the smaller of
+// several, as a clipped tile's), or down by 1 while iv is at or above one.
+// Everything else (a step that may jump over a `!=` bound, a counter that
+// wraps at 0, a test that never fails) is rejected here, so that a header
+// stands for exactly the values it lists.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopHeader.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+std::string mlir::gemm::quoted(const std::string &text) {
+  return "'" + text + "'";
+}
+
+AffineForm mlir::gemm::ivForm(size_t size, int loop) {
+  AffineForm form(size);
+  form.ivCoeffs[loop] = SymExpr::constant(1);
+  return form;
+}
+
+std::vector<int> mlir::gemm::loopsAround(const NestScope &scope, int loop) {
+  std::vector<int> chain;
+  for (int l = scope.sourceLoops[loop].parent; l >= 0;
+       l = scope.sourceLoops[l].parent)
+    chain.insert(chain.begin(), l);
+  return chain;
+}
+
+namespace {
+
+/// The terms of a minimum: `std::min(a, b)` and the conditionals that pick
+/// the smaller (`a < b ? a : b`, a MIN macro), nested; else `e` alone.
+void minTerms(const Expr *e, NestScope &scope,
+              std::vector<const Expr *> &terms) {
+  e = stripCasts(e);
+  if (std::optional<MinMaxCall> min = asMinMaxCall(e);
+      min && min->upper && e->getType()->isIntegerType()) {
+    minTerms(min->lhs, scope, terms);
+    minTerms(min->rhs, scope, terms);
+    return;
+  }
+  if (const auto *choice = dyn_cast<ConditionalOperator>(e)) {
+    const auto *compare =
+        dyn_cast<BinaryOperator>(choice->getCond()->IgnoreParenImpCasts());
+    auto same = [&](const Expr *x, const Expr *y) {
+      return scope.print(stripCasts(x)) == scope.print(stripCasts(y));
+    };
+    if (compare && compare->isRelationalOp()) {
+      bool less =
+          compare->getOpcode() == BO_LT || compare->getOpcode() == BO_LE;
+      const Expr *small = less ? compare->getLHS() : compare->getRHS();
+      const Expr *large = less ? compare->getRHS() : compare->getLHS();
+      if (same(choice->getTrueExpr(), small) &&
+          same(choice->getFalseExpr(), large)) {
+        minTerms(choice->getTrueExpr(), scope, terms);
+        minTerms(choice->getFalseExpr(), scope, terms);
+        return;
+      }
+    }
+  }
+  terms.push_back(e);
+}
+
+/// A non-type template argument in `e` (an instantiation's `N`), or null.
+const SubstNonTypeTemplateParmExpr *findTemplateArgument(const Stmt *e) {
+  if (const auto *subst = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
+    return subst;
+  for (const Stmt *child : e->children())
+    if (child)
+      if (const auto *subst = findTemplateArgument(child))
+        return subst;
+  return nullptr;
+}
+
+
+/// A step of an induction variable: `++v`, `v--`, `v += e`, `v -= e`, `v =
+/// v + e`, `v = e + v`, `v = v - e`.
+struct Step {
+  const VarDecl *var;
+  const Expr *amount; ///< Null for 1.
+  bool down;
+};
+
+std::optional<Step> asStep(const Stmt *s) {
+  const auto *e = dyn_cast_or_null<Expr>(s);
+  if (!e)
+    return std::nullopt;
+  e = e->IgnoreParenImpCasts();
+  if (const auto *unary = dyn_cast<UnaryOperator>(e);
+      unary && unary->isIncrementDecrementOp())
+    if (const VarDecl *var = referencedVar(unary->getSubExpr()))
+      return Step{var, nullptr, unary->isDecrementOp()};
+  const auto *binary = dyn_cast<BinaryOperator>(e);
+  const VarDecl *var = binary ? referencedVar(binary->getLHS()) : nullptr;
+  if (!var)
+    return std::nullopt;
+  if (binary->getOpcode() == BO_AddAssign || binary->getOpcode() == BO_SubAssign)
+    return Step{var, binary->getRHS(), binary->getOpcode() == BO_SubAssign};
+  const auto *sum =
+      dyn_cast<BinaryOperator>(binary->getRHS()->IgnoreParenImpCasts());
+  if (binary->getOpcode() != BO_Assign || !sum)
+    return std::nullopt;
+  if ((sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
+      referencedVar(sum->getLHS()) == var)
+    return Step{var, sum->getRHS(), sum->getOpcode() == BO_Sub};
+  if (sum->getOpcode() == BO_Add && referencedVar(sum->getRHS()) == var)
+    return Step{var, sum->getLHS(), false};
+  return std::nullopt;
+}
+
+/// Whether `decl` is declared in std or a namespace inside it.
+bool inStd(const Decl *decl) {
+  for (const DeclContext *ctx = decl->getDeclContext(); ctx;
+       ctx = ctx->getParent())
+    if (ctx->isStdNamespace())
+      return true;
+  return false;
+}
+
+/// a and n of `views::iota(a, n)` or `iota_view(a, n)` (std::ranges'): the
+/// range of a range-`for` over [a, n).
+std::optional<std::pair<const Expr *, const Expr *>> iotaRange(const Expr *e) {
+  e = stripCasts(e);
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+      call && call->getOperator() == OO_Call && call->getNumArgs() == 3) {
+    const auto *object = dyn_cast<DeclRefExpr>(stripCasts(call->getArg(0)));
+    const auto *decl = object ? dyn_cast<VarDecl>(object->getDecl()) : nullptr;
+    if (decl && decl->getName() == "iota" && inStd(decl))
+      return std::make_pair(call->getArg(1), call->getArg(2));
+  }
+  if (const auto *construct = dyn_cast<CXXConstructExpr>(e);
+      construct && construct->getNumArgs() == 2) {
+    const CXXRecordDecl *record = construct->getConstructor()->getParent();
+    if (record->getName() == "iota_view" && inStd(record))
+      return std::make_pair(construct->getArg(0), construct->getArg(1));
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+bool mlir::gemm::overContainer(const Stmt *s) {
+  const auto *range = dyn_cast<CXXForRangeStmt>(s);
+  return range && !iotaRange(range->getRangeInit());
+}
+
+namespace {
+
+/// The statements of a loop's body.
+std::vector<const Stmt *> statementsOf(const Stmt *body) {
+  if (const auto *block = dyn_cast<CompoundStmt>(body))
+    return std::vector<const Stmt *>(block->body_begin(), block->body_end());
+  return {body};
+}
+
+/// A write of `var` in `s`: an assignment, an increment, or its address
+/// taken (a pointer could then change it); null if none.
+const Expr *findChange(const Stmt *s, const VarDecl *var) {
+  if (!s)
+    return nullptr;
+  if (const auto *unary = dyn_cast<UnaryOperator>(s);
+      unary && (unary->isIncrementDecrementOp() ||
+                unary->getOpcode() == UO_AddrOf) &&
+      referencedVar(unary->getSubExpr()) == var)
+    return unary;
+  if (const auto *binary = dyn_cast<BinaryOperator>(s);
+      binary && binary->isAssignmentOp() && referencedVar(binary->getLHS()) == var)
+    return binary;
+  for (const Stmt *child : s->children())
+    if (const Expr *change = findChange(child, var))
+      return change;
+  return nullptr;
+}
+
+/// The integer variables that `e` reads.
+std::vector<const VarDecl *> integersOf(const Stmt *e) {
+  std::vector<const VarDecl *> vars;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+        var && var->getType()->isIntegerType())
+      vars.push_back(var);
+  for (const Stmt *child : e->children())
+    if (child)
+      llvm::append_range(vars, integersOf(child));
+  return vars;
+}
+
+/// A loop's test, `lhs op bound` with iv in lhs, or the reason it is none.
+std::optional<std::string> parseTest(const Expr *cond, const VarDecl *iv,
+                                     SourceLoop &loop, NestScope &scope) {
+  std::string name = "'" + iv->getNameAsString() + "'";
+  const auto *test =
+      cond ? dyn_cast<BinaryOperator>(cond->IgnoreParenImpCasts()) : nullptr;
+  if (!test)
+    return "the loop over " + name + " has no bound: its test " +
+           (cond ? "'" + scope.print(cond) + "' is no comparison"
+                 : std::string("is missing"));
+  BinaryOperatorKind op = test->getOpcode();
+  bool left = mentions(test->getLHS(), iv), right = mentions(test->getRHS(), iv);
+  if (!test->isRelationalOp() && op != BO_NE)
+    return "the loop over " + name + " has no bound: its test '" +
+           scope.print(cond) + "' is no comparison";
+  if (left == right)
+    return "the test '" + scope.print(cond) + "' of the loop over " + name +
+           (left ? " reads it on both sides" : " does not read it");
+  loop.lhs = left ? test->getLHS() : test->getRHS();
+  loop.bound = left ? test->getRHS() : test->getLHS();
+  loop.op = left ? op : BinaryOperator::reverseComparisonOp(op);
+  return std::nullopt;
+}
+
+/// `loop`, or a rejection where its body changes its induction variable
+/// (the values it lists would not be the body's).
+std::optional<SourceLoop> unchanged(SourceLoop loop, NestScope &scope) {
+  for (const Stmt *statement : loop.body)
+    if (const Expr *change = findChange(statement, loop.iv))
+      return scope.reject("the induction variable '" +
+                          loop.iv->getNameAsString() +
+                          "' is also changed in the body ('" +
+                          scope.print(change) + "')");
+  return loop;
+}
+
+} // namespace
+
+std::optional<SourceLoop> mlir::gemm::parseLoop(const Stmt *s,
+                                                NestScope &scope,
+                                                const Expr *start) {
+  SourceLoop loop{s,       nullptr, start,   -1, nullptr, nullptr, BO_LT,
+                  nullptr, false,   false,   -1, -1,      {}};
+  const Expr *cond = nullptr;
+  const Stmt *inc = nullptr, *body = nullptr;
+  if (const auto *range = dyn_cast<CXXForRangeStmt>(s)) {
+    auto bounds = iotaRange(range->getRangeInit());
+    loop.iv = range->getLoopVariable();
+    if (!bounds || !loop.iv->getType()->isIntegerType())
+      return scope.reject("the range-'for' over '" +
+                          loop.iv->getNameAsString() +
+                          "' does not count integers: its range '" +
+                          scope.print(range->getRangeInit()) +
+                          "' is no std::views::iota(first, last)");
+    std::tie(loop.start, loop.bound) = *bounds;
+    loop.body = statementsOf(range->getBody());
+    return unchanged(std::move(loop), scope);
+  }
+  if (const auto *forLoop = dyn_cast<ForStmt>(s)) {
+    cond = forLoop->getCond();
+    inc = forLoop->getInc();
+    body = forLoop->getBody();
+    if (const auto *decl = dyn_cast_or_null<DeclStmt>(forLoop->getInit())) {
+      if (decl->isSingleDecl())
+        if ((loop.iv = dyn_cast<VarDecl>(decl->getSingleDecl())))
+          loop.start = loop.iv->getInit();
+    } else if (const auto *assign =
+                   dyn_cast_or_null<BinaryOperator>(forLoop->getInit());
+               assign && assign->getOpcode() == BO_Assign) {
+      loop.iv = referencedVar(assign->getLHS());
+      loop.start = assign->getRHS();
+    } else if (forLoop->getInit()) {
+      return scope.reject("the loop's start '" +
+                          scope.print(cast<Expr>(forLoop->getInit())) +
+                          "' sets no induction variable");
+    }
+  } else if (const auto *whileLoop = dyn_cast<WhileStmt>(s)) {
+    cond = whileLoop->getCond();
+    body = whileLoop->getBody();
+  } else {
+    const auto *doLoop = cast<DoStmt>(s);
+    cond = doLoop->getCond();
+    body = doLoop->getBody();
+    loop.atLeastOnce = true;
+  }
+  loop.body = statementsOf(body);
+  // Without a step in the header, the body's last statement steps.
+  if (!inc && !loop.body.empty() && asStep(loop.body.back())) {
+    inc = loop.body.back();
+    loop.body.pop_back();
+  }
+  std::optional<Step> step = asStep(inc);
+  if (!loop.iv && step)
+    loop.iv = step->var;
+  // An integer of the test that the body changes, but not at its end.
+  if (!loop.iv && cond)
+    for (const VarDecl *var : integersOf(cond))
+      for (const Stmt *statement : loop.body)
+        if (const Expr *change = findChange(statement, var))
+          return scope.reject("the loop over '" + var->getNameAsString() +
+                              "' does not step it at the end of each "
+                              "iteration (it changes it with '" +
+                              scope.print(change) + "' before)");
+  if (!loop.iv)
+    return scope.reject((cond ? "the loop with the test '" +
+                                    scope.print(cond) + "'"
+                              : std::string("the loop without a test")) +
+                        " has no integer induction variable that steps at "
+                        "the end of each iteration, so its trip count is "
+                        "unknown");
+  std::string name = "'" + loop.iv->getNameAsString() + "'";
+  if (!loop.iv->getType()->isIntegerType())
+    return scope.reject("the induction variable " + name + " is '" +
+                        loop.iv->getType().getAsString() +
+                        "', not an integer, so it does not count iterations "
+                        "exactly");
+  if (!step || step->var != loop.iv)
+    return scope.reject("the loop over " + name + " does not step " + name +
+                        " at the end of each iteration" +
+                        (inc ? " (it steps with '" +
+                                   scope.print(cast<Expr>(inc)) + "')"
+                             : std::string("")));
+  loop.step = step->amount;
+  loop.down = step->down;
+  if (std::optional<std::string> why = parseTest(cond, loop.iv, loop, scope))
+    return scope.reject(*why);
+  return unchanged(std::move(loop), scope);
+}
+
+std::optional<AffineForm> mlir::gemm::boundForm(NestScope &scope,
+                                                const Expr *bound, int loop,
+                                                bool self) {
+  const std::vector<SourceLoop> &loops = scope.sourceLoops;
+  std::vector<int> context = loopsAround(scope, loop);
+  if (self)
+    context.push_back(loop);
+  std::optional<Rejection> saved = scope.rejection;
+  std::optional<AffineForm> form = scope.linearize(bound, context);
+  scope.rejection = saved;
+  if (form)
+    return form;
+  std::string iv = loops[loop].iv->getNameAsString();
+  const VarDecl *var = scope.findVaryingVar(bound);
+  if (const auto *param = findTemplateArgument(bound))
+    return scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                        "' is the template parameter '" +
+                        param->getParameter()->getNameAsString() +
+                        "': a nest in a template is lifted per element type, "
+                        "not per value of a non-type template parameter");
+  if (var && llvm::any_of(loops, [&](const SourceLoop &l) {
+        return l.iv == var && l.iv != loops[loop].iv;
+      }))
+    return scope.reject("non-rectangular bounds: the bound of '" + iv +
+                        "' depends on '" + var->getNameAsString() + "'");
+  if (var && referencedVar(bound) == var && scope.written.contains(var))
+    return scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                        "' is written inside the nest");
+  if (var)
+    return scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                        "' depends on " + scope.describeVarying(var));
+  return scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
+                      "' may change inside the nest (it reads memory or "
+                      "calls a function)");
+}
+
+std::optional<LoopHeader> mlir::gemm::readHeader(NestScope &scope, int loop) {
+  const SourceLoop &source = scope.sourceLoops[loop];
+  LoopHeader h;
+  std::string iv = "'" + source.iv->getNameAsString() + "'";
+  size_t size = scope.sourceLoops.size();
+  h.step = SymExpr::constant(1);
+  if (source.step) {
+    std::optional<AffineForm> step = boundForm(scope, source.step, loop);
+    if (!step)
+      return std::nullopt;
+    if (!step->isInvariant())
+      return scope.reject("the step '" + scope.print(source.step) + "' of " +
+                          iv + " changes from one iteration to the next"),
+             std::nullopt;
+    h.step = step->constant;
+  }
+  if (source.down)
+    h.step = SymExpr() - h.step;
+  std::optional<int64_t> step = h.step.getConstant();
+  if (step == 0)
+    return scope.reject("the loop over " + iv + " never moves " + iv +
+                        ": its step is 0"),
+           std::nullopt;
+  bool down = step && *step < 0;
+  if (source.start && !(h.start = boundForm(scope, source.start, loop)))
+    return std::nullopt;
+  // The test reads iv plus an invariant offset (a range-`for` tests iv).
+  std::optional<AffineForm> lhs = source.lhs
+                                      ? boundForm(scope, source.lhs, loop, true)
+                                      : ivForm(size, loop);
+  if (!lhs)
+    return std::nullopt;
+  AffineForm offset = *lhs + ivForm(size, loop).scaled(
+                                 SymExpr::constant(-1));
+  if (!offset.isInvariant())
+    return scope.reject("the test of the loop over " + iv + " compares '" +
+                        scope.print(source.lhs) + "', not " + iv +
+                        " plus a constant, with its bound"),
+           std::nullopt;
+  h.plainTest = offset.constant.isZero();
+  BinaryOperatorKind op = source.op;
+  if ((down && (op == BO_LT || op == BO_LE)) ||
+      (!down && (op == BO_GT || op == BO_GE)))
+    return scope.reject("the loop over " + iv + " counts " +
+                        (down ? "down" : "up") + " but tests '" +
+                        scope.print(source.lhs) + " " +
+                        BinaryOperator::getOpcodeStr(op).str() + " " +
+                        scope.print(source.bound) +
+                        "', so it does not stop at its bound"),
+           std::nullopt;
+  if (op == BO_NE && !(step == 1 || step == -1))
+    return scope.reject("the loop over " + iv + " steps by " +
+                        quoted(h.step.str()) + " but tests " +
+                        quoted(scope.print(source.lhs) + " != " +
+                               scope.print(source.bound)) +
+                        ", which a step may jump over"),
+           std::nullopt;
+  if (down && step != -1)
+    return scope.reject("the loop over " + iv + " counts down in steps of " +
+                        quoted((SymExpr() - h.step).str()) +
+                        "; only loops that count down by 1 are lifted"),
+           std::nullopt;
+  // A bound that varies may be a minimum whose terms vary (a clipped tile).
+  std::vector<const Expr *> terms;
+  if (scope.isInvariant(source.bound))
+    terms.push_back(source.bound);
+  else
+    minTerms(source.bound, scope, terms);
+  if (down && terms.size() > 1)
+    return scope.reject("the loop over " + iv +
+                        " counts down to the smaller of several bounds"),
+           std::nullopt;
+  // Up: iv < term - offset (+1 for <=); down: iv >= term - offset (+1 for
+  // > and !=).
+  SymExpr adjust =
+      SymExpr::constant(op == BO_LE || (down && op != BO_GE) ? 1 : 0) -
+      offset.constant;
+  for (const Expr *term : terms) {
+    std::optional<AffineForm> form = boundForm(scope, term, loop);
+    if (!form)
+      return std::nullopt;
+    form->constant = form->constant + adjust;
+    h.bounds.push_back(*form);
+  }
+  // An unsigned counter that counts down to 0 wraps instead of stopping.
+  std::optional<int64_t> lowest = h.bounds[0].constant.getConstant();
+  if (down && source.iv->getType()->isUnsignedIntegerType() &&
+      !(h.bounds[0].isInvariant() && lowest && *lowest > 0))
+    return scope.reject("the loop over " + iv + " counts down to " +
+                        quoted(h.bounds[0].constant.str()) + " but " + iv +
+                        " is unsigned: it wraps below 0 instead of stopping"),
+           std::nullopt;
+  return h;
+}
+

@@ -1,0 +1,575 @@
+//===- LoopShape.cpp - The iteration space of a nest's loops --------------===//
+//
+// Decides which values the loops of a nest give their induction variables,
+// and groups the loops whose values together run over one dimension: a loop
+// over tiles and the loop within each tile (strip-mining, cache blocking),
+// an unrolled loop and its remainder loop. Each dimension is the set
+// first + step * [0, extent), each value visited once; where the loops visit
+// exactly that set only for some sizes (tiles not clipped at the bound), the
+// condition becomes a precondition of the launch. The writes and locals of
+// the nest then sit in dimensions, so that the contraction and the
+// recogniser see ordinary counted loops.
+//
+// The proofs are small integer arguments, not a polyhedral library:
+// - tiles [t, min(t + S, n)) for t = L, L + S, ... < n partition [L, n);
+//   unclipped tiles [t, t + S) do exactly when S divides n - L;
+// - an unrolled loop that runs while k < K - c, each iteration covering
+//   [k, k + U), stops at the first k >= K - c; with c >= U - 1 it never
+//   passes K, and a remainder loop that continues from that k to K covers
+//   the rest; with 0 <= c < U - 1 that holds when U divides K - L.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopHeader.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+/// What a source loop becomes.
+enum class Role {
+  Dimension, ///< A dimension of its own (a point loop: with its tile loop).
+  Tile,      ///< Steps over the tiles of its point loops.
+  Unrolled,  ///< Unrolled, with a remainder loop that is the dimension.
+  Rerolled,  ///< Unrolled, no remainder: its first copy is the dimension.
+};
+
+/// `(x)`, or x where it needs no parentheses.
+std::string text(const SymExpr &x) { return parenthesize(x.str()); }
+
+/// `X` where `e` rounds X down to a multiple of `unit`: `(X / unit) *
+/// unit`, `unit * (X / unit)` or `X - X % unit`, as C's division does.
+const Expr *roundedDown(const Expr *e, int64_t unit, NestScope &scope) {
+  const auto *op = dyn_cast<BinaryOperator>(stripCasts(e));
+  auto isUnit = [&](const Expr *x) {
+    Expr::EvalResult value;
+    return x->EvaluateAsInt(value, scope.ctx) &&
+           value.Val.getInt().getExtValue() == unit;
+  };
+  auto operand = [&](const Expr *x, BinaryOperatorKind kind) -> const Expr * {
+    const auto *inner = dyn_cast<BinaryOperator>(stripCasts(x));
+    return inner && inner->getOpcode() == kind && isUnit(inner->getRHS())
+               ? inner->getLHS()
+               : nullptr;
+  };
+  if (!op)
+    return nullptr;
+  if (op->getOpcode() == BO_Mul) {
+    if (isUnit(op->getRHS()))
+      return operand(op->getLHS(), BO_Div);
+    if (isUnit(op->getLHS()))
+      return operand(op->getRHS(), BO_Div);
+  }
+  if (op->getOpcode() == BO_Sub)
+    if (const Expr *x = operand(op->getRHS(), BO_Rem);
+        x && scope.print(stripCasts(x)) == scope.print(stripCasts(op->getLHS())))
+      return x;
+  return nullptr;
+}
+
+bool sameForm(const AffineForm &x, const AffineForm &y) {
+  AffineForm difference = x + y.scaled(SymExpr::constant(-1));
+  return difference.isInvariant() && difference.constant.isZero();
+}
+
+class Shaper {
+public:
+  explicit Shaper(NestScope &scope)
+      : scope(scope), loops(scope.sourceLoops),
+        roles(loops.size(), Role::Dimension), tileOf(loops.size(), -1),
+        relative(loops.size(), false), unrolledOf(loops.size(), -1) {}
+
+  bool run();
+
+private:
+  NestScope &scope;
+  const std::vector<SourceLoop> &loops;
+  std::vector<LoopHeader> headers;
+  std::vector<Role> roles;
+  std::vector<int> tileOf; ///< A point loop's loop over tiles.
+  /// A point loop runs from 0 and the body reads tile + point (`int bt =
+  /// obt + ibt;`), else from the tile's index.
+  std::vector<bool> relative;
+  std::vector<int> unrolledOf; ///< A remainder loop's unrolled loop.
+  /// A rerolled loop's one accumulation, as its first copy's term.
+  llvm::DenseMap<int, const Expr *> firstTerms;
+  std::vector<int> dimensionOf; ///< Per source loop, or -1.
+
+  std::string name(int loop) const {
+    return quoted(loops[loop].iv->getNameAsString());
+  }
+  /// 'k..k + 3' for a loop unrolled by 4.
+  std::string copiesOf(int loop) const {
+    std::string iv = loops[loop].iv->getNameAsString();
+    return quoted(iv + ".." + iv + " + " +
+                  std::to_string(*headers[loop].step.getConstant() - 1));
+  }
+  std::vector<int> around(int loop) const { return loopsAround(scope, loop); }
+  bool invariant(int loop) const {
+    const LoopHeader &h = headers[loop];
+    return (!h.start || h.start->isInvariant()) &&
+           llvm::all_of(h.bounds,
+                        [](const AffineForm &f) { return f.isInvariant(); });
+  }
+  /// Whether the header of `loop` reads the induction variable of `outer`.
+  bool readsLoop(int loop, int outer) const {
+    const LoopHeader &h = headers[loop];
+    return (h.start && !h.start->ivCoeffs[outer].isZero()) ||
+           llvm::any_of(h.bounds, [&](const AffineForm &f) {
+             return !f.ivCoeffs[outer].isZero();
+           });
+  }
+  bool counted(int loop) const {
+    return !loops[loop].atLeastOnce && headers[loop].bounds.size() == 1 &&
+           headers[loop].start && invariant(loop);
+  }
+
+  bool findTile(int point);
+  bool findRemainder(int remainder);
+  bool checkRectangular(int loop);
+  bool require(const SymExpr &value, bool divisible, const SymExpr &unit,
+               const std::string &why);
+  std::optional<Loop> dimension(int anchor);
+  bool inDroppedCopy(const Stmt *s) const;
+  void remap();
+};
+
+/// Records `value % unit == 0` (divisible) or `value > 0` as a precondition;
+/// where the values are constants, decides it now, rejecting with `why`.
+bool Shaper::require(const SymExpr &value, bool divisible,
+                     const SymExpr &unit, const std::string &why) {
+  std::optional<int64_t> v = value.getConstant(), u = unit.getConstant();
+  if (v && u)
+    return (divisible ? *v % *u == 0 : *v > 0) || (scope.reject(why), false);
+  std::string condition =
+      divisible ? text(value) + " % " + text(unit) + " == 0"
+                : text(value) + " > 0";
+  if (!llvm::is_contained(scope.preconditions, condition))
+    scope.preconditions.push_back(condition);
+  return true;
+}
+
+/// Whether `point`, a loop counting up by 1, runs within the tiles of a
+/// loop around it: from the tile's index t to t + S (S its step), or to the
+/// smaller of that and the tile loop's bound n; or from 0 to S, or to the
+/// smaller of that and n - t, the body reading t + point. Records the pair,
+/// or rejects with what breaks the tiling.
+bool Shaper::findTile(int point) {
+  const LoopHeader &h = headers[point];
+  size_t size = loops.size();
+  std::string pn = name(point);
+  // The tile loop: the one loop around the point loop that its header
+  // reads; for a point loop from 0 to S, the innermost loop around it
+  // that steps by S.
+  int tile = -1;
+  for (int l : around(point)) {
+    bool read = readsLoop(point, l);
+    if (read && tile >= 0)
+      return scope.reject("non-rectangular bounds: the bound of " + pn +
+                          " depends on " + name(tile) + " and " + name(l)),
+             false;
+    if (read)
+      tile = l;
+  }
+  if (tile < 0 && invariant(point) && h.start && h.start->constant.isZero() &&
+      h.bounds.size() == 1)
+    for (int l : around(point))
+      if (!loops[l].atLeastOnce && headers[l].step == h.bounds[0].constant &&
+          !(headers[l].step == SymExpr::constant(1)))
+        tile = l;
+  if (tile < 0)
+    return true;
+  std::string tn = name(tile);
+  const LoopHeader &t = headers[tile];
+  std::optional<int64_t> step = t.step.getConstant();
+  for (int outer : around(tile))
+    if (readsLoop(tile, outer) &&
+        !(headers[outer].step == SymExpr::constant(1)))
+      return scope.reject("the loop " + tn + " over the tiles of " + pn +
+                          " runs within the tiles of " + name(outer) +
+                          "; one level of tiling is lifted"),
+             false;
+  if (!counted(tile) || t.step == SymExpr::constant(1) ||
+      loops[point].atLeastOnce || (step && *step < 0))
+    return scope.reject("non-rectangular bounds: the bound of " + pn +
+                        " depends on " + tn),
+           false;
+  // In absolute terms (a relative point loop's plus t): start at t, end at
+  // t + S and perhaps at the tile loop's bound n.
+  AffineForm tileIndex = ivForm(size, tile);
+  bool fromZero = h.start && h.start->isInvariant();
+  AffineForm shift = fromZero ? tileIndex : AffineForm(size);
+  if (!h.start || !sameForm(*h.start + shift, tileIndex))
+    return scope.reject("non-rectangular bounds: the bound of " + pn +
+                        " depends on " + tn + ", but " + pn +
+                        " starts neither at " + tn + " nor at 0"),
+           false;
+  const AffineForm &n = t.bounds[0];
+  bool spans = false, clipped = false;
+  for (const AffineForm &bound : h.bounds) {
+    AffineForm end = bound + shift;
+    AffineForm width = end + tileIndex.scaled(SymExpr::constant(-1));
+    if (width.isInvariant() && width.constant == t.step) {
+      spans = true;
+    } else if (sameForm(end, n)) {
+      clipped = true;
+    } else if (width.isInvariant()) {
+      std::optional<int64_t> w = width.constant.getConstant();
+      return scope.reject(
+                 "the tiles of " + tn + " " +
+                 (w && step ? (*w > *step ? "overlap" : "leave gaps")
+                            : "may overlap or leave gaps") +
+                 ": each runs " + pn + " over " + quoted(width.constant.str()) +
+                 " values from " + tn + ", which steps by " +
+                 quoted(t.step.str())),
+             false;
+    } else if (end.isInvariant()) {
+      return scope.reject("the tiles of " + tn + " are clipped at " +
+                          quoted(end.constant.str()) + ", not at the bound " +
+                          quoted(n.constant.str()) + " of " + tn),
+             false;
+    } else {
+      return scope.reject("non-rectangular bounds: the bound of " + pn +
+                          " depends on " + tn + " other than as a tile of it"),
+             false;
+    }
+  }
+  if (!spans)
+    return scope.reject("the tiles of " + tn + " leave gaps: " + pn +
+                        " does not run up to the next tile's start"),
+           false;
+  for (int other = 0; other < point; ++other)
+    if (tileOf[other] == tile &&
+        llvm::is_contained(around(point), other))
+      return scope.reject("the loops " + name(other) + " and " + pn +
+                          " both run within the tiles of " + tn),
+             false;
+  // Unclipped tiles cover [L, n) only where S divides n - L.
+  SymExpr extent = n.constant - t.start->constant;
+  if (!clipped &&
+      !require(extent, true, t.step,
+               "the tiles of " + tn + " do not cover " +
+                   quoted(t.start->constant.str() + ".." + n.constant.str()) +
+                   " exactly: the step " + quoted(t.step.str()) +
+                   " of " + tn + " does not divide " +
+                   quoted(extent.str()) + " and " + pn + " is not clipped at " +
+                   quoted(n.constant.str())))
+    return false;
+  if (!step && !require(t.step, false, t.step, ""))
+    return false;
+  roles[tile] = Role::Tile;
+  tileOf[point] = tile;
+  relative[point] = fromZero;
+  return true;
+}
+
+/// Whether `remainder` finishes the work of the unrolled loop just before
+/// it: continuing from where it stopped (or starting there), with a body
+/// of which the unrolled body is copies at k, k + 1, ..., k + U - 1. Records
+/// the pair, or rejects where the remainder continues from a loop that is
+/// no such pair.
+bool Shaper::findRemainder(int remainder) {
+  const SourceLoop &r = loops[remainder];
+  int unrolled = r.previous;
+  bool continues = r.follows >= 0;
+  if (unrolled < 0)
+    return true;
+  const LoopHeader &m = headers[unrolled], &h = headers[remainder];
+  std::optional<int64_t> step = m.step.getConstant();
+  std::string rn = name(remainder), un = name(unrolled);
+  bool shaped = roles[unrolled] == Role::Dimension && tileOf[unrolled] < 0 &&
+                counted(unrolled) && step && *step >= 1 &&
+                tileOf[remainder] < 0 && h.step == SymExpr::constant(1) &&
+                !r.atLeastOnce && h.bounds.size() == 1 &&
+                h.bounds[0].isInvariant();
+  // Loops over other things one after the other are no pair.
+  if (!continues &&
+      (!shaped || *step == 1 ||
+       !areCopies(scope, loops[unrolled].body, unrolled, r.body, remainder,
+                  *step)))
+    return true;
+  if (!shaped)
+    return scope.reject("the loop over " + rn +
+                        " continues from where the loop before it stopped, "
+                        "which is no counted loop that steps up"),
+           false;
+  if (continues && !areCopies(scope, loops[unrolled].body, unrolled, r.body,
+                              remainder, *step))
+    return scope.reject("the body of the loop over " + un + " (step " +
+                        std::to_string(*step) + ") is not " +
+                        std::to_string(*step) +
+                        " copies of the body of the remainder loop after it, "
+                        "one for each of " + copiesOf(unrolled)),
+           false;
+  // The unrolled loop runs while k < K - c: it stops in time where c >=
+  // U - 1, and at K where 0 <= c and U divides K - L.
+  const AffineForm &K = h.bounds[0];
+  const SymExpr &L = m.start->constant;
+  AffineForm gap = K + m.bounds[0].scaled(SymExpr::constant(-1));
+  std::optional<int64_t> distance =
+      gap.isInvariant() ? gap.constant.getConstant() : std::nullopt;
+  std::string reach = "the unrolled loop over " + un + " covers " +
+                      copiesOf(unrolled) + " while it tests " +
+                      quoted(scope.print(loops[unrolled].lhs)) + " against " +
+                      quoted(scope.print(loops[unrolled].bound));
+  if (!distance)
+    return scope.reject(reach + ", which is not a constant distance from " +
+                        quoted(K.constant.str()) + ", where the remainder "
+                        "loop stops"),
+           false;
+  int64_t c = *distance;
+  if (c < 0)
+    return scope.reject(reach + ", so it runs past " +
+                        quoted(K.constant.str()) +
+                        ", where the remainder loop stops"),
+           false;
+  if (c < *step - 1 &&
+      !require(K.constant - L, true, m.step,
+               reach + ": it runs past " + quoted(K.constant.str()) +
+                   " since " + std::to_string(*step) + " does not divide " +
+                   quoted((K.constant - L).str())))
+    return false;
+  if (!continues) {
+    // The remainder starts where the unrolled loop stops: for L = 0 and
+    // c = U - 1, at K rounded down to a multiple of U.
+    const Expr *x = roundedDown(r.start, *step, scope);
+    std::optional<AffineForm> rounded = x ? boundForm(scope, x, remainder) : std::nullopt;
+    if (!L.isZero() || c != *step - 1 || !rounded || !sameForm(*rounded, K))
+      return scope.reject("the remainder loop over " + rn + " starts at " +
+                          quoted(scope.print(r.start)) +
+                          ", not where the unrolled loop over " + un +
+                          " stops"),
+             false;
+  }
+  roles[unrolled] = Role::Unrolled;
+  unrolledOf[remainder] = unrolled;
+  return true;
+}
+
+/// A loop that is no point loop reads no loop around it in its header.
+bool Shaper::checkRectangular(int loop) {
+  for (int l : around(loop)) {
+    if (readsLoop(loop, l))
+      return scope.reject("non-rectangular bounds: the bound of " +
+                          name(loop) + " depends on " + name(l)),
+             false;
+  }
+  return true;
+}
+
+/// The dimension whose statements `anchor` holds.
+std::optional<Loop> Shaper::dimension(int anchor) {
+  const SourceLoop &source = loops[anchor];
+  const LoopHeader &h = headers[anchor];
+  Loop dim{source.iv, anchor, {{anchor, 1}}, SymExpr(),
+           SymExpr::constant(1), SymExpr()};
+  if (int tile = tileOf[anchor]; tile >= 0) {
+    dim.members.insert(dim.members.begin(), {tile, relative[anchor] ? 1 : 0});
+    dim.first = headers[tile].start->constant;
+    dim.extent = headers[tile].bounds[0].constant - dim.first;
+    return dim;
+  }
+  if (int unrolled = unrolledOf[anchor]; unrolled >= 0) {
+    dim.first = headers[unrolled].start->constant;
+    dim.extent = h.bounds[0].constant - dim.first;
+    return dim;
+  }
+  const SymExpr &bound = h.bounds[0].constant;
+  if (roles[anchor] == Role::Rerolled) {
+    // Copies [L, X) with X the bound of a plain test (`k < K`), else the
+    // last copy's bound (`k + U <= K`: iv < K - U + 1).
+    std::optional<int64_t> step = h.step.getConstant();
+    SymExpr end = h.plainTest ? bound : bound + SymExpr::constant(*step - 1);
+    dim.first = h.start->constant;
+    dim.extent = end - dim.first;
+    std::string why = "the unrolled loop over " + name(anchor) + " covers " +
+                      copiesOf(anchor) + " but its step " +
+                      std::to_string(*step) + " does not divide " +
+                      quoted(dim.extent.str()) +
+                      ", and no remainder loop follows it";
+    if (!require(dim.extent, true, h.step, why))
+      return std::nullopt;
+    return dim;
+  }
+  std::optional<int64_t> step = h.step.getConstant();
+  if (step == -1) {
+    // Counting down from the start to the lowest value: the same values.
+    dim.first = bound;
+    dim.extent = h.start->constant - bound + SymExpr::constant(1);
+    return dim;
+  }
+  dim.first = h.start->constant;
+  dim.step = h.step;
+  SymExpr span = bound - dim.first;
+  if (step == 1) {
+    dim.extent = span;
+  } else if (std::optional<int64_t> s = span.getConstant(); s && step) {
+    dim.extent = SymExpr::constant(*s > 0 ? (*s + *step - 1) / *step : 0);
+  } else {
+    // Iterations: ceil(span / step), as C's division computes it for any
+    // span (a negative count is no iteration).
+    if (!step && !require(h.step, false, h.step, ""))
+      return std::nullopt;
+    dim.extent = SymExpr::symbol(
+        text(span + h.step - SymExpr::constant(1)) + " / " + text(h.step));
+  }
+  // A `do` loop runs once before its first test.
+  if (source.atLeastOnce) {
+    std::optional<int64_t> extent = dim.extent.getConstant();
+    if (extent && *extent < 1)
+      dim.extent = SymExpr::constant(1);
+    else if (!extent && !require(dim.extent, false, dim.extent, ""))
+      return std::nullopt;
+  }
+  return dim;
+}
+
+/// Whether `s` is or holds `e`.
+bool holds(const Stmt *s, const Stmt *e) {
+  return s == e || llvm::any_of(s->children(), [&](const Stmt *child) {
+           return child && holds(child, e);
+         });
+}
+
+/// Whether `s` lies in the copies of a rerolled loop's body after its first,
+/// or in an unrolled loop: statements whose dimension holds the first copy
+/// or the remainder instead.
+bool Shaper::inDroppedCopy(const Stmt *s) const {
+  for (size_t l = 0; l < loops.size(); ++l) {
+    if (roles[l] == Role::Unrolled && holds(loops[l].stmt, s))
+      return true;
+    if (roles[l] != Role::Rerolled)
+      continue;
+    ArrayRef<const Stmt *> body = loops[l].body;
+    size_t copy = firstTerms.count(l)
+                      ? 1
+                      : body.size() / size_t(*headers[l].step.getConstant());
+    if (llvm::any_of(body.drop_front(copy),
+                     [&](const Stmt *c) { return holds(c, s); }))
+      return true;
+  }
+  return false;
+}
+
+/// Moves the loops of writes and locals from source loops to dimensions,
+/// noting the tiles they run once per; drops the statements of unrolled
+/// copies.
+void Shaper::remap() {
+  auto move = [&](std::vector<int> &chain, std::vector<int> &perTile) {
+    std::vector<int> dims;
+    for (int l : chain) {
+      if (roles[l] == Role::Tile &&
+          llvm::none_of(chain, [&](int p) { return tileOf[p] == l; }))
+        perTile.push_back(l);
+      if (dimensionOf[l] >= 0)
+        dims.push_back(dimensionOf[l]);
+    }
+    chain = dims;
+  };
+  std::vector<Write> writes;
+  std::vector<int> newIndex(scope.writes.size(), -1);
+  for (size_t w = 0; w < scope.writes.size(); ++w) {
+    Write write = scope.writes[w];
+    if (inDroppedCopy(write.lhs))
+      continue;
+    move(write.loops, write.perTile);
+    for (auto [loop, term] : firstTerms)
+      if (holds(loops[loop].body.front(), write.lhs))
+        write.rhs = term;
+    newIndex[w] = writes.size();
+    writes.push_back(write);
+  }
+  scope.writes = writes;
+  // Copies declare no locals (areCopies).
+  for (LocalDef &local : scope.locals)
+    move(local.loops, local.perTile);
+  std::vector<BetaBranch> branches;
+  for (BetaBranch branch : scope.betaBranches) {
+    if (newIndex[branch.zero] < 0)
+      continue;
+    branch.zero = newIndex[branch.zero];
+    if (branch.scale)
+      branch.scale = newIndex[*branch.scale];
+    branches.push_back(branch);
+  }
+  scope.betaBranches = branches;
+}
+
+bool Shaper::run() {
+  int size = loops.size();
+  for (int l = 0; l < size; ++l) {
+    std::optional<LoopHeader> header = readHeader(scope, l);
+    if (!header)
+      return false;
+    headers.push_back(*header);
+  }
+  for (int l = 0; l < size; ++l)
+    if (headers[l].step == SymExpr::constant(1) && !findTile(l))
+      return false;
+  for (int l = 0; l < size; ++l)
+    if (!findRemainder(l))
+      return false;
+  for (int l = 0; l < size; ++l) {
+    if (tileOf[l] < 0 && roles[l] != Role::Tile && !checkRectangular(l))
+      return false;
+    // An unrolled loop with no remainder: its copies cover [L, X).
+    std::optional<int64_t> step = headers[l].step.getConstant();
+    const Expr *first = nullptr;
+    if (roles[l] == Role::Dimension && step && *step > 1 && counted(l) &&
+        llvm::none_of(loops, [&](const SourceLoop &r) {
+          return r.previous == l && r.follows == l;
+        })) {
+      size_t copy = loops[l].body.size() / *step;
+      bool copies =
+          loops[l].body.size() == 1
+              ? areCopies(scope, loops[l].body, l, loops[l].body, l, *step,
+                          &first)
+              : loops[l].body.size() % *step == 0 &&
+                    areCopies(scope, loops[l].body, l,
+                              ArrayRef(loops[l].body).take_front(copy), l,
+                              *step);
+      if (copies) {
+        roles[l] = Role::Rerolled;
+        if (first)
+          firstTerms[l] = first;
+      }
+    }
+  }
+  dimensionOf.assign(size, -1);
+  for (int l = 0; l < size; ++l) {
+    if (roles[l] == Role::Tile || roles[l] == Role::Unrolled ||
+        inDroppedCopy(loops[l].stmt))
+      continue;
+    std::optional<Loop> dim = dimension(l);
+    if (!dim)
+      return false;
+    auto note = [&](const std::string &shape) {
+      if (!llvm::is_contained(scope.shapes, shape))
+        scope.shapes.push_back(shape);
+    };
+    if (int tile = tileOf[l]; tile >= 0)
+      note(
+          relative[l] ? quoted(loops[tile].iv->getNameAsString() + " + " +
+                               loops[l].iv->getNameAsString()) +
+                            " runs over one dimension in tiles"
+                      : name(l) + " runs within the tiles of " + name(tile));
+    if (int unrolled = unrolledOf[l]; unrolled >= 0)
+      note(name(unrolled) + " is unrolled by " +
+                             headers[unrolled].step.str() +
+                             " with a remainder loop");
+    if (roles[l] == Role::Rerolled)
+      note(name(l) + " is unrolled by " +
+                             headers[l].step.str());
+    dimensionOf[l] = scope.loops.size();
+    scope.loops.push_back(*dim);
+  }
+  remap();
+  return true;
+}
+
+} // namespace
+
+bool mlir::gemm::shapeLoops(NestScope &scope) { return Shaper(scope).run(); }

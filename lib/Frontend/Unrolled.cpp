@@ -1,0 +1,200 @@
+//===- Unrolled.cpp - Bodies that are copies of one body ------------------===//
+//
+// An unrolled loop repeats a body for k, k + 1, ..., k + U - 1: statement by
+// statement, or as the terms of one accumulation (`s += a[k]*b[k] +
+// a[k+1]*b[k+1] + ...`, the same sum up to rounding). Two statements are
+// copies when they are the same tree but for the integer subexpressions
+// that read the induction variable, whose affine forms must agree once the
+// copy's offset is taken off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestScope.h"
+
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+/// An accumulation `x += t1 + t2 + ...`, `x -= ...` or `x = x + t1 + ...`.
+struct Accumulation {
+  const Expr *target;
+  BinaryOperatorKind op; ///< BO_AddAssign, BO_SubAssign or BO_Assign.
+  std::vector<const Expr *> terms;
+};
+
+void sumTerms(const Expr *e, std::vector<const Expr *> &terms) {
+  e = e->IgnoreParens();
+  if (const auto *sum = dyn_cast<BinaryOperator>(e);
+      sum && sum->getOpcode() == BO_Add) {
+    sumTerms(sum->getLHS(), terms);
+    sumTerms(sum->getRHS(), terms);
+    return;
+  }
+  terms.push_back(e);
+}
+
+std::optional<Accumulation> asAccumulation(const Stmt *s, NestScope &scope) {
+  const auto *assign = dyn_cast<BinaryOperator>(s);
+  if (!assign)
+    return std::nullopt;
+  Accumulation acc{assign->getLHS(), assign->getOpcode(), {}};
+  sumTerms(assign->getRHS(), acc.terms);
+  if (acc.op == BO_AddAssign || acc.op == BO_SubAssign)
+    return acc;
+  if (acc.op != BO_Assign)
+    return std::nullopt;
+  // `x = x + ...`: the target is one of the terms.
+  std::string target = scope.print(stripCasts(acc.target));
+  auto self = llvm::find_if(acc.terms, [&](const Expr *t) {
+    return scope.print(stripCasts(t)) == target;
+  });
+  if (self == acc.terms.end())
+    return std::nullopt;
+  acc.terms.erase(self);
+  return acc;
+}
+
+class Comparer {
+public:
+  Comparer(NestScope &scope, int copyLoop, int bodyLoop)
+      : scope(scope), copyLoop(copyLoop), bodyLoop(bodyLoop),
+        copyContext(chain(copyLoop)), bodyContext(chain(bodyLoop)) {}
+
+  /// Whether `x` is `t` with the body loop's induction variable moved on by
+  /// `shift` (and renamed to the copy loop's).
+  bool same(const Stmt *x, const Stmt *t, int64_t shift) {
+    if (!x || !t)
+      return x == t;
+    if (const auto *e = dyn_cast<Expr>(x))
+      x = e->IgnoreParens();
+    if (const auto *e = dyn_cast<Expr>(t))
+      t = e->IgnoreParens();
+    const auto *xe = dyn_cast<Expr>(x), *te = dyn_cast<Expr>(t);
+    if (xe && te && te->getType()->isIntegerType() &&
+        (mentions(te, scope.sourceLoops[bodyLoop].iv) ||
+         mentions(xe, scope.sourceLoops[copyLoop].iv)))
+      return sameIndex(xe, te, shift);
+    if (x->getStmtClass() != t->getStmtClass() || !sameNode(x, t))
+      return false;
+    auto xs = x->children(), ts = t->children();
+    if (std::distance(xs.begin(), xs.end()) !=
+        std::distance(ts.begin(), ts.end()))
+      return false;
+    for (auto [xc, tc] : llvm::zip(xs, ts))
+      if (!same(xc, tc, shift))
+        return false;
+    return true;
+  }
+
+private:
+  NestScope &scope;
+  int copyLoop, bodyLoop;
+  std::vector<int> copyContext, bodyContext;
+
+  std::vector<int> chain(int loop) const {
+    std::vector<int> loops;
+    for (int l = loop; l >= 0; l = scope.sourceLoops[l].parent)
+      loops.insert(loops.begin(), l);
+    return loops;
+  }
+
+  /// Integer expressions that read the induction variable: equal forms but
+  /// for the variable's coefficient c, and the copy's constant is c *
+  /// shift more.
+  bool sameIndex(const Expr *x, const Expr *t, int64_t shift) {
+    std::optional<Rejection> saved = scope.rejection;
+    std::optional<AffineForm> fx = scope.linearize(x, copyContext);
+    std::optional<AffineForm> ft = scope.linearize(t, bodyContext);
+    scope.rejection = saved;
+    if (!fx || !ft)
+      return false;
+    SymExpr c = ft->ivCoeffs[bodyLoop];
+    if (!(fx->ivCoeffs[copyLoop] == c))
+      return false;
+    fx->ivCoeffs[copyLoop] = ft->ivCoeffs[bodyLoop] = SymExpr();
+    ft->constant = ft->constant + c * SymExpr::constant(shift);
+    AffineForm difference = *fx + ft->scaled(SymExpr::constant(-1));
+    return difference.isInvariant() && difference.constant.isZero();
+  }
+
+  /// The node itself, children aside.
+  static bool sameNode(const Stmt *x, const Stmt *t) {
+    if (const auto *ref = dyn_cast<DeclRefExpr>(x))
+      return ref->getDecl() == cast<DeclRefExpr>(t)->getDecl();
+    if (const auto *lit = dyn_cast<IntegerLiteral>(x))
+      return lit->getType() == cast<IntegerLiteral>(t)->getType() &&
+             llvm::APInt::isSameValue(lit->getValue(),
+                                      cast<IntegerLiteral>(t)->getValue());
+    if (const auto *lit = dyn_cast<FloatingLiteral>(x))
+      return lit->getValue().bitwiseIsEqual(
+          cast<FloatingLiteral>(t)->getValue());
+    if (const auto *op = dyn_cast<BinaryOperator>(x))
+      return op->getOpcode() == cast<BinaryOperator>(t)->getOpcode();
+    if (const auto *op = dyn_cast<UnaryOperator>(x))
+      return op->getOpcode() == cast<UnaryOperator>(t)->getOpcode();
+    if (const auto *cast = dyn_cast<CastExpr>(x))
+      return cast->getCastKind() == llvm::cast<CastExpr>(t)->getCastKind() &&
+             cast->getType() == llvm::cast<CastExpr>(t)->getType();
+    if (const auto *member = dyn_cast<MemberExpr>(x))
+      return member->getMemberDecl() ==
+                 cast<MemberExpr>(t)->getMemberDecl() &&
+             member->isArrow() == cast<MemberExpr>(t)->isArrow();
+    if (const auto *call = dyn_cast<CallExpr>(x))
+      return call->getDirectCallee() &&
+             call->getDirectCallee() == cast<CallExpr>(t)->getDirectCallee();
+    // Nodes that hold nothing but their children; any other (a copy's own
+    // locals, sizeof, a string) only where it is the same node.
+    return isa<ArraySubscriptExpr, ParenExpr, ConditionalOperator,
+               MaterializeTemporaryExpr, ExprWithCleanups, CompoundStmt,
+               NullStmt>(x) ||
+           x == t;
+  }
+};
+
+} // namespace
+
+bool mlir::gemm::areCopies(NestScope &scope, ArrayRef<const Stmt *> copies,
+                           int copyLoop, ArrayRef<const Stmt *> body,
+                           int bodyLoop, int64_t count, const Expr **first) {
+  Comparer compare(scope, copyLoop, bodyLoop);
+  size_t m = body.size();
+  if (m > 0 && copies.size() == count * m) {
+    for (int64_t u = 0; u < count; ++u)
+      for (size_t j = 0; j < m; ++j)
+        if (!compare.same(copies[u * m + j], body[j], u))
+          return false;
+    return true;
+  }
+  if (m != 1 || copies.size() != 1)
+    return false;
+  std::optional<Accumulation> sum = asAccumulation(copies[0], scope);
+  std::optional<Accumulation> one = asAccumulation(body[0], scope);
+  if (!sum || !one || sum->terms.size() != size_t(count) ||
+      sum->op != one->op || !compare.same(sum->target, one->target, 0))
+    return false;
+  // Each term is the copy at a shift of its own; without a remainder, of
+  // one of the terms, which becomes the rerolled loop's (compound
+  // accumulations only, whose right side that term can be).
+  auto matchAll = [&](const Expr *pattern) {
+    std::vector<bool> taken(count, false);
+    return llvm::all_of(sum->terms, [&](const Expr *term) -> bool {
+      for (int64_t u = 0; u < count; ++u)
+        if (!taken[u] && compare.same(term, pattern, u))
+          return taken[u] = true;
+      return false;
+    });
+  };
+  if (copies[0] != body[0])
+    return one->terms.size() == 1 && matchAll(one->terms[0]);
+  if (sum->op == BO_Assign || !first)
+    return false;
+  for (const Expr *term : sum->terms)
+    if (matchAll(term)) {
+      *first = term;
+      return true;
+    }
+  return false;
+}

@@ -1,0 +1,134 @@
+// Loops whose iterations are not a counted range: the remark says why.
+//
+// RUN: gemm-opt %s -o %t.cu -- -std=c++20 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
+//
+// OUT-NOT: gemm_opt_nest
+// OUT:     #line 1 "{{.*}}reject-counted-loops.cpp"
+// OUT-NOT: gemm_opt_nest
+
+#include <ranges>
+
+double A[64][64], B[64][64], C[64][64];
+void use(int);
+
+void changed(int n) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the induction variable 'k' is also changed in the body ('k += 1') [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) {
+      int k = 0;
+      while (k < 64) {
+        C[i][j] += A[i][k] * B[k][j];
+        k += 1;
+        k++;
+      }
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the induction variable 'k' is also changed in the body ('k = 2 * k') [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++)
+      for (int k = 1; k < 64; k++) {
+        C[i][j] += A[i][k] * B[k][j];
+        k = 2 * k;
+      }
+
+  // A range-`for` variable changed in the body is no longer the range's.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the induction variable 'k' is also changed in the body ('k += 2') [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++)
+      for (int k : std::views::iota(0, 32)) {
+        k += 2;
+        C[i][j] += A[i][k] * B[k][j];
+      }
+}
+
+void unknownCount(double eps, int n) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop with the test 'eps > 1' has no integer induction variable that steps at the end of each iteration, so its trip count is unknown [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++)
+      while (eps > 1) {
+        C[i][j] += A[i][j] * B[j][i];
+        eps = eps / 2;
+      }
+
+  // The step is not the body's last statement.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'k' does not step it at the end of each iteration (it changes it with 'k++' before) [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) {
+      int k = 0;
+      while (k < 64) {
+        k++;
+        C[i][j] += A[i][k] * B[k][j];
+      }
+    }
+
+  // No statement just before the loop gives k its start.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'k' starts from the value 'k' holds before it, which no statement just before it in its block sets [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) {
+      int k = 0;
+      C[i][j] += k;
+      while (k < 64) {
+        C[i][j] += A[i][k] * B[k][j];
+        k++;
+      }
+    }
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the range-'for' over 'k' does not count integers: its range 'std::views::iota(0) | std::views::take(n)' is no std::views::iota(first, last) [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++)
+      for (int k : std::views::iota(0) | std::views::take(n))
+        C[i][j] += A[i][k] * B[k][j];
+}
+
+void directions(int n) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'i' counts down but tests 'i < 64', so it does not stop at its bound [-Rpass-missed=gemm]
+  for (int i = 63; i < 64; --i)
+    for (int j = 0; j < 64; j++)
+      for (int k = 0; k < 64; k++)
+        C[i][j] += A[i][k] * B[k][j];
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'i' steps by '2' but tests 'i != 63', which a step may jump over [-Rpass-missed=gemm]
+  for (int i = 0; i != 63; i += 2)
+    for (int j = 0; j < 64; j++)
+      for (int k = 0; k < 64; k++)
+        C[i][j] += A[i][k] * B[k][j];
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'i' counts down in steps of '2'; only loops that count down by 1 are lifted [-Rpass-missed=gemm]
+  for (int i = 63; i >= 0; i -= 2)
+    for (int j = 0; j < 64; j++)
+      for (int k = 0; k < 64; k++)
+        C[i][j] += A[i][k] * B[k][j];
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'i' counts down to '0' but 'i' is unsigned: it wraps below 0 instead of stopping [-Rpass-missed=gemm]
+  for (unsigned i = 63; i >= 0; --i)
+    for (int j = 0; j < 64; j++)
+      for (int k = 0; k < 64; k++)
+        C[i][j] += A[i][k] * B[k][j];
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'i' never moves 'i': its step is 0 [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i += 0)
+    for (int j = 0; j < 64; j++)
+      for (int k = 0; k < 64; k++)
+        C[i][j] += A[i][k] * B[k][j];
+
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the induction variable 'k' is 'double', not an integer, so it does not count iterations exactly [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 64; ++j)
+      for (double k = 0; k < 64; ++k)
+        C[i][j] += A[i][(int)k] * B[(int)k][j];
+}
+
+// The outermost `while` leaves i at 0 where the launcher runs, and i is
+// read after it.
+void liveAfter(int n) {
+  int i = 0;
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'i' is declared outside the nest, assigned in it and used elsewhere; the rewrite would not update it [-Rpass-missed=gemm]
+  while (i < 64) {
+    for (int j = 0; j < 64; j++)
+      for (int k = 0; k < 64; k++)
+        C[i][j] += A[i][k] * B[k][j];
+    i++;
+  }
+  use(i);
+}

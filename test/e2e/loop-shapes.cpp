@@ -1,0 +1,279 @@
+// Loops shaped unlike their iteration space: tiled and strip-mined loops,
+// loops unrolled by hand with and without remainders, `while` and `do`
+// loops, strided and downward loops. Each is run as written and as
+// rewritten, at sizes the tiles and unrolling divide and at sizes they do
+// not (where a precondition fails, the rewrite runs the loop); C sits
+// between guard cells that must come out untouched.
+//
+// RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
+// RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
+// RUN: %nvcc %nvcc_flags -I %S/Inputs %t.cu -o %t.gpu && %t.gpu > %t.actual
+// RUN: %python %S/compare.py %t.expected %t.actual
+// The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
+// RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
+// RUN: %python %S/compare.py %t.expected %t.lifted
+// CHECK-COUNT-10: [-Rpass=gemm]
+#include "e2e_util.h"
+
+#include <algorithm>
+#include <vector>
+
+enum { GUARD = 16, PAD = 8 };
+const double POISON = 7.25;
+
+/// Operands of an m x n x k product with room for PAD more rows and columns
+/// (loops that run past the sizes when a precondition fails), C between
+/// GUARD poisoned cells on either side.
+template <class T> struct Problem {
+  int m, n, k;
+  std::vector<T> a, b, c;
+  double scale = 0;
+  Problem(int m, int n, int k, unsigned seed)
+      : m(m), n(n), k(k), a(size_t(m + PAD) * (k + PAD)),
+        b(size_t(k + PAD) * (n + PAD)),
+        c(size_t(m + PAD) * (n + PAD) + 2 * GUARD, T(POISON)) {
+    fillRandom(a.data(), long(a.size()), seed);
+    fillRandom(b.data(), long(b.size()), seed + 1);
+    fillRandom(C(), long(m + PAD) * (n + PAD), seed + 2);
+    scale = frobenius(a.data(), long(a.size())) *
+                frobenius(b.data(), long(b.size())) +
+            frobenius(C(), long(m + PAD) * (n + PAD));
+  }
+  T *C() { return c.data() + GUARD; }
+  /// The product's matrix, then whether the guards held.
+  void print(const char *label) {
+    printMatrix(label, k + PAD, scale, C(), m + PAD, n + PAD, n + PAD, 1);
+    long broken = 0;
+    for (long g = 0; g < GUARD; ++g)
+      broken += (c[g] != T(POISON)) + (c[c.size() - 1 - g] != T(POISON));
+    std::printf("guards %s %ld broken\n", label, broken);
+  }
+};
+
+// Cache blocking of i, j and k, clipped tiles. Leading dimensions are the
+// padded sizes.
+static void blocked(int m, int n, int k, const float *A, const float *B,
+                    float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int ii = 0; ii < m; ii += 8)
+    for (int jj = 0; jj < n; jj += 8)
+      for (int kk = 0; kk < k; kk += 16)
+        for (int i = ii; i < std::min(ii + 8, m); i++)
+          for (int j = jj; j < (jj + 8 < n ? jj + 8 : n); j++)
+            for (int l = kk; l < std::min(kk + 16, k); l++)
+              C[i * ldc + j] += A[i * lda + l] * B[l * ldb + j];
+}
+
+// Partial sums per tile of k, added into C.
+static void partialSums(int m, int n, int k, const double *A, const double *B,
+                        double *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int kk = 0; kk < k; kk += 16)
+    for (int i = 0; i < m; i++)
+      for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int l = kk; l < std::min(kk + 16, k); l++)
+          s += A[i * lda + l] * B[l * ldb + j];
+        C[i * ldc + j] += s;
+      }
+}
+
+// Unclipped tiles of rows: the launcher runs where 8 divides m.
+static void unclipped(int m, int n, int k, const float *A, const float *B,
+                      float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int ii = 0; ii < m; ii += 8)
+    for (int i = ii; i < ii + 8; i++)
+      for (int j = 0; j < n; j++)
+        for (int l = 0; l < k; l++)
+          C[i * ldc + j] += A[i * lda + l] * B[l * ldb + j];
+}
+
+// Strip-mined rows, the index rebuilt in the body; the launcher runs where
+// 4 divides m.
+static void stripMined(int m, int n, int k, const float *A, const float *B,
+                       float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int obt = 0; obt < m; obt += 4)
+    for (int ibt = 0; ibt < 4; ibt++) {
+      int i = obt + ibt;
+      for (int j = 0; j < n; j++) {
+        float s = 0;
+        for (int l = 0; l < k; l++)
+          s += A[i * lda + l] * B[l * ldb + j];
+        C[i * ldc + j] = s;
+      }
+    }
+}
+
+// K unrolled by 4 into one sum, with its remainder.
+static void unrolledSum(int m, int n, int k, const float *A, const float *B,
+                        float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      int l;
+      for (l = 0; l + 4 <= k; l += 4)
+        s += A[i * lda + l] * B[l * ldb + j] +
+             A[i * lda + l + 1] * B[(l + 1) * ldb + j] +
+             A[i * lda + l + 2] * B[(l + 2) * ldb + j] +
+             A[i * lda + l + 3] * B[(l + 3) * ldb + j];
+      for (; l < k; l++)
+        s += A[i * lda + l] * B[l * ldb + j];
+      C[i * ldc + j] = s;
+    }
+}
+
+// K unrolled by 2 as statements, a `while` remainder, C += s.
+static void unrolledStatements(int m, int n, int k, const double *A,
+                               const double *B, double *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      int l = 0;
+      for (; l < k - 1; l += 2) {
+        s += A[i * lda + l] * B[l * ldb + j];
+        s += A[i * lda + l + 1] * B[(l + 1) * ldb + j];
+      }
+      while (l < k) {
+        s += A[i * lda + l] * B[l * ldb + j];
+        l++;
+      }
+      C[i * ldc + j] += s;
+    }
+}
+
+// The remainder starts where the unrolled loop stops.
+static void remainderStart(int m, int n, int k, const float *A,
+                           const float *B, float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int l = 0; l + 4 <= k; l += 4)
+        s += A[i * lda + l] * B[l * ldb + j] +
+             A[i * lda + l + 2] * B[(l + 2) * ldb + j] +
+             A[i * lda + l + 1] * B[(l + 1) * ldb + j] +
+             A[i * lda + l + 3] * B[(l + 3) * ldb + j];
+      for (int r = k / 4 * 4; r < k; r++)
+        s += A[i * lda + r] * B[r * ldb + j];
+      C[i * ldc + j] = s;
+    }
+}
+
+// No remainder: the launcher runs where 4 divides k.
+static void noRemainder(int m, int n, int k, const float *A, const float *B,
+                        float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int l = 0; l + 4 <= k; l += 4)
+        s += A[i * lda + l] * B[l * ldb + j] +
+             A[i * lda + l + 1] * B[(l + 1) * ldb + j] +
+             A[i * lda + l + 2] * B[(l + 2) * ldb + j] +
+             A[i * lda + l + 3] * B[(l + 3) * ldb + j];
+      C[i * ldc + j] = s;
+    }
+}
+
+// `while` loops, and a `do` loop: the launcher runs where k > 0.
+static void whiles(int m, int n, int k, const float *A, const float *B,
+                   float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  int i = 0;
+  while (i < m) {
+    int j = 0;
+    while (j < n) {
+      float s = 0;
+      int l = 0;
+      do {
+        s += A[i * lda + l] * B[l * ldb + j];
+        ++l;
+      } while (l < k);
+      C[i * ldc + j] = s;
+      j += 1;
+    }
+    i++;
+  }
+}
+
+// Every other row of A and C; rows and columns counted down.
+static void strided(int m, int n, int k, const double *A, const double *B,
+                    double *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i += 2)
+    for (int j = n - 1; j >= 0; j--)
+      for (int l = k; l > 0; --l)
+        C[i * ldc + j] += A[i * lda + l - 1] * B[(l - 1) * ldb + j];
+}
+
+int main() {
+  const int sizes[][3] = {{32, 24, 40}, {37, 29, 45}};
+  for (const int *s : sizes) {
+    int m = s[0], n = s[1], k = s[2];
+    {
+      Problem<float> p(m, n, k, 1);
+      blocked(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("blocked");
+    }
+    {
+      Problem<double> p(m, n, k, 4);
+      partialSums(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("partial-sums");
+    }
+    {
+      Problem<float> p(m, n, k, 7);
+      unclipped(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("unclipped");
+    }
+    {
+      Problem<float> p(m, n, k, 10);
+      stripMined(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("strip-mined");
+    }
+    {
+      Problem<float> p(m, n, k, 13);
+      unrolledSum(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("unrolled-sum");
+    }
+    {
+      Problem<double> p(m, n, k, 16);
+      unrolledStatements(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("unrolled-statements");
+    }
+    {
+      Problem<float> p(m, n, k, 19);
+      remainderStart(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("remainder-start");
+    }
+    {
+      Problem<float> p(m, n, k, 22);
+      noRemainder(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("no-remainder");
+    }
+    {
+      Problem<float> p(m, n, k, 25);
+      whiles(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("whiles");
+    }
+    {
+      Problem<double> p(m, n, k, 28);
+      strided(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("strided");
+    }
+  }
+  // K below the unrolling, and a `do` loop over an empty range (it runs
+  // once; the launcher does not).
+  for (int k : {3, 0}) {
+    Problem<float> p(9, 7, k, 31);
+    unrolledSum(9, 7, k, p.a.data(), p.b.data(), p.C());
+    p.print("unrolled-short");
+    Problem<float> q(9, 7, k, 34);
+    whiles(9, 7, k, q.a.data(), q.b.data(), q.C());
+    q.print("whiles-short");
+  }
+  return 0;
+}
