@@ -1,34 +1,38 @@
 #!/usr/bin/env bash
-# The dev-machine half of the GPU checks: rewrite every end-to-end program
+# The gemm-opt half of the GPU checks: rewrite every end-to-end program
 # (test/e2e/*.cpp, test/e2e/*.c split with --kernels, and the example) with
-# the gemm-opt built here into .gpu/e2e,
-# the self-checking regression programs (test/gpu/regress/*.cpp) into
-# .gpu/regress, and a tuning program of one nest on three problems into
-# .gpu/tune-check, which the device call carries; test/gpu/run.sh there
-# builds and runs them.
-#   test/gpu/prepare.sh            # here, after scripts/build.sh
-#   bash test/gpu/run.sh           # on the GPU machine, carry .gpu
+# the gemm-opt of ${BUILD_DIR:-build} into .gpu/e2e, the self-checking
+# regression programs (test/gpu/regress/*.cpp) into .gpu/regress, and a
+# tuning program of one nest on three problems into .gpu/tune-check;
+# test/gpu/run.sh builds and runs them on the GPU, on this machine or on a
+# GPU host that has a copy of the checkout with .gpu/ (no LLVM needed there).
+#   test/gpu/prepare.sh            # after scripts/build.sh (needs LLVM)
+#   bash test/gpu/run.sh           # with a GPU (scripts/test.sh --gpu runs both)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 gemm_opt=${BUILD_DIR:-$root/build}/bin/gemm-opt
-out=$root/.gpu/e2e
-rm -rf "$out"
-mkdir -p "$out"
+e2e=$root/.gpu/e2e
+rm -rf "$e2e"
+mkdir -p "$e2e"
 for src in "$root"/test/e2e/*.cpp; do
   name=$(basename "$src" .cpp)
-  cp "$src" "$out/$name.cpp"
-  "$gemm_opt" "$src" -o "$out/$name.cu" -- -I "$root/test/e2e/Inputs" 2>/dev/null
+  cp "$src" "$e2e/$name.cpp"
+  # A program written in a newer standard names it on its gemm-opt RUN line;
+  # the GPU side compiles it with the same (<name>.std).
+  std=$(sed -n 's/.*RUN: gemm-opt .* -- .*\(-std=[^ ]*\).*/\1/p' "$src" | head -n 1)
+  [[ -n $std ]] && echo "$std" >"$e2e/$name.std"
+  "$gemm_opt" "$src" -o "$e2e/$name.cu" -- $std -I "$root/test/e2e/Inputs" 2>/dev/null
 done
 for src in "$root"/test/e2e/*.c; do
   name=$(basename "$src" .c)
-  cp "$src" "$out/$name.c"
-  "$gemm_opt" "$src" -o "$out/$name.host.c" \
-    --kernels="$out/$name.kernels.cu" 2>/dev/null
+  cp "$src" "$e2e/$name.c"
+  "$gemm_opt" "$src" -o "$e2e/$name.host.c" \
+    --kernels="$e2e/$name.kernels.cu" 2>/dev/null
 done
-cp "$root/examples/mlp.cpp" "$out/mlp.cpp"
-"$gemm_opt" "$root/examples/mlp.cpp" -o "$out/mlp.cu" 2>/dev/null
-echo "--dump" >"$out/mlp.args"
-ls "$out"
+cp "$root/examples/mlp.cpp" "$e2e/mlp.cpp"
+"$gemm_opt" "$root/examples/mlp.cpp" -o "$e2e/mlp.cu" 2>/dev/null
+echo "--dump" >"$e2e/mlp.args"
+ls "$e2e"
 regress=$root/.gpu/regress
 rm -rf "$regress"
 mkdir -p "$regress"

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-#===- test/gpu/run.sh - The device side of gemm-opt's checks ---------------===#
+#===- test/gpu/run.sh - The GPU side of gemm-opt's checks ------------------===#
 #
-# Runs on a GPU machine with nvcc, cmake and python3 but no LLVM, from any
-# directory:
+# Runs on a machine with a GPU, nvcc, cmake and python3 (LLVM is not
+# needed), from any directory:
 #   1. builds libgemm_runtime standalone (Release, sm_90) in /tmp/build-rt;
 #   2. builds and runs runtime_check.cu (run() + launchReference against a
 #      CPU fp64 reference), with no switch set and under always-gpu;
 #   3. builds and runs seeds_check.cu (the seed kernels against cuBLAS, and
 #      GEMM_OPT_VERIFY; seeds.sh runs it alone);
-#   4. if .gpu/e2e exists (prepared on a dev machine: <name>.cpp programs and
+#   4. if .gpu/e2e exists (prepared with the gemm-opt build: <name>.cpp programs and
 #      their gemm-opt outputs <name>.cu, or <name>.c programs with their
-#      <name>.host.c and <name>.kernels.cu, optional arguments in <name>.args;
+#      <name>.host.c and <name>.kernels.cu, optional arguments in <name>.args,
+#      a language standard other than the compilers' default in <name>.std;
 #      test/gpu/prepare.sh makes it), builds each program both ways, runs
 #      the rewrite once with no switch set and once under always-gpu,
 #      compares each output with the original's (test/e2e/compare.py) and
@@ -116,7 +117,12 @@ build() {
   dir=$WORK/e2e/$name
   mkdir -p "$dir"
   rm -f "$dir/build.failed"
-  compiler=(g++ -O2)
+  local std=() nvcc_flags=("${NVCC_FLAGS[@]}")
+  if [[ -f .gpu/e2e/$name.std ]]; then
+    std=("$(cat ".gpu/e2e/$name.std")")
+    nvcc_flags=("${NVCC_FLAGS[@]/#-std=*/${std[0]}}")
+  fi
+  compiler=(g++ -O2 "${std[@]}")
   [[ $src == *.c ]] && compiler=(gcc -O2 -std=c99)
   if ! "${compiler[@]}" -I test/e2e/Inputs -I .gpu/e2e "$src" \
       -o "$dir/original" -lm 2>"$dir/original.build"; then
@@ -129,7 +135,7 @@ build() {
         -o "$dir/gpu"; } 2>"$dir/gpu.build" ||
       echo "nvcc failed:gpu.build" >"$dir/build.failed"
   else
-    "$NVCC" "${NVCC_FLAGS[@]}" -I test/e2e/Inputs -I .gpu/e2e \
+    "$NVCC" "${nvcc_flags[@]}" -I test/e2e/Inputs -I .gpu/e2e \
       ".gpu/e2e/$name.cu" "$LIB" -o "$dir/gpu" 2>"$dir/gpu.build" ||
       echo "nvcc failed:gpu.build" >"$dir/build.failed"
   fi
