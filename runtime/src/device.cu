@@ -125,14 +125,16 @@ Pointer pointerOf(const void *ptr, const char *nest) {
   }
 }
 
-int hostCallDevice() {
+int visibleGpus() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
     (void)cudaGetLastError();
-    return currentDevice();
+    return 0;
   }
-  if (const std::optional<int64_t> chosen = integerSwitch(Switch::Gpu))
-    return int(*chosen % count);
+  return count;
+}
+
+std::optional<int> localRank() {
   // The variables that MPI launchers and Slurm set to a rank's index among
   // the ranks of its node, so that each rank takes its own GPU.
   for (const char *name :
@@ -143,8 +145,20 @@ int hostCallDevice() {
     char *end = nullptr;
     const long rank = value && *value ? std::strtol(value, &end, 10) : -1;
     if (rank >= 0 && end && !*end)
-      return int(rank % count);
+      return int(rank);
   }
+  return std::nullopt;
+}
+
+int hostCallDevice() {
+  const int count = visibleGpus();
+  if (count == 0)
+    return currentDevice();
+  if (const std::optional<std::vector<int>> listed = gpusSwitch();
+      listed && !listed->empty())
+    return listed->front() % count;
+  if (const std::optional<int> rank = localRank())
+    return *rank % count;
   return currentDevice();
 }
 

@@ -9,6 +9,7 @@
 #include "gemm_runtime.h" // detail::surelyHost
 
 #include <cstddef>
+#include <optional>
 
 namespace gemm_rt::detail {
 
@@ -47,10 +48,17 @@ struct Pointer {
 /// Where `ptr` points; a failing query aborts, naming `nest`.
 Pointer pointerOf(const void *ptr, const char *nest);
 
-/// The GPU that runs a call whose operands are all host memory:
-/// GEMM_OPT_GPU's index, else the MPI or Slurm local rank's (each rank of a
-/// node its own GPU), both modulo the visible GPUs, else the calling
-/// thread's current device (docs/switches.md).
+/// How many GPUs the process sees (CUDA_VISIBLE_DEVICES); 0 without any.
+int visibleGpus();
+
+/// The rank's index among the ranks of its node, where an MPI launcher or
+/// Slurm set one.
+std::optional<int> localRank();
+
+/// The GPU that runs a call whose operands are all host memory when it
+/// runs on one: GEMM_OPT_GPUS's first index, else the MPI or Slurm local
+/// rank's (each rank of a node its own GPU), both modulo the visible GPUs,
+/// else the calling thread's current device (docs/switches.md).
 int hostCallDevice();
 
 /// Makes `device` current for the life of the scope, then the previous one

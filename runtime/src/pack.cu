@@ -144,6 +144,10 @@ void parallelFor(int64_t count, int64_t grain,
                  void (*body)(const void *context, int64_t begin, int64_t end),
                  const void *context) {
   static CopyThreads *threads = new CopyThreads;
+  // One job at a time: the GPUs of a split call (gpus.h) gather on their
+  // own threads, and one job already takes the memory bandwidth.
+  static std::mutex oneJob;
+  std::lock_guard<std::mutex> lock(oneJob);
   threads->run(count, grain, body, context);
 }
 

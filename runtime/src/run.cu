@@ -11,6 +11,7 @@
 #include "choose.h"
 #include "cpu.h"
 #include "device.h"
+#include "gpus.h"
 #include "layout.h"
 #include "pack.h"
 #include "profit.h"
@@ -19,6 +20,7 @@
 #include "switches.h"
 #include "verify.h"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -179,9 +181,9 @@ std::string tailTrace(const Choice &choice) {
          ", K split " + std::to_string(tail.splits) + " ways";
 }
 
-/// How a staged call ran, for the trace.
-std::string stagedTrace(const Problem &p, const Route &route) {
-  const StagePlan &s = route.stage;
+/// How a staged call ran, and why it was staged, for the trace.
+std::string stagedTrace(const Problem &p, const StagePlan &s,
+                        const std::string &why) {
   const std::string blocks =
       s.cols >= (s.alongN ? p.m : p.n)
           ? ""
@@ -189,7 +191,44 @@ std::string stagedTrace(const Problem &p, const Route &route) {
                 (s.alongN ? " rows of A" : " columns of B");
   return "; staged in " + std::to_string(s.panels) + " panel(s) of " +
          std::to_string(s.rows) + (s.alongN ? " columns" : " rows") + blocks +
-         " (" + route.why + ")";
+         " (" + why + ")";
+}
+
+/// Seconds as milliseconds, for the trace.
+std::string ms(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
+  return text;
+}
+
+/// Keeps the launch for lastRun().
+void remember(const Plan &plan, const Choice &choice) {
+  const Variant &variant = plan.variants[choice.variant];
+  last = {choice.variant,      plan.count,        variant.blockM,
+          variant.blockN,      choice.splits,     choice.tail.from,
+          choice.tail.variant, choice.tail.splits, choice.streamed};
+}
+
+/// The trace line of p's run on the current GPU; `kinds` are A's, B's and
+/// C's memory.
+void traceRun(const Problem &p, const Plan &plan, const Choice &choice,
+              const std::array<PointerKind, 3> &kinds,
+              const std::string &how) {
+  const Variant &variant = plan.variants[choice.variant];
+  std::fprintf(stderr,
+               "gemm-opt: nest %s ran on the GPU (%s, device %d): batch=%lld "
+               "m=%lld n=%lld k=%lld %s, operands %s/%s/%s, variant %d of %d "
+               "(%lldx%lld tiles), K split %lld ways%s%s\n",
+               p.nest, gpuName(), currentDevice(),
+               static_cast<long long>(p.batch), static_cast<long long>(p.m),
+               static_cast<long long>(p.n), static_cast<long long>(p.k),
+               p.dtype == DType::F32 ? "f32" : "f64",
+               pointerKindName(kinds[0]), pointerKindName(kinds[1]),
+               pointerKindName(kinds[2]), choice.variant, plan.count,
+               static_cast<long long>(variant.blockM),
+               static_cast<long long>(variant.blockN),
+               static_cast<long long>(choice.splits),
+               tailTrace(choice).c_str(), how.c_str());
 }
 
 /// run() where the operands that `rows` names are its tables.
@@ -231,7 +270,7 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
     return fallBack(p, unsafe);
   }
   // The GPU that holds the device operands runs the call (docs/switches.md,
-  // "Which GPU"); a kernel on one GPU cannot read another's memory.
+  // "Which GPUs"); a kernel on one GPU cannot read another's memory.
   for (const Placement *op : {&c, &a, &b, bias ? &*bias : nullptr})
     if (op && op->kind == PointerKind::Device &&
         op->device != inDevice->device)
@@ -242,7 +281,6 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
                         "loop cannot read either");
   const DeviceScope onGpu(inDevice ? inDevice->device : hostCallDevice(),
                           p.nest);
-  const char *gpu = gpuName();
 
   std::lock_guard<std::mutex> lock(poolMutex);
   // A, B or C in host memory: staged in panels, or the loop where it is
@@ -264,6 +302,29 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
       noLoop(staged->why);
     if (!staged->gpu)
       return fallBack(p, staged->why.c_str());
+  }
+  // A large call of host arrays may run on several GPUs (gpus.h).
+  if (std::optional<Split> split =
+          staged && !inDevice ? planSplit(p, plan, hosted, *staged)
+                              : std::nullopt) {
+    const std::vector<Choice> choices =
+        runSplit(p, plan, hosted, bias && bias->kind == PointerKind::Host,
+                 *split);
+    for (size_t i = 0; tracing() && i < choices.size(); ++i) {
+      const Share &share = split->shares[i];
+      const DeviceScope on(share.device, p.nest);
+      const std::string gpus = std::to_string(choices.size()) + " GPUs";
+      traceRun(rowsOf(p, share), plan, choices[i], {a.kind, b.kind, c.kind},
+               "; rows " + std::to_string(share.begin) + " to " +
+                   std::to_string(share.begin + share.rows - 1) + " of C on " +
+                   gpus +
+                   stagedTrace(rowsOf(p, share), split->stages[i],
+                               "predicted " + ms(split->seconds) + " on " +
+                                   gpus + ", " + ms(staged->stage.seconds) +
+                                   " on one"));
+    }
+    remember(plan, choices.front());
+    return true;
   }
   Problem device = p;
   if (bias)
@@ -288,29 +349,10 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
       checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");
     launchCheck.report();
   }
-  const Variant &variant = plan.variants[choice.variant];
-  last = {choice.variant,      plan.count,        variant.blockM,
-          variant.blockN,      choice.splits,     choice.tail.from,
-          choice.tail.variant, choice.tail.splits, choice.streamed};
-
+  remember(plan, choice);
   if (tracing())
-    std::fprintf(stderr,
-                 "gemm-opt: nest %s ran on the GPU (%s, device %d): batch=%lld "
-                 "m=%lld "
-                 "n=%lld k=%lld %s, operands %s/%s/%s, variant %d of %d "
-                 "(%lldx%lld tiles), K split %lld ways%s%s\n",
-                 p.nest, gpu, currentDevice(),
-                 static_cast<long long>(p.batch),
-                 static_cast<long long>(p.m), static_cast<long long>(p.n),
-                 static_cast<long long>(p.k),
-                 p.dtype == DType::F32 ? "f32" : "f64",
-                 pointerKindName(a.kind), pointerKindName(b.kind),
-                 pointerKindName(c.kind), choice.variant, plan.count,
-                 static_cast<long long>(variant.blockM),
-                 static_cast<long long>(variant.blockN),
-                 static_cast<long long>(choice.splits),
-                 tailTrace(choice).c_str(),
-                 staged ? stagedTrace(p, *staged).c_str() : "");
+    traceRun(p, plan, choice, {a.kind, b.kind, c.kind},
+             staged ? stagedTrace(p, staged->stage, staged->why) : "");
   return true;
 }
 

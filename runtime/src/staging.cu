@@ -393,7 +393,9 @@ StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
     int sms;
     StagePlan stage;
   };
-  static std::optional<Kept> last;
+  // Each GPU's own: the GPUs of a split call plan on threads of their own.
+  static std::optional<Kept> kept[kMaxDevices];
+  std::optional<Kept> &last = kept[currentDevice()];
   const bool same = last && last->problem == key;
   if (same && last->stage.panels &&
       last->stage.deviceBytes <= poolCapacity(Role::Staging))

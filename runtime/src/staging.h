@@ -65,9 +65,10 @@ struct StagePlan {
 
 /// The fastest staging of `p` (host pointers; only the layout is read) that
 /// fits the device budget of `machine` (currentMachine, or a made-up one in
-/// tests), by the time model of profit.h. Not thread-safe: it keeps the last
-/// call's plan for the next, and then asks for the machine only where
-/// staging's device memory does not hold that plan already.
+/// tests), by the time model of profit.h. It keeps each GPU's last call's
+/// plan for the next (one thread per GPU at a time), and then asks for the
+/// machine only where staging's device memory does not hold that plan
+/// already.
 StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
                       Machine (*machine)(const char *nest));
 
@@ -77,8 +78,8 @@ Machine currentMachine(const char *nest);
 
 /// Runs `p` as `stage` says: A, B and C are host memory where `hosted`
 /// says, the bias is on the device already. Returns once C is complete;
-/// the result is the last panel's choice of kernel. Not thread-safe: the
-/// caller serialises calls (the ring and streams are shared).
+/// the result is the last panel's choice of kernel. One thread per GPU at
+/// a time: each GPU's ring and streams are shared by its calls.
 Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
                  const StagePlan &stage);
 

@@ -53,10 +53,10 @@ int64_t tilesOf(const Problem &p, const Variant &var) {
 
 StreamK streamLaunch(const Problem &p, const Variant &var, int64_t slots) {
   const int64_t tiles = tilesOf(p, var);
-  // The last plan: a loop of calls repeats its problem. Shared by the
-  // threads, as the pool is, whose uses run() serialises.
-  static std::tuple<int64_t, int64_t, int64_t, int64_t> key{-1, 0, 0, 0};
-  static StreamPlan plan;
+  // The last plan: a loop of calls repeats its problem. Each thread keeps
+  // its own, as the GPUs of a split call run on threads of their own.
+  thread_local std::tuple<int64_t, int64_t, int64_t, int64_t> key{-1, 0, 0, 0};
+  thread_local StreamPlan plan;
   const auto wanted =
       std::make_tuple(tiles, p.k, var.blockK, std::min(slots, tiles));
   if (wanted != key) {

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 extern char **environ;
 
@@ -27,6 +28,7 @@ enum class Kind {
   Words, ///< One of the words listed in `accepted`.
   Count, ///< A whole decimal number from 0 to 2^63 - 1.
   Pair,  ///< Two counts, "v,s"; the first at most INT_MAX.
+  Gpus,  ///< "all", or GPU indices separated by commas.
   Path,  ///< Any text.
 };
 
@@ -61,9 +63,9 @@ const Entry table[] = {
      "the rule that keeps small host-array calls in their loops"},
     {Switch::DeviceMemory, "GEMM_OPT_DEVICE_MEMORY", Kind::Count, false,
      "a number of bytes", "the device memory that staging may use"},
-    {Switch::Gpu, "GEMM_OPT_GPU", Kind::Count, false,
-     "a GPU's index (modulo the visible GPUs)",
-     "the GPU that runs calls whose operands are all host memory"},
+    {Switch::Gpus, "GEMM_OPT_GPUS", Kind::Gpus, false,
+     "all, or GPU indices separated by commas (such as 0,2)",
+     "the GPUs that calls whose operands are all host memory run on"},
     {Switch::Choice, "GEMM_OPT_CHOICE", Kind::Pair, true,
      "<variant>,<splits>, such as 0,1",
      "run every call with that kernel variant and K split where it can"},
@@ -105,6 +107,24 @@ bool listed(std::string_view list, std::string_view word) {
   }
 }
 
+/// GEMM_OPT_GPUS's indices, none for "all"; nullopt where `text` is
+/// neither.
+std::optional<std::vector<int>> gpuList(std::string_view text) {
+  std::vector<int> list;
+  if (text == "all")
+    return list;
+  for (;;) {
+    const size_t comma = text.find(',');
+    const std::optional<int64_t> index = count(text.substr(0, comma));
+    if (!index || *index > INT_MAX)
+      return std::nullopt;
+    list.push_back(int(*index));
+    if (comma == std::string_view::npos)
+      return list;
+    text.remove_prefix(comma + 1);
+  }
+}
+
 /// A value as its switch reads it: a flag's 0 or 1, a count, a pair's two
 /// counts; words and paths are their text alone.
 struct Value {
@@ -133,6 +153,10 @@ std::optional<Value> parse(const Entry &e, std::string_view text) {
       return std::nullopt;
     return Value{*variant, *splits};
   }
+  case Kind::Gpus:
+    if (!gpuList(text))
+      return std::nullopt;
+    return Value{};
   case Kind::Path:
     return Value{};
   }
@@ -239,6 +263,12 @@ std::optional<int64_t> integerSwitch(Switch s) {
 std::optional<std::pair<int, int64_t>> choiceSwitch() {
   if (const std::optional<Setting> set = setting(entryOf(Switch::Choice)))
     return std::pair<int, int64_t>(int(set->value.first), set->value.second);
+  return std::nullopt;
+}
+
+std::optional<std::vector<int>> gpusSwitch() {
+  if (const std::optional<Setting> set = setting(entryOf(Switch::Gpus)))
+    return gpuList(set->text);
   return std::nullopt;
 }
 

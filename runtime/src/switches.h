@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace gemm_rt::detail {
 
@@ -27,7 +28,7 @@ enum class Switch {
   Device,        ///< GEMM_OPT_DEVICE: gpu or cpu.
   Profitability, ///< GEMM_OPT_PROFITABILITY: model, always-gpu, off, always-loop.
   DeviceMemory,  ///< GEMM_OPT_DEVICE_MEMORY: bytes.
-  Gpu,           ///< GEMM_OPT_GPU: a GPU's index.
+  Gpus,          ///< GEMM_OPT_GPUS: "all" or GPU indices.
   Choice,        ///< GEMM_OPT_CHOICE: "variant,splits", read per call.
   Stream,        ///< GEMM_OPT_STREAM: slots, read per call.
   TuningDb,      ///< GEMM_OPT_TUNING_DB: a path (gemm-opt reads it too).
@@ -43,11 +44,14 @@ bool flagOn(Switch s);
 /// one, else null.
 const char *switchValue(Switch s);
 
-/// The value of the count switch `s` (DeviceMemory, Gpu, Stream), if set.
+/// The value of the count switch `s` (DeviceMemory, Stream), if set.
 std::optional<int64_t> integerSwitch(Switch s);
 
 /// GEMM_OPT_CHOICE's variant and splits, if set.
 std::optional<std::pair<int, int64_t>> choiceSwitch();
+
+/// GEMM_OPT_GPUS's indices (none for "all"), if set.
+std::optional<std::vector<int>> gpusSwitch();
 
 /// "GEMM_OPT_X=v is not one of: ..." for the first value rejected in this
 /// process, or null: the values set when the runtime loaded, and on every

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 #===- test/gpu/regress.sh - GPU regressions, every variant and split -------===#
 #
-# Runs on a GPU machine (carry .gpu): builds each self-checking program of
-# .gpu/regress (test/gpu/regress/*.cpp rewritten by test/gpu/prepare.sh) and
+# Runs on a machine with a GPU (LLVM is not needed): builds each
+# self-checking program of .gpu/regress (test/gpu/regress/*.cpp rewritten by
+# test/gpu/prepare.sh) and
 # runs it once with no switch set (as users run it), then on the GPU
 # whatever the size (always-gpu): once with the runtime's own choice and
 # once forced onto each variant of its plans, unsplit and split two ways
@@ -87,13 +88,23 @@ for cu in .gpu/regress/*.cu; do
   fi
 done
 
-# Calls on host arrays run on the GPU that GEMM_OPT_GPU or the MPI local
-# rank names (docs/switches.md); with one GPU both name device 0.
+# Calls on host arrays run on the GPU that GEMM_OPT_GPUS or the MPI local
+# rank names (docs/switches.md); with one GPU both name device 0. Under
+# GEMM_OPT_GPUS=all (which gpus --split sets for its last calls) they share C's
+# rows over every GPU (gpus --split).
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 exe=$WORK/gpus
 if [[ -x $exe ]]; then
   want=$((gpus > 1 ? 1 : 0))
-  for setting in GEMM_OPT_GPU=1 OMPI_COMM_WORLD_LOCAL_RANK=1 SLURM_LOCALID=1; do
+  if env GEMM_OPT_TRACE=1 "$exe" --split >"$exe.out" 2>"$exe.err" &&
+    { ((gpus < 2)) || grep -q "of C on $gpus GPUs" "$exe.err"; }; then
+    echo "gpus, C's rows over every GPU: PASS ($(tail -n 1 "$exe.out"))"
+  else
+    echo "gpus, C's rows over every GPU: FAIL (no call split over $gpus GPUs)"
+    tail -n 3 "$exe.out"
+    status=1
+  fi
+  for setting in GEMM_OPT_GPUS=1 OMPI_COMM_WORLD_LOCAL_RANK=1 SLURM_LOCALID=1; do
     if env "${FORCED_GPU[@]}" "$setting" GEMM_OPT_TRACE=1 "$exe" \
         >"$exe.out" 2>"$exe.err" &&
       grep -q "host-staged/host-staged/host-staged" "$exe.err" &&

@@ -3,12 +3,15 @@
 // current when the nest is called; the result must be right, C's guard
 // cells untouched, and the caller's current device the same after the call.
 // Calls on host arrays then run on the GPU that hostCallDevice picks
-// (docs/switches.md, "Which GPU"); regress.sh checks that choice in the
-// trace under GEMM_OPT_GPU and an MPI local rank. With one GPU, every check
+// (docs/switches.md, "Which GPUs"); regress.sh checks that choice in the
+// trace under GEMM_OPT_GPUS and an MPI local rank. With --split, calls on
+// host arrays under GEMM_OPT_GPUS=all also share C's rows over every GPU
+// (regress.sh checks the shares in the trace). With one GPU, every check
 // runs on it.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
 
@@ -80,7 +83,7 @@ static bool check(int gpus, int owner, int M, int N, int K) {
   return ok;
 }
 
-int main() {
+int main(int argc, char **argv) {
   int gpus = 0;
   if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < 1) {
     std::printf("no GPU\n");
@@ -94,6 +97,18 @@ int main() {
       failed += !check(gpus, owner, s[0], s[1], s[2]);
       ++calls;
     }
+  // --split: host arrays with C's rows shared over every GPU
+  // (GEMM_OPT_GPUS=all): shares that end inside a tile, a last share of one
+  // row, few columns.
+  if (argc == 2 && std::strcmp(argv[1], "--split") == 0) {
+    setenv("GEMM_OPT_GPUS", "all", 1);
+    const int split[][3] = {
+        {1000, 300, 200}, {2049, 64, 33}, {600, 1000, 500}};
+    for (const auto &s : split) {
+      failed += !check(gpus, -1, s[0], s[1], s[2]);
+      ++calls;
+    }
+  }
   std::printf("%d GPU(s): %d of %d calls right\n", gpus, calls - failed,
               calls);
   return failed ? 1 : 0;
