@@ -55,7 +55,8 @@ mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs) {
     FailureOr<MatmulOp> op = launcherOp(func);
     if (failed(op))
       return failure();
-    if (op->getSchedules().size() != op->getKernelPlans().size())
+    if (op->getSchedules().size() != op->getKernelPlans().size() ||
+        op->getKernelRates().size() != op->getKernelPlans().size())
       return op->emitError("CodeGen prints planned kernels: run "
                            "gemm-specialize after gemm-select-schedule");
     PlannedNest nest{func, *op, {}};
@@ -113,10 +114,9 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
      << "(docs/tuning.md).\n"
      << indent << "static const gemm_rt::Variant " << name << "[] = {\n";
   // The tile as the runtime sees it, along C's rows and columns.
-  for (auto [config, k] : llvm::zip(nest.configs, op.getKernelPlans())) {
+  for (auto [config, k, rates] :
+       llvm::zip(nest.configs, op.getKernelPlans(), op.getKernelRates())) {
     ScheduleAttr s = k.getSchedule();
-    auto [shareA, shareB] = streamShares(target, precisionOf(op),
-                                         toSchedule(s), problemOf(op));
     std::string streamed =
         k.getStreamK()
             ? llvm::formatv("gemm_kernels::launchStreamed<{0}>,\n{1}     "
@@ -131,7 +131,9 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
               "gemm_kernels::runs<{0}>, {10}, {9}},\n",
               config, s.getTranspose() ? s.getBlockN() : s.getBlockM(),
               s.getTranspose() ? s.getBlockM() : s.getBlockN(),
-              s.getOccupancy(), fullRate(target, op, s), shareA, shareB,
+              s.getOccupancy(), rates.getGflops().getValueAsDouble(),
+              rates.getShareA().getValueAsDouble(),
+              rates.getShareB().getValueAsDouble(),
               formatScheduleOptions(toSchedule(s)), indent, s.getBlockK(),
               streamed);
   }

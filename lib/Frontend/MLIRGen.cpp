@@ -98,7 +98,7 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
         arg.take_back(nest.scalarReads.size()),
         steps.empty() ? ArrayAttr() : builder.getArrayAttr(steps),
         rows.empty() ? ArrayAttr() : builder.getArrayAttr(rows),
-        ScheduleAttr(), ArrayAttr(), ArrayAttr());
+        ScheduleAttr(), ArrayAttr(), ArrayAttr(), ArrayAttr());
     builder.create<func::ReturnOp>(loc);
   }
   return module;

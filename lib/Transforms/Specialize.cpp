@@ -13,14 +13,17 @@
 // measured table chose it, a tuning program times it, or `stream-k` asks.
 // Both choices are per configuration across the module, so that a kernel
 // that is one op's first and another's alternative stays one configuration.
+// Each kernel's rates, what the runtime picks by, are written beside it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
+#include "gemm-opt/Target/CostModel.h"
 #include "gemm-opt/Target/KernelPlan.h"
 #include "gemm-opt/Target/OpModel.h"
 #include "gemm-opt/Transforms/Passes.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <tuple>
@@ -55,6 +58,18 @@ KernelAttr kernelAttr(MatmulOp op, ScheduleAttr schedule, bool twin,
       k.colStep, k.dmmaDepth, k.dmmaWide, k.dmmaGroupA, k.dmmaGroupB,
       k.cRowUnit, k.cColUnit, k.cByColumns, k.cPack, k.aTileBytes,
       k.sharedBytes, twin && packed, streamed);
+}
+
+/// The model's rate of `schedule` on a full GPU of the module's target, and
+/// its DRAM shares, for the runtime's choice among an op's kernels.
+RatesAttr ratesAttr(MatmulOp op, ScheduleAttr schedule) {
+  const GpuTarget &target = targetOf(op->getParentOfType<ModuleOp>());
+  auto [shareA, shareB] = streamShares(target, precisionOf(op),
+                                       toSchedule(schedule), problemOf(op));
+  Builder b(op.getContext());
+  return RatesAttr::get(op.getContext(),
+                        b.getF64FloatAttr(fullRate(target, op, schedule)),
+                        b.getF64FloatAttr(shareA), b.getF64FloatAttr(shareB));
 }
 
 /// A printed configuration: the kernel (without its twin or stream-K
@@ -102,14 +117,17 @@ struct GemmSpecialize
           streamed.insert(configKey(op, schedule));
     });
     getOperation().walk([&](MatmulOp op) {
-      SmallVector<Attribute> kernels;
+      SmallVector<Attribute> kernels, rates;
       for (ScheduleAttr schedule : op.getSchedules()) {
         ConfigKey key = configKey(op, schedule);
         kernels.push_back(kernelAttr(op, schedule, firsts.contains(key),
                                      streamed.contains(key)));
+        rates.push_back(ratesAttr(op, schedule));
       }
-      if (!kernels.empty())
+      if (!kernels.empty()) {
         op.setKernelsAttr(ArrayAttr::get(op.getContext(), kernels));
+        op.setRatesAttr(ArrayAttr::get(op.getContext(), rates));
+      }
     });
   }
 };

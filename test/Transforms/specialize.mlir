@@ -15,6 +15,8 @@
 // CHECK-SAME: b = <x = 128, x_unit = true, k_unit = false, pack = 4, along_k = false, whole_store = true, packs = 256, loads = 1, regular = true, swizzled = false, k_inner = false>,
 // CHECK-SAME: row_group = 4, row_step = 64, col_group = 4, col_step = 64, dmma_depth = 0,
 // CHECK-SAME: c_row_unit = false, c_col_unit = true, c_by_columns = false, c_pack = 4, a_tile_bytes = 8448, shared_bytes = 16896, scalar_twin = true>]
+// Each kernel's rates, for the runtime: a positive GFLOP/s and DRAM shares.
+// CHECK-SAME: rates = [#gemm.rates<gflops = {{[1-9][0-9.e+]*}} : f64, share_a = {{[0-9.e+-]+}} : f64, share_b = {{[0-9.e+-]+}} : f64>]
 func.func @row_major_f32(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                          %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32

@@ -149,6 +149,9 @@ LogicalResult MatmulOp::verify() {
       return emitOpError("kernels must plan the schedule and the "
                          "alternatives, one each and in that order");
   }
+  if (ArrayAttr rates = getRatesAttr();
+      rates && (!getKernelsAttr() || rates.size() != getKernelsAttr().size()))
+    return emitOpError("rates must rate the kernels, one each");
 
   // Matrix dimensions follow the optional batch dimension.
   unsigned first = isBatched() ? 1 : 0;
@@ -214,6 +217,14 @@ SmallVector<ScheduleAttr> MatmulOp::getSchedules() {
     for (Attribute alternative : alternatives)
       schedules.push_back(cast<ScheduleAttr>(alternative));
   return schedules;
+}
+
+SmallVector<RatesAttr> MatmulOp::getKernelRates() {
+  SmallVector<RatesAttr> rates;
+  if (ArrayAttr attrs = getRatesAttr())
+    for (Attribute r : attrs)
+      rates.push_back(cast<RatesAttr>(r));
+  return rates;
 }
 
 SmallVector<KernelAttr> MatmulOp::getKernelPlans() {

@@ -227,6 +227,34 @@ def Gemm_RowsAttr : Gemm_Attr<"Rows", "rows"> {
 }
 
 //===----------------------------------------------------------------------===//
+// RatesAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_RatesAttr : Gemm_Attr<"Rates", "rates"> {
+  let summary = "what the cost model predicts of one kernel, for the runtime";
+  let description = [{
+    The GFLOP/s that the cost model predicts for a kernel on a full GPU of
+    the module's target (a problem that fills it), and the shares of DRAM
+    bandwidth at which its tiles of A and B stream (RunTimeTerms.h). The
+    runtime scales the rate to a call's extents and picks among the kernels
+    by it; gemm-specialize writes one per kernel so that CodeGen only
+    prints them.
+
+    Example:
+
+    ```mlir
+    #gemm.rates<gflops = 4.8e+04 : f64, share_a = 5.0e-01 : f64,
+                share_b = 1.0 : f64>
+    ```
+  }];
+
+  let parameters = (ins "FloatAttr":$gflops, "FloatAttr":$share_a,
+                        "FloatAttr":$share_b);
+
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+//===----------------------------------------------------------------------===//
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 

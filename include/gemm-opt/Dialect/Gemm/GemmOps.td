@@ -42,7 +42,7 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
 
     The optional `reads` are the scalars that the source reads through
     pointers (f2c's `*alpha`) and whose values alpha, beta or the params
-    carry: the op reads them once, before C is written, so it computes what
+    take: the op reads them once, before C is written, so it computes what
     the source does only where C does not hold them; the launcher checks
     that at run time and runs the original loop otherwise.
 
@@ -59,7 +59,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     one per call, by the model's fill of the GPU at the call's extents.
     The optional `kernels`, one per schedule and in the same order (the
     schedule, then the alternatives), are what gemm-specialize derived from
-    them for the op's layout: what CodeGen prints.
+    them for the op's layout: what CodeGen prints. The optional `rates`, one
+    per kernel, are the cost model's predictions that the runtime chooses
+    by, also written by gemm-specialize.
 
     Example:
 
@@ -117,7 +119,9 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     OptionalAttr<TypedArrayAttrBase<Gemm_ScheduleAttr,
         "array of #gemm.schedule">>:$alternatives,
     OptionalAttr<TypedArrayAttrBase<Gemm_KernelAttr,
-        "array of #gemm.kernel">>:$kernels
+        "array of #gemm.kernel">>:$kernels,
+    OptionalAttr<TypedArrayAttrBase<Gemm_RatesAttr,
+        "array of #gemm.rates">>:$rates
   );
 
   let assemblyFormat = [{
@@ -137,7 +141,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
             /*params=*/::mlir::ValueRange(), /*reads=*/::mlir::ValueRange(),
             /*activation=*/nullptr, /*rows=*/nullptr,
             /*schedule=*/::mlir::gemm::ScheduleAttr(),
-            /*alternatives=*/::mlir::ArrayAttr(), /*kernels=*/::mlir::ArrayAttr());
+            /*alternatives=*/::mlir::ArrayAttr(), /*kernels=*/::mlir::ArrayAttr(),
+            /*rates=*/::mlir::ArrayAttr());
     }]>
   ];
 
@@ -167,6 +172,8 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     /// The kernels, in the order of getSchedules() (none before
     /// gemm-specialize).
     ::llvm::SmallVector<::mlir::gemm::KernelAttr> getKernelPlans();
+    /// The kernels' rates, in the same order (none before gemm-specialize).
+    ::llvm::SmallVector<::mlir::gemm::RatesAttr> getKernelRates();
   }];
 }
 
