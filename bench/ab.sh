@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-#===- bench/ab.sh - The A/B bench, built here for a device call to run -----===#
+#===- bench/ab.sh - The A/B bench, built ahead for the GPU to run ----------===#
 #
-#   here:  scripts/build.sh && bench/ab.sh [BASE]
-#   there: .gpu/ab/bench --ab [seed]          (carry .gpu/ab)
+#   scripts/build.sh && bench/ab.sh [BASE]   # with the gemm-opt build (LLVM)
+#   .gpu/ab/bench --ab [seed]                # with a GPU
 #
 # Compares this checkout's kernels with those of the gemm-opt at commit BASE
 # (default 450dfa7, the last before the kernel templates), shape by shape
-# (docs/performance.md, "Running them"). Everything is built on this
-# machine, so that the device call only runs the benchmark:
+# (docs/performance.md). Everything is built on this machine (nvcc needs no
+# GPU), so that the GPU, here or on a GPU host given a copy of the checkout
+# with .gpu/ab, only runs the benchmark:
 #   1. builds BASE's gemm-opt in a worktree under $AB_WORK (default
 #      /tmp/gemm-opt-ab) and rewrites bench/inputs with it into
 #      .gpu/bench-base;

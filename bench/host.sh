@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 #===- bench/host.sh - The host-array benchmark (bench/host.cu) -------------===#
 #
-#   here:  bench/gen.sh                       (the rewritten inputs, .gpu/bench)
-#   there: bash bench/host.sh [--small]       (carry .gpu; --small: only the
-#          tables of small problems, steps 2 and 3 below skipped)
+#   bench/gen.sh                 # with the gemm-opt build (LLVM): .gpu/bench
+#   bash bench/host.sh [--small] # with a GPU; --small: only the tables of
+#                                # small problems, steps 2 and 3 below skipped
 #
-# On the GPU machine (nvcc, cmake, cuBLAS, no LLVM): builds libgemm_runtime
+# On a machine with a GPU, nvcc, cmake and cuBLAS (LLVM is not needed):
+# builds libgemm_runtime
 # standalone, links bench/host.cu with the rewritten .gpu/bench/{s,d}gemm.cu
 # and with bench/inputs/{s,d}gemm.cpp as written (renamed loop_*, -O2 like
 # the rewrite's own fallback loops), and runs
@@ -16,7 +17,8 @@
 #   3. an f64 4096^3 product (384 MiB of operands) with a staging budget of
 #      half that, then of a quarter, where B (128 MiB) goes in blocks
 #      (GEMM_OPT_DEVICE_MEMORY), checked against cuBLAS.
-# The output also goes to host.md in $OUT (the device tool) or /tmp.
+# The output also goes to host.md in /tmp/gemm-opt-host. Logs and tables
+# also go to $GEMM_OPT_LOG_DIR when set (host.md there instead).
 # Exits non-zero if a result is wrong.
 #
 #===------------------------------------------------------------------------===#
@@ -50,17 +52,17 @@ done
   -lcublas -o "$WORK/host"
 
 echo "== bench"
-out=${OUT:-$WORK}/host.md
+table=${LOG_DIR:-$WORK}/host.md
 status=0
 if [[ ${1:-} == --small ]]; then
-  "$WORK/host" --small | tee "$out"
+  "$WORK/host" --small | tee "$table"
   exit "${PIPESTATUS[0]}"
 fi
-"$WORK/host" | tee "$out" || status=1
-echo | tee -a "$out"
-GEMM_OPT_TRACE=1 "$WORK/host" --once 2>&1 | sed 's/.*nest //' | tee -a "$out"
+"$WORK/host" | tee "$table" || status=1
+echo | tee -a "$table"
+GEMM_OPT_TRACE=1 "$WORK/host" --once 2>&1 | sed 's/.*nest //' | tee -a "$table"
 for budget in 192 96; do
   GEMM_OPT_DEVICE_MEMORY=$((budget << 20)) GEMM_OPT_TRACE=1 "$WORK/host" \
-    --big 4096 2>&1 | tee -a "$out" || status=1
+    --big 4096 2>&1 | tee -a "$table" || status=1
 done
 exit $status

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-#===- bench/run.sh - The device half of the benchmark ---------------------===#
+#===- bench/run.sh - The GPU half of the benchmark ------------------------===#
 #
-#   here:  scripts/build.sh && bench/gen.sh
-#   there: bash bench/run.sh                 (carry .gpu)
+#   scripts/build.sh && bench/gen.sh   # with the gemm-opt build (LLVM)
+#   bash bench/run.sh                  # with a GPU (reads .gpu/bench)
 #
-# On the GPU machine (nvcc, cmake, cuBLAS, no LLVM), from any directory:
+# On a machine with a GPU, nvcc, cmake and cuBLAS (LLVM is not needed), from
+# any directory:
 #   1. builds libgemm_runtime standalone (test/gpu/lib.sh);
 #   2. compiles the rewritten inputs .gpu/bench/*.cu, one translation unit
 #      each, and bench/bench.cu, in parallel, and links them;
 #   3. runs the benchmark: its markdown, headed by the date, gemm-opt's
-#      version and nvcc's, goes to stdout and to bench.md in $OUT (the device
-#      tool) or /tmp/gemm-opt-bench.
+#      version and nvcc's, goes to stdout and to bench.md in the build
+#      directory (/tmp/gemm-opt-bench). Logs and tables also go to
+#      $GEMM_OPT_LOG_DIR when set (bench.md there instead).
 # Arguments go to bench (a seed; --choices [seed] times every variant and K
 # split of the plans instead, GEMM_OPT_CHOICE). Exits non-zero if anything
 # failed. BENCH_RUN=0 only builds; a later call reuses the build.
@@ -33,8 +35,8 @@ source test/gpu/lib.sh
 GEN=${BENCH_GEN:-.gpu/bench}
 WORK=${BENCH_WORK:-/tmp/gemm-opt-$(basename "$GEN")${BENCH_BASE:+-ab}}
 if [[ ! -f $GEN/VERSION ]]; then
-  echo "run.sh: $GEN is missing: run 'bench/gen.sh' on the dev machine and" \
-    "carry .gpu" >&2
+  echo "run.sh: $GEN is missing: run 'bench/gen.sh' with the gemm-opt" \
+    "build first" >&2
   exit 2
 fi
 mkdir -p "$WORK"
@@ -43,8 +45,8 @@ printDevice
 buildRuntime
 
 # A bench already built from these sources and kernel templates is reused,
-# so that one device call can build the kernels of two gemm-opt versions
-# (BENCH_RUN=0) and the next time them back to back.
+# so that one session on the GPU host can build the kernels of two gemm-opt
+# versions (BENCH_RUN=0) and the next command time them back to back.
 sources=("$GEN"/*.cu bench/bench.cu)
 # The base set's definitions renamed, as gemms.h declares them.
 base=() rename=() define=() baseInc=()
@@ -108,4 +110,4 @@ echo "== bench"
   done
   echo
   "$WORK/bench" "$@"
-} | tee "${OUT:-$WORK}/$(basename "$GEN").md"
+} | tee "${LOG_DIR:-$WORK}/$(basename "$GEN").md"

@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
 #===- bench/tune.sh - Tune the benchmark's kernels on the GPU --------------===#
 #
-#   here:  scripts/build.sh && bench/gen.sh
-#   there: bash bench/tune.sh                (carry .gpu)
-#   here:  BENCH_TUNING_DB=<its tuning.csv> bench/gen.sh
-#   there: bash bench/run.sh                 (the bench with measured kernels)
+#   scripts/build.sh && bench/gen.sh                # with the gemm-opt build
+#   bash bench/tune.sh                              # with a GPU
+#   BENCH_TUNING_DB=<its tuning.csv> bench/gen.sh   # with the gemm-opt build
+#   bash bench/run.sh                               # with a GPU: the bench with
+#                                                   # measured kernels
 #
-# On the GPU machine: builds libgemm_runtime standalone (test/gpu/lib.sh),
+# On a machine with a GPU (LLVM is not needed): builds libgemm_runtime
+# standalone (test/gpu/lib.sh),
 # compiles the tuning programs .gpu/tune/*.cu that bench/gen.sh wrote (nvcc
 # splits each across the cores), and runs them one after the other on each
 # GPU, the machine's GPUs side by side. Their tables go to stdout, their
-# rows to tuning.csv in $OUT (the device tool) or /tmp/gemm-opt-tune
-# (docs/tuning.md). Arguments go to each program (--runs=N). Exits non-zero
-# if anything failed.
+# rows to tuning.csv in the build directory (docs/tuning.md). Logs and
+# tables also go to $GEMM_OPT_LOG_DIR when set (tuning.csv there instead).
+# Arguments go to each program (--runs=N). Exits non-zero if anything
+# failed.
 # TUNE_WORK=DIR builds there instead of /tmp/gemm-opt-tune. TUNE_RUN=0 only
-# builds, TUNE_BUILD=0 only runs what DIR holds: nvcc here compiles sm_90
-# programs that run there as they are, so building them here
-# (`TUNE_RUN=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`) leaves the
-# device call (`TUNE_BUILD=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`,
-# carry .gpu/tune and .gpu/tune-bin) only the timing; it refuses programs
-# built from other sources than .gpu/tune's. TUNE_GEN=DIR tunes DIR's
-# programs instead of .gpu/tune's.
+# builds, TUNE_BUILD=0 only runs what DIR holds: nvcc compiles sm_90
+# programs without a GPU, so building them first
+# (`TUNE_RUN=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`, on the build
+# host) leaves the GPU only the timing
+# (`TUNE_BUILD=0 TUNE_WORK=.gpu/tune-bin bash bench/tune.sh`, with
+# .gpu/tune and .gpu/tune-bin in the checkout); it refuses programs built
+# from other sources than .gpu/tune's. TUNE_GEN=DIR tunes DIR's programs
+# instead of .gpu/tune's.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -30,12 +34,12 @@ source test/gpu/lib.sh
 GEN=${TUNE_GEN:-.gpu/tune}
 WORK=${TUNE_WORK:-/tmp/gemm-opt-tune}
 if [[ ! -f $GEN/VERSION ]]; then
-  echo "tune.sh: $GEN is missing: run 'bench/gen.sh' on the dev machine and" \
-    "carry .gpu" >&2
+  echo "tune.sh: $GEN is missing: run 'bench/gen.sh' with the gemm-opt" \
+    "build first" >&2
   exit 2
 fi
 mkdir -p "$WORK"
-db=${OUT:-$WORK}/tuning.csv
+db=${LOG_DIR:-$WORK}/tuning.csv
 
 printDevice
 sources=("$GEN"/*.cu) programs=()

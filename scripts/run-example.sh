@@ -10,18 +10,18 @@ build=${BUILD_DIR:-$root/build}
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-out=$build/example
-mkdir -p "$out"
+work=$build/example
+mkdir -p "$work"
 
-echo "== gemm-opt examples/mlp.cpp -o $out/mlp.cu"
-"$build/bin/gemm-opt" "$root/examples/mlp.cpp" -o "$out/mlp.cu"
+echo "== gemm-opt examples/mlp.cpp -o $work/mlp.cu"
+"$build/bin/gemm-opt" "$root/examples/mlp.cpp" -o "$work/mlp.cu"
 echo "== nvcc mlp.cu \$(gemm-opt --nvcc-flags)"
 # shellcheck disable=SC2046 # the flags are meant to split into words
-"$nvcc" -O2 "$out/mlp.cu" $("$build/bin/gemm-opt" --nvcc-flags) -o "$out/mlp-gpu"
-g++ -O2 "$root/examples/mlp.cpp" -o "$out/mlp-original"
+"$nvcc" -O2 "$work/mlp.cu" $("$build/bin/gemm-opt" --nvcc-flags) -o "$work/mlp-gpu"
+g++ -O2 "$root/examples/mlp.cpp" -o "$work/mlp-original"
 
 echo "== run"
-"$out/mlp-original" --dump >"$out/original.txt"
-GEMM_OPT_TRACE=1 "$out/mlp-gpu" --dump >"$out/rewritten.txt"
-python3 "$root/test/e2e/compare.py" "$out/original.txt" "$out/rewritten.txt"
-"$out/mlp-gpu"
+"$work/mlp-original" --dump >"$work/original.txt"
+GEMM_OPT_TRACE=1 "$work/mlp-gpu" --dump >"$work/rewritten.txt"
+python3 "$root/test/e2e/compare.py" "$work/original.txt" "$work/rewritten.txt"
+"$work/mlp-gpu"

@@ -67,10 +67,8 @@ bool fitsDmma(const Schedule &s) {
 /// loads (stallsAdd) has a warp tile that measured able to keep the tensor
 /// pipe busy: at most 64 x 32 (TM, TN <= 8). A schedule that fails is
 /// tuning-only (Candidate::rule). The model rates wider tiles at the peak
-/// too, but they ran slower (H200, DGEMM 4096^3 in four buffers:
-/// 128x128x8/8x8 and 256x64x8/8x8 53-54 TFLOP/s, 96x160x8/6x10 and
-/// 64x160x16/4x10 47; the bench's NT 0.77 of cuBLAS with 160x96x16/10x6
-/// against 0.94 with 128x128x8/8x8).
+/// too, but they ran slower (measured: docs/cost-model.md, "Measurements behind the code",
+/// `keepsTensorPipe`).
 bool keepsTensorPipe(const GpuTarget &target, const Schedule &s) {
   if (s.compute != Compute::Dmma || !target.stallsAdd)
     return true;
@@ -81,12 +79,8 @@ bool keepsTensorPipe(const GpuTarget &target, const Schedule &s) {
 /// whose warps take turns with their loads (stallsAdd) skip cp.async but in
 /// tuning (Candidate::rule): their FMAs fill the issue slots that drifting
 /// warps would share, and the copies measured slower than a
-/// register-staged prefetch, which the counts do not show (H200, SGEMM
-/// 4096^3: 256x128x8/8x16 NN 45.4-46.9 TFLOP/s against 48.2; the TN
-/// benchmark 0.909-0.910 of cuBLAS with two cp.async buffers against
-/// 0.959-0.966 with the smem pipeline, three runs each; H100, the sweep's
-/// 4096^3 NN: 256x128x8/8x16 in three or four buffers 0.91 of cuBLAS
-/// against 0.99 with the smem pipeline).
+/// register-staged prefetch, which the counts do not show (measured:
+/// docs/cost-model.md, "Measurements behind the code", `feedsCompute`).
 bool feedsCompute(const GpuTarget &target, Prefetch prefetch,
                   Compute compute) {
   return !(compute == Compute::Fma && prefetch == Prefetch::Async &&

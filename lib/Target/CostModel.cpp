@@ -546,11 +546,9 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // take those turns. A cp.async pipeline of three buffers or more lets
   // them drift apart (gemm_kernels/kernel.cuh), so that the loads and other
   // instructions of some warps issue while others' mma.sync hold the tensor
-  // pipe, and the longer of the two sets the pace (H200, DGEMM 4096^3 NT
-  // in four buffers: 128x128x8/8x8 51.2 TFLOP/s, 96x96x12/6x4 40.8, which
-  // their sums put at 31.8 and 24.7 and this at 59.8 and 41.3). FFMAs
-  // leave no issue slot to a drifting warp: FFMA kernels gain nothing
-  // (256x128x8/8x16: 48.2 with a barrier per step, 44.7-46.9 drifting).
+  // pipe, and the longer of the two sets the pace. FFMAs leave no issue
+  // slot to a drifting warp: FFMA kernels gain nothing (measured:
+  // docs/cost-model.md, "Measurements behind the code", drifting warps).
   double turns = s.drifts() ? std::max(fmaClocks, lsuClocks + otherClocks)
                        : fmaClocks + lsuClocks + otherClocks;
   double stepClocks = std::max(
@@ -558,8 +556,8 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   // Warps take the schedulers in turn, each scheduler with its own pipes:
   // the one holding the most warps sets the pace while the others idle
   // (192 threads, one block per SM: 6 warps on 4 schedulers run at 6/8 of
-  // 8; NT 4096^3 192x96x16/8x12 measured 32.1 TFLOP/s, the model without
-  // this term predicted 38.6).
+  // 8; measured: docs/cost-model.md, "Measurements behind the code",
+  // scheduler balance).
   int64_t warps = std::max<int64_t>(p.footprint.threadsPerSM / 32, 1);
   double balance =
       double(warps) /
@@ -600,9 +598,8 @@ Prediction mlir::gemm::predict(const GpuTarget &target, Precision precision,
   double ready = double(p.footprint.threadsPerSM) * computing;
   // The waits of one block overlap the steps of the others only, and the
   // blocks wait at independent times: the SM idles while all of them wait
-  // (a lone block's exposed latency adds to its step; two blocks of
-  // 128x128x8/8x8 FFMA without prefetch ran 41.1 TFLOP/s against 46.8 with
-  // a register prefetch, H200 sweep).
+  // (a lone block's exposed latency adds to its step; measured:
+  // docs/cost-model.md, "Measurements behind the code", blocks that wait).
   double active = 1.0 - std::pow(1.0 - computing,
                                  double(p.footprint.blocksPerSM));
   p.latency =

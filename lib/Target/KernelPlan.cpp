@@ -59,10 +59,9 @@ TileMovePlan planMove(Precision precision, TileStrides strides, int64_t x,
   // A warp of a regular tile stores 32 / line rows of x, 4 k apart across
   // its line, element by element. Rows of 4 mod 32 words put k and k + 8
   // on one bank: 2-way conflicts for 4 packs a line, 4-way for 8, which
-  // the swizzle removes (H100, 128x128x16/8x8 f32 at two blocks per SM,
-  // the sweep's 4096^3: NN 50.9-51.0 TFLOP/s against 50.6, A and B along
-  // k 49.2-49.5 against 48.4-49.1). FMA kernels read a whole tile row
-  // alike, whose order the XOR only permutes.
+  // the swizzle removes (measured: docs/cost-model.md, "Measurements behind the code",
+  // swizzle). FMA kernels read a whole tile row alike, whose order the XOR
+  // only permutes.
   t.swizzled = precision == Precision::F32 && s.compute == Compute::Fma &&
                t.alongK && t.pack == 4 && !t.wholeStore && t.regular &&
                (line == 4 || line == 8) && x % 16 == 0 &&

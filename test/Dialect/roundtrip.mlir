@@ -168,7 +168,7 @@ func.func @functions(%a: memref<?x?xf32>, %s: f32, %k: f32, %c: f32, %hi: f32) {
   return
 }
 
-// Scalars read through pointers, whose values alpha and a bound carry.
+// Scalars read through pointers, whose values alpha and a bound hold.
 // CHECK-LABEL: func.func @reads
 // CHECK: params(%{{.*}} : f32) reads(%{{.*}}, %{{.*}} : memref<f32>, memref<f64>) {activation = [#gemm.clamp<lower, nan = bound>]}
 func.func @reads(%a: memref<?x?xf32>, %s: f32, %pa: memref<f32>, %pd: memref<f64>) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 #===- test/gpu/fuzz.sh - The differential fuzzer's programs on the GPU -----===#
 #
-# Runs on a GPU machine with nvcc, cmake and python3 but no LLVM and no
-# gemm-opt, from any directory. The programs come from the dev machine:
-#   python3 test/fuzz/fuzz.py --seeds 1000:1016 --mode gpu-prepare  # here
-#   bash test/gpu/fuzz.sh [DIR | PACK.tar.xz]                        # there
+# Runs on a machine with a GPU, nvcc, cmake and python3 (neither LLVM nor
+# gemm-opt is needed), from any directory. The programs come from the
+# gemm-opt build:
+#   python3 test/fuzz/fuzz.py --seeds 1000:1016 --mode gpu-prepare  # needs LLVM
+#   bash test/gpu/fuzz.sh [DIR | PACK.tar.xz]                        # needs a GPU
 # DIR (default .gpu/fuzz) holds, per seed, prog.cu (gemm-opt's output, real
 # kernels), expected.txt.gz (the original program's output) and nests. This
 #   1. builds libgemm_runtime standalone (test/gpu/lib.sh);

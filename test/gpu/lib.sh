@@ -1,9 +1,9 @@
 # shellcheck shell=bash
-#===- test/gpu/lib.sh - What the device-side scripts share -----------------===#
+#===- test/gpu/lib.sh - What the GPU-side scripts share --------------------===#
 #
-# Sourced, from the repository root, by the scripts that run on a GPU
-# machine with nvcc, cmake and cuBLAS but no LLVM: test/gpu/*.sh, bench/*.sh
-# and utils/calibrate/*.sh. It sets
+# Sourced, from the repository root, by the scripts that run on a machine
+# with a GPU, nvcc, cmake and cuBLAS (LLVM is not needed there):
+# test/gpu/*.sh, bench/*.sh and utils/calibrate/*.sh. It sets
 #   NVCC        the CUDA compiler (NVCC in the environment wins);
 #   ARCH        the target, sm_$ARCH;
 #   LIB         libgemm_runtime.a, built standalone by buildRuntime;
@@ -11,13 +11,18 @@
 #   FORCED_GPU  the switch, for one command at a time (`env "${FORCED_GPU[@]}"
 #               prog`), that sends small host-array problems to the GPU
 #               rather than to their original loops;
+#   LOG_DIR     $GEMM_OPT_LOG_DIR, or empty: where the scripts also write
+#               their logs and tables when it is set;
 # and defines printDevice and buildRuntime. It unsets every GEMM_OPT_*
-# variable the caller's shell exported: the checks run in the configuration
-# users run, with no switch set, and each command that needs a switch sets
-# it for itself.
+# variable the caller's shell exported (GEMM_OPT_LOG_DIR too, after reading
+# it: it is the scripts' variable, not a program's switch): the checks run in
+# the configuration users run, with no switch set, and each command that
+# needs a switch sets it for itself.
 #
 #===------------------------------------------------------------------------===#
 
+# shellcheck disable=SC2034
+LOG_DIR=${GEMM_OPT_LOG_DIR:-}
 while read -r name; do
   unset "$name"
 done < <(compgen -e | grep '^GEMM_OPT_' || true)
@@ -25,9 +30,10 @@ done < <(compgen -e | grep '^GEMM_OPT_' || true)
 FORCED_GPU=(GEMM_OPT_PROFITABILITY=always-gpu)
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ARCH=90
-# Outside the checkout, so the copy that travels to the device stays small
-# and a second script on the same machine reuses the build (RUNTIME_BUILD in
-# the environment wins: another checkout on the same machine builds apart).
+# Outside the checkout, so that the checkout stays small (it may be copied
+# to another machine) and a second script on the same machine reuses the
+# build (RUNTIME_BUILD in the environment wins: another checkout on the same
+# machine builds apart).
 RUNTIME_BUILD=${RUNTIME_BUILD:-/tmp/build-rt}
 # LIB and NVCC_FLAGS are read by the scripts that source this file.
 # shellcheck disable=SC2034

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 #===- test/gpu/seeds.sh - Checks the seed kernels on a GPU ------------------===#
 #
-# Runs on a GPU machine with nvcc, cmake and cuBLAS but no LLVM, from any
-# directory:
+# Runs on a machine with a GPU, nvcc, cmake and cuBLAS (LLVM is not needed),
+# from any directory:
 #   1. builds libgemm_runtime standalone (Release, sm_90) in /tmp/build-rt;
 #   2. builds seeds_check.cu against it and cuBLAS, and runs it: every seed
 #      kernel against cuBLAS, gemm_rt::verify, GEMM_OPT_VERIFY through run(),
@@ -11,7 +11,7 @@
 #      alignment), racecheck (shared-memory hazards, e.g. of double buffering)
 #      and synccheck (barriers), if compute-sanitizer is there.
 # Arguments go to seeds_check (a random seed). Exits non-zero on any failure.
-# When $OUT is set (the device tool), the log is also written to $OUT.
+# The log also goes to $GEMM_OPT_LOG_DIR when set.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -27,8 +27,8 @@ echo "== seeds_check"
 mkdir -p "$WORK"
 "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "$LIB" -lcublas \
   -o "$WORK/seeds_check"
-if [[ -n ${OUT:-} ]]; then
-  "$WORK/seeds_check" "$@" 2>&1 | tee "$OUT/seeds_check.log"
+if [[ -n $LOG_DIR ]]; then
+  "$WORK/seeds_check" "$@" 2>&1 | tee "$LOG_DIR/seeds_check.log"
 else
   "$WORK/seeds_check" "$@"
 fi

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 #===- test/gpu/sweep.sh - Sweeps gemm-opt's generated kernels on a GPU ------===#
 #
-#   here:  python3 test/gpu/sweep/gen.py      (with build/bin/gemm-opt built)
-#   there: bash test/gpu/sweep.sh             (carry .gpu)
+#   python3 test/gpu/sweep/gen.py   # with the gemm-opt build (LLVM)
+#   bash test/gpu/sweep.sh          # with a GPU (reads .gpu/sweep)
 #
 # gen.py writes every variant (f32/f64 x #gemm.schedule x operand layout)
-# through `gemm-opt --emit=cuda` into .gpu/sweep/. On the GPU machine (nvcc,
-# cmake, cuBLAS, no LLVM) this script, from any directory:
+# through `gemm-opt --emit=cuda` into .gpu/sweep/. On a machine with a GPU,
+# nvcc, cmake and cuBLAS (LLVM is not needed) this script, from any
+# directory:
 #   1. builds libgemm_runtime standalone (Release, sm_90) in /tmp/build-rt;
 #   2. compiles .gpu/sweep/part*.cu (the generated launchers, in parallel, with
 #      -Xptxas -v) and test/gpu/sweep/sweep.cu, links them with the runtime
@@ -20,7 +21,8 @@
 #      SWEEP_SANITIZE=0 or compute-sanitizer is missing;
 #   5. prints the sweep's table again and a one-line summary, last.
 # Arguments go to sweep (a seed, --filter SUBSTRING). Exits non-zero on any
-# failure. When $OUT is set (the device tool), the logs are written there too.
+# failure. Logs and tables also go to $GEMM_OPT_LOG_DIR when set (else to
+# /tmp/gemm-opt-sweep/logs).
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -29,11 +31,11 @@ source test/gpu/lib.sh
 
 WORK=/tmp/gemm-opt-sweep
 GEN=.gpu/sweep
-LOGS=${OUT:-$WORK/logs}
+LOGS=${LOG_DIR:-$WORK/logs}
 
 if [[ ! -f $GEN/variants.inc ]]; then
   echo "sweep.sh: $GEN/variants.inc is missing: run" \
-    "'python3 test/gpu/sweep/gen.py' on the dev machine and carry .gpu" >&2
+    "'python3 test/gpu/sweep/gen.py' with the gemm-opt build first" >&2
   exit 2
 fi
 mkdir -p "$WORK" "$LOGS"

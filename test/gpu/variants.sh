@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 #===- test/gpu/variants.sh - Every kernel variant of a program, forced ------===#
 #
-#   here:  test/gpu/variants.sh --prepare [--build]  (with build/bin/gemm-opt)
-#   there: bash test/gpu/variants.sh          (carry .gpu/variants)
+#   test/gpu/variants.sh --prepare [--build]   # with the gemm-opt build (LLVM)
+#   bash test/gpu/variants.sh                  # with a GPU (reads .gpu/variants)
 #
 # The run-time choice of kernel hides most variants of a dynamic nest: this
 # runs test/Driver/Inputs/twenty-nests.cpp (20 nests, 1 to 5 variants each;
@@ -15,9 +15,9 @@
 # so that tiles of C are summed from two pieces, and requires each
 # routine's |C| to agree with the loop's to 1e-4 (a wrong element moves it
 # far more; f32's rounding far less). --prepare rewrites it
-# into .gpu/variants on the dev machine, and with --build also compiles it
-# there (nvcc here builds sm_90 programs that run there as they are), so
-# that the device call runs .gpu/variants/program without compiling. Exits
+# into .gpu/variants with the gemm-opt build, and with --build also compiles
+# it (nvcc builds sm_90 programs without a GPU), so that a GPU host without
+# LLVM, or a second run, runs .gpu/variants/program without compiling. Exits
 # non-zero on any mismatch.
 #
 #===------------------------------------------------------------------------===#

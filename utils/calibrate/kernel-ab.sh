@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 #===- utils/calibrate/kernel-ab.sh - Two kernels, one device, in turn ------===#
 #
-#   there: bash utils/calibrate/kernel-ab.sh DIR [ROUNDS [N...]]
+#   bash utils/calibrate/kernel-ab.sh DIR [ROUNDS [N...]]   # with a GPU
 #
-# DIR (carried under .gpu) holds kernel files (*.cu), each defining
+# DIR (say, under .gpu) holds kernel files (*.cu), each defining
 # `gemm_rt::LaunchFn f` for one kernel, and optionally an include directory
 # per file, `<name>.inc/`, that replaces runtime/include for it (say, a
 # changed copy of gemm_kernels). Builds kernel-ab.cu once per file, in

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 #===- utils/calibrate/profile.sh - What limits a sweep kernel -------------===#
 #
-#   there: bash test/gpu/sweep.sh --filter _rrr && \
-#          bash utils/calibrate/profile.sh VARIANT...   (one call, carry .gpu)
+#   bash test/gpu/sweep.sh --filter _rrr && \
+#     bash utils/calibrate/profile.sh VARIANT...   # with a GPU, on one machine
 #
 # After sweep.sh has built /tmp/gemm-opt-sweep on the same machine,
 # prints for each sweep variant (e.g. sw_f64_dmp4_rrr):
@@ -11,7 +11,8 @@
 #   2. ncu's issue and stall picture of one timed 4096^3 launch: the
 #      tensor/FMA pipe's busy share, warps per scheduler and the stall
 #      reasons per issued instruction.
-# Logs go to $OUT (the device tool) or /tmp/gemm-opt-sweep/logs.
+# Logs go to /tmp/gemm-opt-sweep/logs; logs and tables also go to
+# $GEMM_OPT_LOG_DIR when set (there instead).
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/../.."
 source test/gpu/lib.sh
 
 WORK=/tmp/gemm-opt-sweep
-LOGS=${OUT:-$WORK/logs}
+LOGS=${LOG_DIR:-$WORK/logs}
 CUDA_BIN=$(dirname "$NVCC")
 NCU=$(command -v ncu || echo "$CUDA_BIN/ncu")
 CUOBJDUMP=$(command -v cuobjdump || echo "$CUDA_BIN/cuobjdump")

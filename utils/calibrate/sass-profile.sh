@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 #===- utils/calibrate/sass-profile.sh - Where a kernel's warps stall -------===#
 #
-#   there: bash utils/calibrate/correlate.sh && \
-#          bash utils/calibrate/sass-profile.sh NAME...  (one call, carry .gpu)
+#   bash utils/calibrate/correlate.sh && \
+#     bash utils/calibrate/sass-profile.sh NAME...   # with a GPU, on one machine
 #
 # After correlate.sh has built its harness (CORRELATE_GEN as there), profiles
 # one timed 4096^3 launch of each NAME with ncu: a correlate variant
 # (cr_f64_01) or cuBLAS's kernel of a type (cublas-f64, cublas-f32). Writes
-# to $OUT (the device tool) or the harness's logs:
+# to the harness's logs (/tmp/gemm-opt-<set>/logs); logs and tables also go
+# to $GEMM_OPT_LOG_DIR when set (there instead):
 #   ncu-NAME.txt  the launch's pipe, issue and stall sections;
 #   sass-NAME.csv its SASS, one row per instruction with the warp-stall
 #                 samples by reason (ncu's source page), for
-#                 utils/calibrate/sass-stalls.py to read here.
+#                 utils/calibrate/sass-stalls.py to read (no GPU needed).
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -20,7 +21,7 @@ source test/gpu/lib.sh
 
 GEN=${CORRELATE_GEN:-.gpu/correlate}
 WORK=/tmp/gemm-opt-$(basename "$GEN")
-LOGS=${OUT:-$WORK/logs}
+LOGS=${LOG_DIR:-$WORK/logs}
 NCU=$(command -v ncu || echo "$(dirname "$NVCC")/ncu")
 if [[ ! -x $WORK/correlate ]]; then
   echo "sass-profile.sh: $WORK/correlate is missing: run" \

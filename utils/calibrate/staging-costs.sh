@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 #===- utils/calibrate/staging-costs.sh - Build and run staging-costs.cu ----===#
 #
-#   here:  bench/gen.sh              (the rewritten bench, .gpu/bench)
-#   there: bash utils/calibrate/staging-costs.sh       (carry .gpu)
+#   bench/gen.sh                          # with the gemm-opt build: .gpu/bench
+#   bash utils/calibrate/staging-costs.sh # with a GPU (reads .gpu/bench)
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail

@@ -1,7 +1,7 @@
 // Writes a tuning database of one row with the writer that device programs
 // use (gemm-opt-abi/TuningFormat.h): one-nest.cpp's 16^3 f32 problem,
 // timed on an H100 with a 16x16x16 tile. VERSION and TEMPLATES come from
-// the build (-D), as the generated launchers' plans carry them.
+// the build (-D), as the generated launchers' plans hold them.
 #include "gemm-opt-abi/TuningFormat.h"
 
 int main(int argc, char **argv) {

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Generates the device sweep's kernels with the gemm-opt built here.
 
-The dev-machine half of test/gpu/sweep.sh:
-  here:  python3 test/gpu/sweep/gen.py      (after the gemm-opt build)
-  there: bash test/gpu/sweep.sh             (carry .gpu)
+The gemm-opt half of test/gpu/sweep.sh:
+  python3 test/gpu/sweep/gen.py   # after the gemm-opt build (LLVM)
+  bash test/gpu/sweep.sh          # with a GPU (reads .gpu/sweep)
 
 For every variant (element type x schedule x operand layout) it writes a
 one-func module `.gpu/sweep/mlir/<name>.mlir` whose gemm.matmul carries the
 schedule, runs `gemm-opt --emit=cuda` on it into `.gpu/sweep/kernels/<name>.cu`,
 and groups the variants into translation units `.gpu/sweep/part<i>.cu` that
-nvcc compiles in parallel on the GPU machine. Each part #includes its
+nvcc compiles in parallel on the machine with the GPU. Each part #includes its
 generated files (whose launchers are static) and defines one extern wrapper
 per variant. `.gpu/sweep/variants.inc` declares the wrappers and holds the
 table that test/gpu/sweep/sweep.cu walks.

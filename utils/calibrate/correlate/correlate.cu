@@ -9,7 +9,8 @@
 // Prints, per element type, the model's prediction next to the measured
 // rate with both ranks, Spearman's rank correlation (average ranks for ties)
 // and the error of the model's rank-1 schedule's prediction; writes the rows
-// to $OUT/correlate.csv when OUT is set. Exits 1 if a check fails.
+// to the file CORRELATE_CSV names, when set (correlate.sh sets it to
+// correlate.csv in $GEMM_OPT_LOG_DIR). Exits 1 if a check fails.
 //
 //===----------------------------------------------------------------------===//
 #include "gpu_check.h"
@@ -87,8 +88,8 @@ int main() {
   std::mt19937_64 rng(20240611);
   Scratch scratch;
   FILE *csv = nullptr;
-  if (const char *out = std::getenv("OUT")) {
-    csv = std::fopen((std::string(out) + "/correlate.csv").c_str(), "w");
+  if (const char *path = std::getenv("CORRELATE_CSV")) {
+    csv = std::fopen(path, "w");
     if (csv)
       std::fprintf(csv, "dtype,name,schedule,picked,model_rank,bound,"
                         "predicted_gflops,measured_gflops,max_err_bound\n");

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Generates the kernels of the cost model's Hopper correlation check.
 
-The dev-machine half of utils/calibrate/correlate.sh:
-  here:  python3 utils/calibrate/correlate/gen.py  (after the gemm-opt build)
-  there: bash utils/calibrate/correlate.sh         (carry .gpu)
+The gemm-opt half of utils/calibrate/correlate.sh:
+  python3 utils/calibrate/correlate/gen.py   # after the gemm-opt build (LLVM)
+  bash utils/calibrate/correlate.sh          # with a GPU (reads .gpu/correlate)
 
 It ranks every schedule of a row-major 4096^3 SGEMM and DGEMM (static
 extents, so that the model counts partial tiles and waves)
