@@ -9,7 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Inline.h"
 #include "NestScope.h"
+#include "Unswitch.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
@@ -97,10 +99,30 @@ const LocalDef *NestScope::findLocal(const VarDecl *var) const {
   return nullptr;
 }
 
+namespace {
+/// Prints a bound temporary's read as its value (BoundTemporaries.cpp).
+class BoundValuePrinter : public PrinterHelper {
+public:
+  explicit BoundValuePrinter(const NestScope &scope) : scope(scope) {}
+  bool handledStmt(Stmt *s, raw_ostream &os) override {
+    const auto *ref = dyn_cast<DeclRefExpr>(s);
+    const Expr *value = ref ? scope.boundValues.lookup(ref) : nullptr;
+    if (value)
+      os << parenthesize(scope.print(value));
+    return value;
+  }
+
+private:
+  const NestScope &scope;
+};
+} // namespace
+
 std::string NestScope::print(const Expr *e) const {
   std::string text;
   llvm::raw_string_ostream os(text);
-  e->printPretty(os, nullptr, PrintingPolicy(ctx.getLangOpts()));
+  BoundValuePrinter bound(*this);
+  e->printPretty(os, boundValues.empty() ? nullptr : &bound,
+                 PrintingPolicy(ctx.getLangOpts()));
   return text;
 }
 
@@ -124,6 +146,12 @@ const Expr *mlir::gemm::stripCasts(const Expr *e) {
       e = temp->getSubExpr();
       continue;
     }
+    // The arm of a `?:` that a versioned nest fixes (Unswitch.cpp).
+    if (const auto *choice = dyn_cast<ConditionalOperator>(e))
+      if (std::optional<bool> value = assumedValue(choice->getCond())) {
+        e = *value ? choice->getTrueExpr() : choice->getFalseExpr();
+        continue;
+      }
     return e;
   }
 }
@@ -204,6 +232,8 @@ std::string NestScope::describeVarying(const VarDecl *var) const {
 bool NestScope::isInvariant(const Expr *e) const {
   e = e->IgnoreParens();
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    if (const Expr *value = boundValues.lookup(ref))
+      return isInvariant(value);
     if (isa<EnumConstantDecl>(ref->getDecl()))
       return true;
     const auto *var = dyn_cast<VarDecl>(ref->getDecl());
@@ -242,6 +272,10 @@ bool NestScope::isInvariant(const Expr *e) const {
   // A constant of an activation, `sqrtf(2.0f / M_PI)`.
   if (std::optional<MathCall> call = asMathCall(e))
     return isInvariant(call->arg);
+  // `A.rows()`: what the callee returns (Inline.cpp).
+  if (const auto *call = dyn_cast<CallExpr>(e))
+    if (const Expr *value = inlinedValue(ctx, call))
+      return isInvariant(value);
   // v.size() and v.data() of an unchanged vector are invariant.
   if (const auto *call = dyn_cast<CXXMemberCallExpr>(e)) {
     const CXXMethodDecl *method = call->getMethodDecl();
@@ -260,16 +294,19 @@ const Expr *NestScope::substitutableInit(const VarDecl *var) const {
     return nullptr;
   const Expr *init = var->getInit();
   QualType type = var->getType(), from = init->IgnoreImpCasts()->getType();
-  if (type->isPointerType())
-    return init;
-  // An integer that holds its initialiser's every value: a narrower one
-  // would wrap where the substituted expression does not.
-  if (type->isIntegerType() && from->isIntegerType() &&
-      ctx.getTypeSize(type) >= ctx.getTypeSize(from) &&
-      (type->isSignedIntegerType() == from->isSignedIntegerType() ||
-       ctx.getTypeSize(type) > ctx.getTypeSize(from)))
+  if (type->isPointerType() || holdsEveryValue(ctx, type, from))
     return init;
   return nullptr;
+}
+
+bool mlir::gemm::holdsEveryValue(const ASTContext &ctx, QualType type,
+                                 QualType from) {
+  // A narrower integer would wrap where the substituted expression does
+  // not.
+  return type->isIntegerType() && from->isIntegerType() &&
+         ctx.getTypeSize(type) >= ctx.getTypeSize(from) &&
+         (type->isSignedIntegerType() == from->isSignedIntegerType() ||
+          ctx.getTypeSize(type) > ctx.getTypeSize(from));
 }
 
 std::optional<SymExpr> NestScope::symbolic(const Expr *e) {
@@ -343,6 +380,8 @@ static bool isRingOperation(const Expr *e) {
 
 std::optional<AffineForm> NestScope::linearize(const Expr *e) {
   e = stripCasts(e);
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e); ref && boundValues.count(ref))
+    return linearize(boundValues.lookup(ref));
   AffineForm form(sourceLoops.size());
   if (isInvariant(e)) {
     Expr::EvalResult value;

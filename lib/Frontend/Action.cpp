@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Frontend/Action.h"
+#include "IncludedText.h"
 #include "Pragmas.h"
 #include "Recognizer.h"
+#include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -34,13 +36,26 @@ int loopDepth(const Stmt *s) {
   return inner + (isLoop(s) && !overContainer(s) ? 1 : 0);
 }
 
+/// The opcode and right operand of a binary operator, or of a call of an
+/// overloadable one: in a template, `a[k] * b[k]` over a dependent type is
+/// such a call wherever some `operator*` is visible.
+std::optional<std::pair<BinaryOperatorKind, const Expr *>>
+binaryOperation(const Stmt *s) {
+  if (const auto *op = dyn_cast<BinaryOperator>(s))
+    return std::pair(op->getOpcode(), op->getRHS());
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(s);
+      call && call->getNumArgs() == 2)
+    return std::pair(BinaryOperator::getOverloadedOpcode(call->getOperator()),
+                     call->getArg(1));
+  return std::nullopt;
+}
+
 /// Whether `e` multiplies anything: a product of elements, of locals that
 /// hold them, of casts of either.
 bool hasProduct(const Stmt *e) {
   if (!e)
     return false;
-  if (const auto *mul = dyn_cast<BinaryOperator>(e);
-      mul && mul->getOpcode() == BO_Mul)
+  if (auto op = binaryOperation(e); op && op->first == BO_Mul)
     return true;
   return llvm::any_of(e->children(), hasProduct);
 }
@@ -51,11 +66,12 @@ bool hasProduct(const Stmt *e) {
 bool accumulatesProduct(const Stmt *s) {
   if (!s)
     return false;
+  if (auto op = binaryOperation(s);
+      op && (op->first == BO_AddAssign || op->first == BO_SubAssign) &&
+      hasProduct(op->second))
+    return true;
   if (const auto *op = dyn_cast<BinaryOperator>(s)) {
     BinaryOperatorKind kind = op->getOpcode();
-    if ((kind == BO_AddAssign || kind == BO_SubAssign) &&
-        hasProduct(op->getRHS()))
-      return true;
     const auto *sum = dyn_cast<BinaryOperator>(stripCasts(op->getRHS()));
     if (kind == BO_Assign && sum &&
         (sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
@@ -103,8 +119,9 @@ bool isCandidate(const Stmt *loop, int minDepth) {
 class NestFinder : public RecursiveASTVisitor<NestFinder> {
 public:
   NestFinder(ASTContext &ctx, FrontendResult &result,
-             std::vector<OffPragma> &offs)
-      : ctx(ctx), sm(ctx.getSourceManager()), result(result), offs(offs) {
+             std::vector<OffPragma> &offs, const IncludeLog &includes)
+      : ctx(ctx), sm(ctx.getSourceManager()), result(result), offs(offs),
+        copies(sm, includes, result) {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     passId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
                                    "%0 [-Rpass=gemm]");
@@ -126,6 +143,7 @@ private:
   SourceManager &sm;
   FrontendResult &result;
   std::vector<OffPragma> &offs;
+  IncludedCopies copies; ///< Where nests of included files are rewritten.
   unsigned passId, missedId;
   unsigned reported = 0;
   unsigned launchers = 0; ///< Launcher names handed out.
@@ -305,7 +323,9 @@ private:
     }
     if (out.empty())
       return std::string("it is in a template that this file never "
-                         "instantiates");
+                         "instantiates; run gemm-opt on a file that "
+                         "instantiates it for float or double and has it in "
+                         "its own text or in a file it includes itself");
     return std::nullopt;
   }
 
@@ -321,17 +341,9 @@ private:
         (end.isMacroID() &&
          !Lexer::isAtEndOfMacroExpansion(end, sm, ctx.getLangOpts())))
       return missed(loop, "it is written inside a macro expansion");
-    // Only the main file is rewritten: a nest whose text comes from an
-    // included file (a body stamped out per type) would be spliced into the
-    // main file at the other file's offsets.
-    auto inMainFile = [&](SourceLocation loc) {
-      return sm.getFileID(sm.getExpansionLoc(loc)) == sm.getMainFileID();
-    };
-    if (!inMainFile(loop->getBeginLoc()) || !inMainFile(end))
-      return missed(loop, "its text is in '" +
-                              sm.getFilename(loop->getBeginLoc()).str() +
-                              "', an included file; gemm-opt rewrites only "
-                              "the main file");
+    if (std::optional<std::string> why =
+            copies.obstacle(loop->getBeginLoc(), end))
+      return missed(loop, *why);
     if (auto [text, at] = textAt(loop->getBeginLoc());
         pragmasAbove(text, at).split)
       return missed(loop, "the pragmas above it are in a preprocessor "
@@ -345,6 +357,9 @@ private:
     } else {
       Recognition r = recognizeNest(loop, function, ctx, startBefore(loop));
       if (!r.nest) {
+        if (std::optional<Versions> versions = versionNest(
+                loop, function, ctx, startBefore(loop), r.rejection))
+          return handleVersions(loop, *versions);
         unsigned before = reported;
         if (r.rejection.peelable) {
           llvm::SaveAndRestore peeled(minDepth, 3);
@@ -358,29 +373,60 @@ private:
       }
       recognized.push_back(std::move(r));
     }
-    std::string name = result.launcherPrefix + "nest_" + std::to_string(launchers++);
-    PresumedLoc where = sm.getPresumedLoc(loop->getBeginLoc());
+    std::string name = newLauncherName();
     std::string summary = recognized.front().summary;
     if (recognized.size() > 1)
       summary += "; and in the template's other " +
                  std::to_string(recognized.size() - 1) +
                  " instantiation(s), one launcher overload each";
-    for (Recognition &r : recognized) {
-      Nest &nest = *r.nest;
-      nest.name = name;
-      nest.symbol = recognized.size() == 1
-                        ? name
-                        : name + (nest.isDouble ? "_f64" : "_f32");
-      nest.file = where.getFilename();
-      nest.line = where.getLine();
-      nest.column = where.getColumn();
-      nest.beginOffset = sm.getFileOffset(loop->getBeginLoc());
-      nest.endOffset = sm.getFileOffset(endOfNest(loop));
-      result.nests.push_back(std::move(nest));
-    }
+    for (Recognition &r : recognized)
+      place(loop, *r.nest, name,
+            recognized.size() == 1
+                ? name
+                : name + (r.nest->isDouble ? "_f64" : "_f32"));
     ++reported;
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId)
         << summary + "; rewritten to call " + name;
+  }
+
+  std::string newLauncherName() {
+    return result.launcherPrefix + "nest_" + std::to_string(launchers++);
+  }
+
+  /// Hands a recognised nest at `loop` to the rewrite.
+  void place(const Stmt *loop, Nest &nest, const std::string &name,
+             const std::string &symbol) {
+    PresumedLoc where = sm.getPresumedLoc(loop->getBeginLoc());
+    nest.name = name;
+    nest.symbol = symbol;
+    nest.file = where.getFilename();
+    nest.line = where.getLine();
+    nest.column = where.getColumn();
+    nest.beginOffset = sm.getFileOffset(loop->getBeginLoc());
+    nest.endOffset = sm.getFileOffset(endOfNest(loop));
+    nest.copy = copies.copyFor(loop->getBeginLoc());
+    result.nests.push_back(std::move(nest));
+  }
+
+  /// A nest versioned on a loop-invariant branch: each arm that is a GEMM
+  /// gets a launcher; the remark says what became of each.
+  void handleVersions(const Stmt *loop, Versions &versions) {
+    std::string remark = "versioned on '" + versions.condition + "'";
+    for (bool arm : {true, false}) {
+      Recognition &r = arm ? versions.whenTrue : versions.whenFalse;
+      remark += arm ? "; where it holds, " : "; where it does not, ";
+      if (!r.nest) {
+        remark += "left as written: " + r.rejection.reason;
+        continue;
+      }
+      std::string name = newLauncherName();
+      r.nest->versionCondition = versions.condition;
+      r.nest->versionArm = arm;
+      remark += r.summary + ", rewritten to call " + name;
+      place(loop, *r.nest, name, name);
+    }
+    ++reported;
+    ctx.getDiagnostics().Report(loop->getBeginLoc(), passId) << remark;
   }
 
   /// The statement before `loop` in its block that starts its induction
@@ -428,8 +474,9 @@ private:
 
 class GemmConsumer : public ASTConsumer {
 public:
-  GemmConsumer(FrontendResult &result, std::vector<OffPragma> &offs)
-      : result(result), offs(offs) {}
+  GemmConsumer(FrontendResult &result, std::vector<OffPragma> &offs,
+               const IncludeLog &includes)
+      : result(result), offs(offs), includes(includes) {}
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
@@ -438,7 +485,8 @@ public:
     const SourceManager &sm = ctx.getSourceManager();
     result.source = sm.getBufferData(sm.getMainFileID()).str();
     result.isC = !ctx.getLangOpts().CPlusPlus;
-    NestFinder(ctx, result, offs).TraverseDecl(ctx.getTranslationUnitDecl());
+    NestFinder(ctx, result, offs, includes)
+        .TraverseDecl(ctx.getTranslationUnitDecl());
     unsigned unused = diags.getCustomDiagID(
         DiagnosticsEngine::Warning,
         "'#pragma gemm_opt off' has no effect: no loop nest that gemm-opt "
@@ -452,6 +500,7 @@ public:
 private:
   FrontendResult &result;
   std::vector<OffPragma> &offs;
+  const IncludeLog &includes;
 };
 
 class GemmAction : public ASTFrontendAction {
@@ -459,16 +508,18 @@ public:
   explicit GemmAction(FrontendResult &result) : result(result) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<GemmConsumer>(result, offs);
+    return std::make_unique<GemmConsumer>(result, offs, includes);
   }
   bool BeginSourceFileAction(CompilerInstance &ci) override {
     addGemmOptPragmaHandler(ci.getPreprocessor(), offs);
+    logIncludes(ci.getPreprocessor(), includes);
     return true;
   }
 
 private:
   FrontendResult &result;
   std::vector<OffPragma> offs; ///< Met by the preprocessor.
+  IncludeLog includes;          ///< Likewise.
 };
 
 class GemmActionFactory : public tooling::FrontendActionFactory {

@@ -6,7 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BetaStore.h"
+#include "Inline.h"
 #include "LoopHeader.h"
+#include "Unswitch.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -55,6 +58,18 @@ bool mlir::gemm::isLiteral(const Expr *e, double value) {
   if (const auto *f = dyn_cast<FloatingLiteral>(e))
     return f->getValueAsApproximateDouble() == value;
   return false;
+}
+
+const Expr *mlir::gemm::comparedWith(const Expr *cond, BinaryOperatorKind op,
+                                      int literal) {
+  const auto *compare = dyn_cast<BinaryOperator>(stripCasts(cond));
+  if (!compare || compare->getOpcode() != op)
+    return nullptr;
+  if (isLiteral(compare->getRHS(), literal))
+    return compare->getLHS();
+  if (isLiteral(compare->getLHS(), literal))
+    return compare->getRHS();
+  return nullptr;
 }
 
 namespace {
@@ -170,14 +185,29 @@ public:
       return walkLoop(s, -1);
     if (isa<NullStmt>(s))
       return true;
+    // Calls whose bodies are visible read as their bodies (Inline.cpp).
+    if (std::vector<const Stmt *> inlined; isa<DeclStmt, Expr>(s)) {
+      if (!inlineCalls(scope, s, inlined))
+        return scope.rejection->peelable = peelable, false;
+      if (!inlined.empty())
+        return walkBlock(inlined);
+    }
     if (const auto *decl = dyn_cast<DeclStmt>(s))
       return walkDecl(decl, peelable);
     if (const auto *e = dyn_cast<Expr>(s))
       return walkExpr(e->IgnoreImplicit(), peelable);
-    if (const auto *branch = dyn_cast<IfStmt>(s))
+    if (const auto *branch = dyn_cast<IfStmt>(s)) {
+      // The arm that a versioned nest fixes (Unswitch.cpp).
+      if (std::optional<bool> value = assumedValue(branch->getCond())) {
+        const Stmt *arm = *value ? branch->getThen() : branch->getElse();
+        return !arm || walk(arm);
+      }
+      if (const Stmt *arm = foldBetaStore(branch, scope))
+        return walk(arm);
       return comparedWith(branch->getCond(), BO_NE, 0)
                  ? walkZeroSkip(branch, peelable)
                  : walkBetaBranch(branch, peelable);
+    }
     return fail(describe(s), peelable);
   }
 
@@ -206,19 +236,6 @@ private:
       return "conditional control flow in the nest body";
     return std::string("a statement ('") + s->getStmtClassName() +
            "') whose effects on the nest's data gemm-opt does not model";
-  }
-
-  /// The other side of `x OP literal` (either order), or null.
-  static const Expr *comparedWith(const Expr *cond, BinaryOperatorKind op,
-                                  int literal) {
-    const auto *compare = dyn_cast<BinaryOperator>(stripCasts(cond));
-    if (!compare || compare->getOpcode() != op)
-      return nullptr;
-    if (isLiteral(compare->getRHS(), literal))
-      return compare->getLHS();
-    if (isLiteral(compare->getLHS(), literal))
-      return compare->getRHS();
-    return nullptr;
   }
 
   /// `if (beta == 0) <C = 0> [else if (beta != 1) <C *= beta>]`, each branch
@@ -436,6 +453,9 @@ private:
   }
 
   bool walkExpr(const Expr *e, bool peelable) {
+    // A bound temporary's value is substituted where it is read.
+    if (llvm::is_contained(scope.boundAssignments, e))
+      return true;
     const auto *assign = dyn_cast<BinaryOperator>(e);
     if (!assign || !(assign->isAssignmentOp() ||
                      assign->isCompoundAssignmentOp())) {

@@ -169,6 +169,14 @@ public:
   /// the value. The rewrite asserts them, so a build with other -D values
   /// stops instead of computing with stale sizes.
   std::vector<std::pair<std::string, int64_t>> assumptions;
+  /// Reads of integer temporaries that the nest assigns before each use
+  /// (f2c's `i__2 = *m;`), with the value each reads, and those assignments,
+  /// which are no statements of the nest (BoundTemporaries.cpp).
+  llvm::DenseMap<const clang::DeclRefExpr *, const clang::Expr *> boundValues;
+  std::vector<const clang::Expr *> boundAssignments;
+  /// What the remark adds about forms folded on the way (a store branch on
+  /// beta).
+  std::vector<std::string> notes;
   /// Conditions, valid before the nest, under which the dimensions are the
   /// loops' exact iteration space (`n % 8 == 0` for tiles that are not
   /// clipped at n): the launcher runs only where they hold.
@@ -243,6 +251,15 @@ bool mentions(const clang::Stmt *s, const clang::VarDecl *var);
 /// True if `e` is an integer or floating literal of the given value (`0`,
 /// `1.0f`, `0.5`), through casts.
 bool isLiteral(const clang::Expr *e, double value);
+
+/// Whether the integer type `type` holds every value of the integer type
+/// `from`, so that a variable of it stands for an expression of `from`.
+bool holdsEveryValue(const clang::ASTContext &ctx, clang::QualType type,
+                     clang::QualType from);
+
+/// The other side of `x op literal` (either order), or null.
+const clang::Expr *comparedWith(const clang::Expr *cond,
+                                clang::BinaryOperatorKind op, int literal);
 
 /// True if `e` looks like a memory access (subscript or vector operator[]).
 bool isMemoryAccess(const clang::Expr *e);

@@ -8,7 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Recognizer.h"
+#include "BoundTemporaries.h"
 #include "Contraction.h"
+#include "PointerWalk.h"
+#include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -108,7 +111,10 @@ public:
 
   Recognition run() {
     Recognition result;
-    std::optional<Nest> nest = recognize();
+    // Walked pointers read as offsets until the recognition ends.
+    PointerWalk walks(scope, function);
+    std::optional<Nest> nest =
+        walks.normalise() ? recognize() : std::optional<Nest>();
     if (nest) {
       result.nest = std::move(nest);
       result.summary = summary;
@@ -268,7 +274,7 @@ bool Recognizer::checkLeftovers() {
       continue;
     OutsideUse finder(var, withStart, scope.ctx.getSourceManager());
     finder.TraverseStmt(function->getBody());
-    if (finder.found)
+    if (finder.found && !deadAfterNest(scope, var, function))
       return scope.reject("'" + var->getNameAsString() +
                           "' is declared outside the nest, assigned in it "
                           "and used elsewhere; the rewrite would not update "
@@ -428,12 +434,15 @@ OperandBinding Recognizer::bind(const Access &access,
 }
 
 std::optional<Nest> Recognizer::recognize() {
+  bindTemporaries(scope, function);
   if (!walkNest(scope))
     return std::nullopt;
   scope.integerReadsInvariant = llvm::all_of(scope.writes, [](const Write &w) {
     return !isMemoryAccess(w.lhs) || w.lhs->getType()->isRealFloatingType();
   });
   scope.floatReadsChecked = scalarsUnreachable();
+  if (!checkAssumedBranch(scope) || !checkBoundValues(scope))
+    return std::nullopt;
   if (!shapeLoops(scope))
     return std::nullopt;
   for (const Loop &dim : scope.loops)
@@ -655,6 +664,8 @@ std::optional<Nest> Recognizer::recognize() {
                "' before the nest (the loop runs where C holds it)";
   for (const std::string &shape : scope.shapes)
     summary += "; " + shape;
+  for (const std::string &note : scope.notes)
+    summary += "; " + note;
   if (!nest.preconditions.empty())
     summary += "; the launcher runs only where " +
                llvm::join(nest.preconditions, " and ") +

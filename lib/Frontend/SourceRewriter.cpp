@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Frontend/SourceRewriter.h"
+#include "IncludedText.h"
 #include "gemm-opt/Dialect/Gemm/LauncherSignature.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -68,9 +69,7 @@ std::string mlir::gemm::launchCondition(const Nest &nest) {
   return condition + launcherCall(nest);
 }
 
-/// A #line directive naming the original file, so that diagnostics and
-/// debuggers see the original line numbers.
-static std::string lineDirective(unsigned line, llvm::StringRef file) {
+std::string mlir::gemm::lineDirective(unsigned line, llvm::StringRef file) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "#line " << line << " \"";
@@ -183,44 +182,91 @@ static std::string assumptionChecks(const Nest &nest, bool isC) {
 
 std::string mlir::gemm::rewriteSource(const FrontendResult &result,
                                       llvm::StringRef launchers) {
-  llvm::StringRef source = result.source;
-  std::string out = launchers.str();
-  out += lineDirective(1, result.fileName);
+  return launchers.str() + lineDirective(1, result.fileName) +
+         guardNests(result, 0);
+}
+
+std::string mlir::gemm::guardNests(const FrontendResult &result,
+                                   unsigned copy) {
+  llvm::StringRef source =
+      copy ? result.copies[copy - 1].text : result.source;
+  llvm::StringRef fileName =
+      copy ? result.copies[copy - 1].fileName : result.fileName;
+  // The main file's text between nests holds the included copies.
+  auto between = [&](size_t from, size_t to) {
+    llvm::StringRef text = source.slice(from, to);
+    return copy ? text.str() : withCopies(result, text, from);
+  };
+  std::string out;
   size_t copied = 0;
-  for (const Nest &nest : result.nests) {
+  for (size_t n = 0; n < result.nests.size(); ++n) {
+    const Nest &nest = result.nests[n];
     // A template's instantiations follow one another: one guard calls the
     // launcher their overloads share.
-    if (nest.beginOffset < copied)
+    if (nest.copy != copy || nest.beginOffset < copied)
       continue;
     auto [begin, atLineStart] = guardPosition(source, nest.beginOffset);
-    out += source.slice(copied, begin).str();
-    // Braced where an `else` follows, so that it keeps its own `if`.
-    bool brace = followedByElse(source, nest.endOffset);
-    std::string condition = nest.preconditions.empty()
-                                ? launchCondition(nest)
-                                : "(" + launchCondition(nest) + ")";
-    std::string guard = (brace ? "{ if (!" : "if (!") + condition + ") {";
-    if (atLineStart) {
-      // On lines of their own, indented like the nest, then back to the
-      // original numbering.
-      llvm::StringRef line = source.drop_front(begin);
-      std::string indent =
-          line.take_front(line.find_first_not_of(" \t")).str();
-      unsigned number = 1 + source.take_front(begin).count('\n');
-      out += indent + guard + "\n";
-      // The checks on one line of their own that reads as the nest's.
-      std::string checks = assumptionChecks(nest, result.isC);
-      if (!checks.empty())
-        out += lineDirective(number, result.fileName) + indent + " " +
-               checks + "\n";
-      out += lineDirective(number, result.fileName);
+    out += between(copied, begin);
+    unsigned number = 1 + source.take_front(begin).count('\n');
+    std::string text = source.slice(begin, nest.endOffset).str();
+    // The nest under `if (!launcher(...))`, or as written without a nest.
+    auto guarded = [&, begin = begin, atLineStart = atLineStart](
+                       const Nest *nest, bool brace) {
+      if (!nest)
+        return text;
+      std::string condition = nest->preconditions.empty()
+                                  ? launchCondition(*nest)
+                                  : "(" + launchCondition(*nest) + ")";
+      std::string guard = (brace ? "{ if (!" : "if (!") + condition + ") {";
+      std::string out;
+      if (atLineStart) {
+        // On lines of their own, indented like the nest, then back to the
+        // original numbering.
+        llvm::StringRef line = source.drop_front(begin);
+        std::string indent =
+            line.take_front(line.find_first_not_of(" \t")).str();
+        out += indent + guard + "\n";
+        // The checks on one line of their own that reads as the nest's.
+        std::string checks = assumptionChecks(*nest, result.isC);
+        if (!checks.empty())
+          out +=
+              lineDirective(number, fileName) + indent + " " + checks + "\n";
+        out += lineDirective(number, fileName);
+      } else {
+        out += guard + assumptionChecks(*nest, result.isC) + " ";
+      }
+      return out + text + (brace ? " } }" : " }");
+    };
+    if (!nest.versionCondition.empty()) {
+      // A nest versioned on a branch (Unswitch.cpp): the condition is tested
+      // once; its arms follow one another, and one without a Nest runs the
+      // original loops.
+      const Nest *other = n + 1 < result.nests.size() &&
+                                  result.nests[n + 1].copy == copy &&
+                                  result.nests[n + 1].beginOffset ==
+                                      nest.beginOffset
+                              ? &result.nests[n + 1]
+                              : nullptr;
+      auto arm = [&](const Nest *armNest) {
+        return (atLineStart && armNest ? "" : lineDirective(number, fileName)) +
+               guarded(armNest, false);
+      };
+      // The loops evaluate the condition only once every extent is
+      // positive (it may dereference what an empty nest never reads):
+      // otherwise the original loops run.
+      std::string extents;
+      for (llvm::StringRef size : llvm::concat<const std::string>(
+               nest.c.sizes, llvm::ArrayRef(nest.a.sizes).take_back()))
+        extents += (extents.empty() ? "(" : " && (") + size.str() + ") > 0";
+      out += "{ if (!(" + extents + ")) {\n" + arm(nullptr) +
+             "\n} else if (" + nest.versionCondition + ") {\n" +
+             arm(nest.versionArm ? &nest : other) + "\n} else {\n" +
+             arm(nest.versionArm ? other : &nest) + " } }";
     } else {
-      out += guard + assumptionChecks(nest, result.isC) + " ";
+      // Braced where an `else` follows, so that it keeps its own `if`.
+      out += guarded(&nest, followedByElse(source, nest.endOffset));
     }
-    out += source.slice(begin, nest.endOffset).str();
-    out += brace ? " } }" : " }";
     copied = nest.endOffset;
   }
-  out += source.drop_front(copied).str();
-  return out;
+  return out + between(copied, source.size());
 }

@@ -1,17 +1,56 @@
-// A nest whose text is in an included file (a C library's way to stamp out
-// sgemm and dgemm from one body) is left as written, with a remark per
-// inclusion: only the main file is edited, so the output is the input. So
-// is a nest of a function that a header defines, instantiated or not.
+// A nest whose text is in a user file that the main file #includes itself
+// is rewritten in a copy of that file, which the output holds in place of
+// the #include line, between #line directives: a header's own function, and
+// a body stamped out per element type (one copy per #include, each read
+// with the macros of its site). The files themselves are never written.
+// Where a copy would read differently, or the file is included by another
+// header, the nest is left as written and the remark says how to get it
+// rewritten.
 //
-// RUN: gemm-opt %s --reference-kernel -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
-// RUN: sed -n '/^#line 1 /,$p' %t.cu | tail -n +2 | diff - %s
+// RUN: rm -rf %t && mkdir -p %t && cp -r %S/Inputs %t/ && cp %s %t/main.cpp
+// RUN: cd %t && gemm-opt main.cpp --reference-kernel -o out.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
+// RUN: diff -r %S/Inputs %t/Inputs
+// RUN: FileCheck --check-prefix=OUT %s < %t/out.cu
 //
-// CHECK: matmul-header.h:5:3: remark: loop nest not rewritten: its text is in '{{.*}}matmul-header.h', an included file; gemm-opt rewrites only the main file [-Rpass-missed=gemm]
-// CHECK: matmul-header.h:12:3: remark: loop nest not rewritten: its text is in '{{.*}}matmul-header.h', an included file; gemm-opt rewrites only the main file [-Rpass-missed=gemm]
-// CHECK: nest-body.h:3:3: remark: loop nest not rewritten: its text is in '{{.*}}nest-body.h', an included file; gemm-opt rewrites only the main file [-Rpass-missed=gemm]
-// CHECK: nest-body.h:3:3: remark: loop nest not rewritten: its text is in '{{.*}}nest-body.h', an included file; gemm-opt rewrites only the main file [-Rpass-missed=gemm]
+// CHECK: matmul-header.h:5:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
+// CHECK: matmul-header.h:12:3: remark: loop nest not rewritten: it is in a template that this file never instantiates; run gemm-opt on a file that instantiates it for float or double and has it in its own text or in a file it includes itself [-Rpass-missed=gemm]
+// CHECK: inner.h:3:3: remark: loop nest not rewritten: its text is in 'Inputs/included/inner.h', which 'Inputs/included/outer.h' includes; gemm-opt rewrites the main file and the files that the main file itself includes (to rewrite it, run gemm-opt on that file itself: gemm-opt -x c++ Inputs/included/inner.h -o inner.cuh -- <flags>) [-Rpass-missed=gemm]
+// CHECK: once.h:4:3: remark: GEMM recognised: f64, {{.*}}; rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+// CHECK: once-again.h:4:3: remark: loop nest not rewritten: its text is in 'Inputs/included/once-again.h', which has '#pragma once' and is included again; in a copy in the main file the pragma would not keep the file from being read twice (to rewrite it, {{.*}}) [-Rpass-missed=gemm]
+// CHECK: quoted.h:4:3: remark: loop nest not rewritten: its text is in 'Inputs/included/other/quoted.h', which includes files with quotes from a directory other than the main file's; a copy in the main file would search the main file's directory for them (to rewrite it, {{.*}}) [-Rpass-missed=gemm]
+// CHECK: next.h:4:3: remark: loop nest not rewritten: its text is in 'Inputs/included/next.h', which has an '#include_next'; a copy in the main file would search other directories (to rewrite it, {{.*}}) [-Rpass-missed=gemm]
+// CHECK: nest-body.h:3:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
+// CHECK: nest-body.h:3:3: remark: GEMM recognised: f64, {{.*}}; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+//
+// OUT: {{^}}#line 1 "main.cpp"
+// OUT: {{^}}// gemm-opt: #include "Inputs/matmul-header.h", its text with its nests rewritten
+// OUT-NEXT: {{^}}#line 1 "Inputs/matmul-header.h"
+// OUT: {{^}}  if (!gemm_opt_nest_0(a, n, n, n, 1, b, n, n, n, 1, c, n, n, n, 1, 1, 1)) {
+// OUT-NEXT: {{^}}#line 5 "Inputs/matmul-header.h"
+// OUT: {{^}}template <class T> void headerTemplate
+// OUT: {{^}}#line [[#INCLUDE:]] "main.cpp"
+// OUT-NEXT: {{^}}#include "Inputs/included/outer.h"
+// OUT-NEXT: {{^}}// gemm-opt: #include "Inputs/included/once.h", its text with its nests rewritten
+// OUT-NEXT: {{^}}#line 1 "Inputs/included/once.h"
+// OUT-NEXT: {{^}}            {{$}}
+// OUT: {{^}}#line [[#INCLUDE+2]] "main.cpp"
+// OUT-NEXT: {{^}}#include "Inputs/included/once-again.h"
+// OUT-NEXT: {{^}}#include "Inputs/included/again.h"
+// OUT-NEXT: {{^}}#include "Inputs/included/other/quoted.h"
+// OUT-NEXT: {{^}}#include "Inputs/included/next.h"
+// OUT: {{^}}void sgemm(
+// OUT-NEXT: {{^}}// gemm-opt: #include "Inputs/nest-body.h", its text with its nests rewritten
+// OUT: {{^}}  if (!gemm_opt_nest_2(a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, 1, 1)) {
+// OUT: {{^}}void dgemm(
+// OUT: {{^}}  if (!gemm_opt_nest_3(a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, 1, 1)) {
 
 #include "Inputs/matmul-header.h"
+#include "Inputs/included/outer.h"
+#include "Inputs/included/once.h"
+#include "Inputs/included/once-again.h"
+#include "Inputs/included/again.h"
+#include "Inputs/included/other/quoted.h"
+#include "Inputs/included/next.h"
 
 void sgemm(int m, int n, int k, const float *a, const float *b, float *c) {
 #include "Inputs/nest-body.h"

@@ -10,7 +10,7 @@
 
 void written(int n, int ld, double *A, const double *A2, const double *B,
              double *C) {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'A' is written inside the nest [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'A' is read before the statement that sets it in each iteration of the loop over 'k', so it holds what the iteration before left [-Rpass-missed=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k) {
@@ -18,8 +18,9 @@ void written(int n, int ld, double *A, const double *A2, const double *B,
         A = (double *)A2;
       }
 
-  // Moved by a compound assignment in the outermost loop.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'C' is written inside the nest [-Rpass-missed=gemm]
+  // Moved by a compound assignment in the outermost loop: a walk of C by n
+  // per row (PointerWalk.cpp), but the next nest reads C where it stopped.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'C' is read after the loop (line 35), where it holds the value the loop moved it to; the rewrite would not set it [-Rpass-missed=gemm]
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k)

@@ -54,7 +54,7 @@ void readAfter(int n, const float *a, const float *b, float *c) {
 }
 
 void withElse(int n, const float *a, const float *b, float *c) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: conditional control flow in the nest body
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the branch on 'a[i * n + l] != 0' depends on the loop index 'i'
   for (int i = 0; i < n; i++)
     for (int l = 0; l < n; l++)
       if (a[i * n + l] != 0) {

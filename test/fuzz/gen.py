@@ -83,6 +83,13 @@ NEAR_MISSES = {
     "tile_gap": (1, "miss"), "tile_overlap": (1, "miss"),
     "unroll_copy": (1, "miss"), "remainder_start": (1, "miss"),
     "iv_changed": (1, "miss"),
+    # f2c's forms (bound_temporaries, the acc form's store 5): a bound
+    # temporary read after the nest; store branches on beta that differ by
+    # more than beta * C, which no beta folds but which version the nest
+    # (a launcher per arm, Unswitch.cpp).
+    "temp_live": (1, "miss"), "store_branch": (1, "gemm"),
+    # Calls of helpers whose bodies are visible: read as their bodies.
+    "inline_call": (2, "gemm"),
 }
 SHAPE_MISSES = ("tile_gap", "tile_overlap", "unroll_copy", "remainder_start",
                 "iv_changed")
@@ -139,6 +146,10 @@ class Loop:
     width: int = 0
     clip: str = ""
     of: str = ""
+    # f2c: the bound is a temporary set to `temp_value` just before the loop
+    # (bound_temporaries).
+    temp: str = ""
+    temp_value: str = ""
 
     def start(self):
         return (f"{self.name} = {self.lo_text}" if self.outside
@@ -301,13 +312,13 @@ class NestGen:
         forms = ["plain", "plain", "acc", "acc", "hoist", "fused_stmt",
                  "fused_loop"]
         if info.kind in ("assign", "extra_term", "read_c", "call",
-                         "alias_static", "write_input"):
+                         "alias_static", "write_input", "inline_call"):
             forms = ["plain"]
         elif info.kind == "wrong_index":
             forms = forms[:4] + forms[5:]   # a hoisted load needs its loops
         elif info.kind == "nonrect":
             forms = forms[:6]   # the init loop runs outside the loop it uses
-        elif info.kind in ("liveout_acc", "mixed_acc"):
+        elif info.kind in ("liveout_acc", "mixed_acc", "store_branch"):
             forms = ["acc"]
         elif info.kind in ("unroll_copy", "remainder_start"):
             forms = ["plain", "acc"]
@@ -322,9 +333,11 @@ class NestGen:
         self.tree = self.build_body()
         self.apply_statement_misses()
         self.shape_loops()
+        self.bound_temporaries()
         if (info.expect == "gemm" and info.kind == "valid" and
                 all(op.storage in DEVICE_OK for op in self.ops.values())):
             info.memkind = [self.pick(0, 1, 1, 2) for _ in "ABC"]
+        self.branch_update()
         info.summary = self.summary()
         return self
 
@@ -719,7 +732,9 @@ class NestGen:
             if self.info.kind == "liveout_acc":
                 decl = "outside"
                 self.post.append(f"fz_sink_d = {s};")
-            store = self.rng.choice([0, 0, 0, 1, 2, 3, 4])
+            store = self.rng.choice([0, 0, 0, 1, 2, 3, 4, 5])
+            if self.info.kind == "store_branch":
+                store = 5
             # A bias (C = s, valid nests): the accumulator's start or a term
             # of the store.
             bias = (self.bias_element() if store == 0 and
@@ -753,6 +768,13 @@ class NestGen:
                 alt, bet = self.scalar(al, "alpha2"), self.scalar(be, "beta")
                 st = (f"{c} = {alt} * {s} + {bet} * {c};" if store == 3 else
                       f"{c} = {c} * {bet} + {s} * {alt};")
+                if store == 5:
+                    # The reference BLAS's store: beta == 0 never reads C.
+                    zero = (f"{s}" if self.info.kind == "store_branch"
+                            else f"{alt} * {s}")
+                    st = (f"if ({bet} == 0) {c} = {zero}; "
+                          f"else {c} = {alt} * {s} + {bet} * {c};")
+                    self.c0_unread = be == 0.0
                 self.alpha *= abs(al)
                 self.beta = abs(be)
             kloop = Block(loops[-1], [self.update], self.chance(0.3))
@@ -793,6 +815,33 @@ class NestGen:
                       self.chance(0.5))
         return self.nest(loops[:-2], [init_loop, inner])
 
+    def bound_temporaries(self):
+        """f2c: some inner loops' bounds through temporaries declared before
+        the nest and set just before each loop (`i__2 = N;`); temp_live
+        reads one after the nest."""
+        blocks, todo = [], [self.tree]
+        while todo:
+            node = todo.pop()
+            for child in node.body:
+                if not isinstance(child, Block):
+                    continue    # an unrolled loop prints its own headers
+                if child.loop.shape == "for":
+                    blocks.append(child)
+                todo.append(child)
+        live = self.info.kind == "temp_live"
+        if live and not blocks:
+            self.info.expect = "any"
+        for n, block in enumerate(blocks):
+            lp = block.loop
+            if lp.temp or not (live or self.chance(0.2)):
+                continue
+            lp.temp, lp.temp_value = f"i__{n + 2}", lp.hi_text
+            lp.hi_text = lp.temp
+            self.prelude.append(f"long {lp.temp};")
+            if live:
+                self.post.append(f"fz_sink_l = {lp.temp};")
+                live = False
+
     def nest(self, loops, body):
         """Wraps `body` in `loops`, outermost first."""
         for lp in reversed(loops):
@@ -808,6 +857,28 @@ class NestGen:
             if not inner:
                 return node
             node = inner[-1]
+
+    def branch_update(self):
+        """Some valid nests of the plain and acc forms, with host operands
+        and no loop shapes, get their update in both arms of a branch
+        (Unswitch.cpp): on a flag the nest never changes, which versions
+        the nest, or on a loop index, the obstacle. Drawn from a generator
+        of their own, so that the other nests stay as they were."""
+        info = self.info
+        side = random.Random(str(self.rng.getstate()[1][:8]))
+        if (info.kind != "valid" or self.form not in ("plain", "acc") or
+                self.shapes or any(info.memkind) or side.random() >= 0.15):
+            return
+        upd = self.update
+        if side.random() < 0.7:
+            info.kind = "invariant_branch"
+            self.param("int flag", str(side.choice([0, 1])))
+            cond = side.choice(["flag", "flag == 0", "!flag"])
+        else:
+            info.kind, info.expect = "varying_branch", "miss"
+            lp = self.innermost().loop
+            cond = f"{lp.name} < {side.randint(lp.lo, lp.hi - 1)}"
+        upd.text = f"if ({cond}) {upd.text} else {upd.text}"
 
     def apply_statement_misses(self):
         """The near-misses that change or add statements."""
@@ -825,7 +896,15 @@ class NestGen:
                 {r: str(lp.lo) for r, lp in self.loops.items()})
             upd.text = upd.text[:-1] + f" + {lit(t, 0.25)} * {first};"
         elif kind == "call":
-            upd.text = upd.text.replace(a, f"fz_twice({a})", 1)
+            upd.text = upd.text.replace(
+                a, self.pick(f"fz_twice({a})", f"fz_counted({a})"), 1)
+        elif kind == "inline_call":
+            how = self.rng.randint(0, 2)
+            if how == 2 and upd.text.startswith(f"{c} += "):
+                upd.text = f"fz_acc(&{c}, {upd.text[len(c) + 4:-1]});"
+            else:
+                upd.text = upd.text.replace(
+                    a, [f"fz_id({a})", f"*fz_addr({a})"][how % 2], 1)
         elif kind == "alias_static":
             cop = self.ops["C"]
             upd.text = upd.text.replace(
@@ -1061,6 +1140,8 @@ class NestGen:
                 self.emit_tree(child, depth + 2, out, twin)
             out += [f"{pad}    {lp.stepping()};", pad + "  }", pad + "}"]
             return
+        if node.loop.temp:
+            out.append(f"{pad}{node.loop.temp} = {node.loop.temp_value};")
         if node.loop.pragma and not twin:
             out.append(pad + node.loop.pragma)
         start = len(out)
@@ -1069,7 +1150,9 @@ class NestGen:
         for child in node.body:
             before = len(out)
             self.emit_tree(child, depth + 1, out, twin)
-            items += len(out) > before
+            # A bound temporary's assignment is a statement of its own.
+            items += (len(out) > before) * (
+                1 + bool(isinstance(child, Block) and child.loop.temp))
         if node.braces or items != 1:
             out[start] += " {"
             out.append(pad + "}")

@@ -43,6 +43,14 @@ static uint64_t fz_state;
 // A call in a nest's body.
 static float fz_twice(float x) { return x + x; }
 static double fz_twice(double x) { return x + x; }
+// Helpers whose visible bodies a nest may be read through (inline_call),
+// and one that counts its calls in a global, which the launcher would not
+// update (call).
+static long fz_calls;
+template <class T> static T fz_counted(T x) { ++fz_calls; return x; }
+template <class T> static inline T fz_id(T x) { return x; }
+template <class T> static inline const T *fz_addr(const T &x) { return &x; }
+template <class T> static inline void fz_acc(T *c, T v) { *c += v; }
 static unsigned long long fz_bits(float x) {
   uint32_t u;
   memcpy(&u, &x, 4);

@@ -77,8 +77,12 @@ struct Nest {
   std::string symbol;
   std::string file;
   unsigned line = 0, column = 0; ///< Of the outermost `for`.
-  /// Byte range of the nest in the main file (leading pragmas included).
+  /// Byte range of the nest in the main file (leading pragmas included),
+  /// or in the text of its included copy.
   unsigned beginOffset = 0, endOffset = 0;
+  /// 0 where the nest is in the main file; else 1 + its included copy's
+  /// index in FrontendResult::copies.
+  unsigned copy = 0;
   bool isDouble = false;
   bool batched = false;
   OperandBinding a, b, c;
@@ -96,6 +100,12 @@ struct Nest {
   std::optional<OperandBinding> bias;
   std::vector<StepBinding> activation; ///< Applied in order.
   std::vector<ScalarReadBinding> scalarReads;
+  /// A nest versioned on a loop-invariant branch (Unswitch.cpp): the
+  /// branch's condition as written, valid before the nest, and whether
+  /// this nest is its true arm. The arms of one nest follow one another;
+  /// an arm that is no GEMM has no Nest and runs the original loops.
+  std::string versionCondition;
+  bool versionArm = true;
 
   /// The params of every activation step, in order: the launcher's last
   /// arguments.
@@ -105,6 +115,17 @@ struct Nest {
       params.insert(params.end(), step.params.begin(), step.params.end());
     return params;
   }
+};
+
+/// A user file that the main file #includes and that holds rewritten
+/// nests: the output has its text, rewritten, in place of the #include
+/// line (IncludedText.cpp).
+struct IncludedCopy {
+  std::string fileName; ///< For #line directives.
+  std::string text;     ///< As read, `#pragma once` blanked out.
+  /// The #include line in the main file: its byte range (with its
+  /// newline) and its number.
+  unsigned lineBegin = 0, lineEnd = 0, line = 0;
 };
 
 /// What the front end learned from one translation unit.
@@ -118,6 +139,7 @@ struct FrontendResult {
   std::string source; ///< The main file's text as read.
   bool isC = false;   ///< Whether the main file is C (not C++).
   std::vector<Nest> nests; ///< In source order.
+  std::vector<IncludedCopy> copies; ///< In the order they were met.
 };
 
 } // namespace mlir::gemm

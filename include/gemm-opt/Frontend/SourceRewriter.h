@@ -18,6 +18,14 @@ namespace mlir::gemm {
 std::string rewriteSource(const FrontendResult &result,
                           llvm::StringRef launchers);
 
+/// The text of the main file (`copy` 0) or of an included copy (1 + its
+/// index) with its nests guarded; the main file's with its copies in place.
+std::string guardNests(const FrontendResult &result, unsigned copy);
+
+/// A #line directive naming the original file, so that diagnostics and
+/// debuggers see the original line numbers.
+std::string lineDirective(unsigned line, llvm::StringRef file);
+
 /// The lines above a statement that starts its line and belong to it: its
 /// `#pragma` lines, with the blank lines, comment lines and whole
 /// preprocessor conditionals (`#ifdef _OPENMP` ... `#endif`) among them.

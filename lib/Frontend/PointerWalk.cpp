@@ -1,0 +1,920 @@
+//===- PointerWalk.cpp - Pointer induction as affine offsets --------------===//
+//
+// Follows each pointer that the nest moves through the nest's statements in
+// program order, as a base (the pointer at nest entry, its initialiser, or
+// the value of the last statement that sets it) plus an offset in elements:
+// a sum of invariant products. Entering a loop adds, per completed
+// iteration, what one iteration moves it by (its induction variable's
+// distance from the start, divided by the step); leaving it adds the trip
+// count times that. A read of the pointer becomes `(base + offset)` and a
+// bump becomes an empty statement, so `*out++ = s` is `*(out + (i*N + j))`
+// to the rest of the front end, which proves the index affine or says why
+// it is not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PointerWalk.h"
+#include "LoopHeader.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <functional>
+#include <map>
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+/// coeff * factors, the factors invariant integer expressions; `counted`
+/// holds the loops whose trip counts are among them.
+struct Term {
+  int64_t coeff = 0;
+  std::vector<const Expr *> factors;
+  std::vector<const Stmt *> counted;
+};
+
+/// An offset in elements: terms keyed by their printed factors, so that
+/// equal products add up.
+using Offset = std::map<std::string, Term>;
+
+/// What a walked pointer holds at a point of the nest.
+struct Value {
+  enum Kind {
+    Unknown, ///< Not followed: `why` says why.
+    Entry,   ///< Its value at the start of the summarised iteration.
+    Known,   ///< `base` (the variable itself where null) plus `offset`.
+  } kind = Unknown;
+  const Expr *base = nullptr;
+  Offset offset;
+  std::string why;
+};
+
+using State = llvm::DenseMap<const VarDecl *, Value>;
+
+/// How a loop counts: its completed iterations at a point of its body, and
+/// its trip count.
+struct Counts {
+  const VarDecl *iv = nullptr;
+  std::optional<int64_t> step;
+  Expr *iterations = nullptr; ///< (iv - start) or (start - iv).
+  Expr *trips = nullptr;
+  std::string precondition; ///< Where the trip count is not proven >= 0.
+  std::string why;          ///< Where either is missing.
+};
+
+/// The first read of a variable after a point of the function (a plain
+/// store to it is no read), and whether its address is taken.
+struct ReadsAfter : RecursiveASTVisitor<ReadsAfter> {
+  ReadsAfter(const VarDecl *var, const SourceManager &sm, SourceLocation end)
+      : var(var), sm(sm), end(end) {}
+  const VarDecl *var;
+  const SourceManager &sm;
+  SourceLocation end;
+  const Expr *after = nullptr;
+  bool escapes = false;
+  llvm::SmallPtrSet<const Expr *, 4> stores;
+
+  bool VisitBinaryOperator(BinaryOperator *op) {
+    if (op->getOpcode() == BO_Assign && referencedVar(op->getLHS()) == var)
+      stores.insert(stripCasts(op->getLHS()));
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    escapes |= op->getOpcode() == UO_AddrOf &&
+               referencedVar(op->getSubExpr()) == var;
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (ref->getDecl() == var && !after && !stores.contains(ref) &&
+        sm.isBeforeInTranslationUnit(end, ref->getLocation()))
+      after = ref;
+    return true;
+  }
+};
+
+} // namespace
+
+namespace mlir::gemm {
+
+class WalkRewriter {
+public:
+  explicit WalkRewriter(PointerWalk &walk)
+      : walk(walk), scope(walk.scope), ctx(scope.ctx),
+        diff(ctx.getPointerDiffType()) {}
+
+  bool run() {
+    Stmt *root = const_cast<Stmt *>(unwrapLoopWrappers(scope.outer));
+    scan(root, false);
+    if (walked.empty())
+      return true;
+    starts[root] = scope.outerStart.value;
+    splitIncrements(root);
+    State state;
+    for (const VarDecl *var : walked)
+      if (!declaredInside.contains(var))
+        state[var] = Value{Value::Known, nullptr, {}, ""};
+    if (!execLoop(root, state))
+      return false;
+    for (const VarDecl *var : walked)
+      if (!declaredInside.contains(var) && !diesWithNest(var))
+        return false;
+    return true;
+  }
+
+private:
+  PointerWalk &walk;
+  NestScope &scope;
+  ASTContext &ctx;
+  QualType diff;
+  /// Pointers the nest moves or sets; variables it assigns or steps;
+  /// variables it declares.
+  llvm::SmallPtrSet<const VarDecl *, 8> walked, assigned, declaredInside;
+  llvm::DenseMap<const Stmt *, const Expr *> starts;
+  /// Bumps of a `for` loop's increment (`i++, p += ld`), run after its body.
+  llvm::DenseMap<const Stmt *, std::vector<const Expr *>> incrementBumps;
+  std::map<const Stmt *, Counts> counted;
+  /// False while summarising an iteration: nothing is rewritten.
+  bool rewriting = true;
+  /// Inside an `if` or a conditional operand: a move here is conditional.
+  int conditional = 0;
+  std::vector<const Stmt *> chain; ///< Loops around the current statement.
+  /// Per full expression: the walked pointers it moves and reads.
+  std::vector<const VarDecl *> moved, read;
+
+  bool fail(const std::string &reason) {
+    scope.reject(reason);
+    return false;
+  }
+
+  void replace(Stmt *&slot, Stmt *with) {
+    walk.undo.emplace_back(&slot, slot);
+    slot = with;
+  }
+
+  const VarDecl *walkedVar(const Expr *e) const {
+    const VarDecl *var = referencedVar(e);
+    return var && walked.contains(var) ? var : nullptr;
+  }
+
+  static std::string name(const VarDecl *var) {
+    return "'" + var->getNameAsString() + "'";
+  }
+
+  // --- What the nest changes ---------------------------------------------
+
+  void scan(const Stmt *s, bool inLoopHeader) {
+    if (!s)
+      return;
+    auto note = [&](const Expr *target) {
+      if (const VarDecl *var = referencedVar(target)) {
+        assigned.insert(var);
+        if (var->getType()->isPointerType())
+          walked.insert(var);
+      }
+    };
+    if (const auto *decl = dyn_cast<DeclStmt>(s))
+      for (const Decl *d : decl->decls())
+        if (const auto *var = dyn_cast<VarDecl>(d))
+          declaredInside.insert(var);
+    if (const auto *unary = dyn_cast<UnaryOperator>(s);
+        unary && unary->isIncrementDecrementOp())
+      note(unary->getSubExpr());
+    if (const auto *binary = dyn_cast<BinaryOperator>(s);
+        binary && binary->isAssignmentOp())
+      note(binary->getLHS());
+    for (const Stmt *child : s->children())
+      scan(child, inLoopHeader);
+  }
+
+  // --- Bumps ---------------------------------------------------------------
+
+  /// `p++`, `--p`, `p += d`, `p -= d`, `p = p + d`, `p = d + p`, `p = p - d`
+  /// of a walked pointer: the pointer, the amount (null for 1) and its sign.
+  struct Bump {
+    const VarDecl *var;
+    const Expr *amount;
+    int sign;
+  };
+
+  std::optional<Bump> asBump(const Expr *e) const {
+    e = e->IgnoreParenImpCasts();
+    if (const auto *unary = dyn_cast<UnaryOperator>(e);
+        unary && unary->isIncrementDecrementOp())
+      if (const VarDecl *var = walkedVar(unary->getSubExpr()))
+        return Bump{var, nullptr, unary->isDecrementOp() ? -1 : 1};
+    const auto *binary = dyn_cast<BinaryOperator>(e);
+    const VarDecl *var = binary ? walkedVar(binary->getLHS()) : nullptr;
+    if (!var)
+      return std::nullopt;
+    if (binary->getOpcode() == BO_AddAssign ||
+        binary->getOpcode() == BO_SubAssign)
+      return Bump{var, binary->getRHS(),
+                  binary->getOpcode() == BO_SubAssign ? -1 : 1};
+    const auto *sum = dyn_cast<BinaryOperator>(stripCasts(binary->getRHS()));
+    if (binary->getOpcode() != BO_Assign || !sum)
+      return std::nullopt;
+    const Expr *lhs = stripCasts(sum->getLHS()), *rhs = stripCasts(sum->getRHS());
+    if ((sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
+        referencedVar(lhs) == var && rhs->getType()->isIntegerType())
+      return Bump{var, sum->getRHS(), sum->getOpcode() == BO_Sub ? -1 : 1};
+    if (sum->getOpcode() == BO_Add && referencedVar(rhs) == var &&
+        lhs->getType()->isIntegerType())
+      return Bump{var, sum->getLHS(), 1};
+    return std::nullopt;
+  }
+
+  /// Why `e` may differ from one evaluation to the next in the nest (it
+  /// reads a variable the nest changes or declares, memory or a call), or
+  /// nullopt.
+  std::optional<std::string> varies(const Expr *e,
+                                    bool ivsOfChain = false) {
+    if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+      const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+      if (!var || !(assigned.contains(var) || declaredInside.contains(var)))
+        return std::nullopt;
+      if (walked.contains(var))
+        return std::nullopt; // Resolved where it is read.
+      if (ivsOfChain && llvm::any_of(chain, [&](const Stmt *loop) {
+            return counts(loop).iv == var;
+          }))
+        return std::nullopt;
+      if (ivsOfChain && declaredInside.contains(var) && !assigned.contains(var))
+        return std::nullopt;
+      return name(var) + ", which the nest changes";
+    }
+    if (isa<ArraySubscriptExpr>(e) ||
+        (isa<UnaryOperator>(e) &&
+         cast<UnaryOperator>(e)->getOpcode() == UO_Deref))
+      return "'" + scope.print(e) + "', which reads memory";
+    if (isa<CallExpr>(e))
+      return "the call '" + scope.print(e) + "'";
+    if (isa<UnaryExprOrTypeTraitExpr>(e))
+      return std::nullopt;
+    for (const Stmt *child : e->children())
+      if (const auto *sub = dyn_cast_or_null<Expr>(child))
+        if (std::optional<std::string> why = varies(sub, ivsOfChain))
+          return why;
+    return std::nullopt;
+  }
+
+  /// The amount of a bump as a term (null amount: 1).
+  std::optional<Term> amountTerm(const Bump &bump) {
+    Term term{bump.sign, {}, {}};
+    if (!bump.amount)
+      return term;
+    if (std::optional<std::string> why = varies(bump.amount))
+      return fail("pointer " + name(bump.var) + " moves by '" +
+                  scope.print(bump.amount) + "', which depends on " + *why +
+                  ": its offset is not a function of the loop indices"),
+             std::nullopt;
+    if (std::optional<int64_t> value = constantOf(bump.amount)) {
+      term.coeff *= *value;
+      return term;
+    }
+    term.factors.push_back(bump.amount);
+    return term;
+  }
+
+  /// The value of a constant integer expression, noting its spelling for
+  /// the rewrite to assert (NestScope::assumptions).
+  std::optional<int64_t> constantOf(const Expr *e) {
+    Expr::EvalResult result;
+    if (e->isValueDependent() || !e->EvaluateAsInt(result, ctx))
+      return std::nullopt;
+    int64_t value = result.Val.getInt().getExtValue();
+    if (std::optional<std::string> spelling = scope.spelledValue(stripCasts(e)))
+      scope.assumptions.emplace_back(*spelling, value);
+    return value;
+  }
+
+  /// Moves `for` loops' pointer bumps out of their increments (`i++, p +=
+  /// ld`): they run after the body, and the loop steps its counter alone.
+  void splitIncrements(Stmt *s) {
+    if (!s)
+      return;
+    if (auto *loop = dyn_cast<ForStmt>(s); loop && loop->getInc()) {
+      std::vector<Expr *> parts;
+      std::function<void(Expr *)> flatten = [&](Expr *e) {
+        if (auto *comma = dyn_cast<BinaryOperator>(e->IgnoreParens());
+            comma && comma->getOpcode() == BO_Comma) {
+          flatten(comma->getLHS());
+          flatten(comma->getRHS());
+        } else {
+          parts.push_back(e);
+        }
+      };
+      flatten(loop->getInc());
+      std::vector<Expr *> rest;
+      for (Expr *part : parts)
+        if (asBump(part))
+          incrementBumps[loop].push_back(part);
+        else
+          rest.push_back(part);
+      if (incrementBumps.count(loop) && rest.size() == 1)
+        for (Stmt *&child : loop->children())
+          if (child == loop->getInc()) {
+            replace(child, rest.front());
+            break;
+          }
+    }
+    for (Stmt *child : s->children())
+      splitIncrements(child);
+  }
+
+  // --- Expressions ---------------------------------------------------------
+
+  IntegerLiteral *literal(int64_t value) {
+    return IntegerLiteral::Create(
+        ctx, llvm::APInt(ctx.getTypeSize(diff), value, /*isSigned=*/true), diff,
+        SourceLocation());
+  }
+
+  Expr *asDiff(const Expr *e) {
+    Expr *x = const_cast<Expr *>(e);
+    if (isa<BinaryOperator, ConditionalOperator>(x->IgnoreImpCasts()))
+      x = new (ctx) ParenExpr(SourceLocation(), SourceLocation(), x);
+    if (ctx.hasSameType(x->getType(), diff))
+      return x;
+    return ImplicitCastExpr::Create(ctx, diff, CK_IntegralCast, x, nullptr,
+                                    VK_PRValue, FPOptionsOverride());
+  }
+
+  Expr *binary(Expr *lhs, Expr *rhs, BinaryOperatorKind op) {
+    auto wrap = [&](Expr *e, bool right) {
+      const auto *inner = dyn_cast<BinaryOperator>(e->IgnoreImpCasts());
+      bool needs = inner && (op == BO_Mul || op == BO_Div ||
+                             (right && op == BO_Sub &&
+                              inner->isAdditiveOp()));
+      return needs ? new (ctx) ParenExpr(SourceLocation(), SourceLocation(), e)
+                   : e;
+    };
+    return BinaryOperator::Create(ctx, wrap(lhs, false), wrap(rhs, true), op,
+                                  diff, VK_PRValue, OK_Ordinary,
+                                  SourceLocation(), FPOptionsOverride());
+  }
+
+  /// The rvalue of `var` at `loc` (a loop's induction variable).
+  Expr *readOf(const VarDecl *var, SourceLocation loc) {
+    auto *ref = DeclRefExpr::Create(
+        ctx, NestedNameSpecifierLoc(), SourceLocation(),
+        const_cast<VarDecl *>(var), false, loc, var->getType(), VK_LValue);
+    return ImplicitCastExpr::Create(ctx, var->getType().getUnqualifiedType(),
+                                    CK_LValueToRValue, ref, nullptr,
+                                    VK_PRValue, FPOptionsOverride());
+  }
+
+  Expr *build(const Offset &offset) {
+    Expr *sum = nullptr;
+    // Positive terms first, so that a sum starts without a sign.
+    for (bool positive : {true, false})
+      for (const auto &[key, term] : offset) {
+        if ((term.coeff > 0) != positive)
+          continue;
+        Expr *product = nullptr;
+        for (const Expr *factor : term.factors)
+          product = product ? binary(product, asDiff(factor), BO_Mul)
+                            : asDiff(factor);
+        int64_t magnitude = term.coeff < 0 ? -term.coeff : term.coeff;
+        Expr *part = !product          ? literal(magnitude)
+                     : magnitude == 1 ? product
+                                      : binary(literal(magnitude), product,
+                                               BO_Mul);
+        if (sum)
+          sum = binary(sum, part, positive ? BO_Add : BO_Sub);
+        else
+          sum = positive ? part
+                         : binary(literal(0), part, BO_Sub);
+      }
+    return sum ? sum : literal(0);
+  }
+
+  void add(Offset &into, const Term &term) const {
+    if (term.coeff == 0)
+      return;
+    std::vector<std::string> keys;
+    for (const Expr *factor : term.factors)
+      keys.push_back(scope.print(factor));
+    llvm::sort(keys);
+    std::string key = llvm::join(keys, "\x1f");
+    auto [it, fresh] = into.try_emplace(key, term);
+    if (fresh)
+      return;
+    it->second.coeff += term.coeff;
+    for (const Stmt *loop : term.counted)
+      if (!llvm::is_contained(it->second.counted, loop))
+        it->second.counted.push_back(loop);
+    if (it->second.coeff == 0)
+      into.erase(it);
+  }
+
+  // --- Loops ---------------------------------------------------------------
+
+  Counts &counts(const Stmt *loop) {
+    auto [it, fresh] = counted.try_emplace(loop);
+    Counts &c = it->second;
+    if (!fresh)
+      return c;
+    std::optional<Rejection> saved = scope.rejection;
+    std::optional<SourceLoop> parsed =
+        parseLoop(loop, scope, starts.lookup(loop));
+    scope.rejection = saved;
+    if (!parsed) {
+      c.why = "its loop counts no integer";
+      return c;
+    }
+    c.iv = parsed->iv;
+    std::string iv = name(c.iv);
+    if (parsed->step) {
+      std::optional<int64_t> step = constantOf(parsed->step);
+      if (!step) {
+        c.why = "the loop over " + iv + " steps by '" +
+                scope.print(parsed->step) + "', which is no constant";
+        return c;
+      }
+      c.step = parsed->down ? -*step : *step;
+    } else {
+      c.step = parsed->down ? -1 : 1;
+    }
+    if (!parsed->start) {
+      c.why = "the loop over " + iv +
+              " continues from where the loop before it stopped";
+      return c;
+    }
+    if (std::optional<std::string> why = varies(parsed->start, true)) {
+      c.why = "the start of the loop over " + iv + " depends on " + *why;
+      return c;
+    }
+    SourceLocation at = loop->getBeginLoc();
+    Expr *iv0 = readOf(c.iv, at);
+    std::optional<int64_t> first = constantOf(parsed->start);
+    if (*c.step > 0)
+      c.iterations = first == 0 ? asDiff(iv0)
+                                : binary(asDiff(iv0), asDiff(parsed->start),
+                                         BO_Sub);
+    else if (*c.step == -1)
+      c.iterations = binary(asDiff(parsed->start), asDiff(iv0), BO_Sub);
+    else
+      c.why = "the loop over " + iv + " counts down by more than 1";
+    // The trip count, from a test of iv itself against a bound.
+    BinaryOperatorKind op = parsed->op;
+    bool plain = parsed->lhs && referencedVar(parsed->lhs) == c.iv;
+    if (!c.iterations)
+      return c;
+    if (!plain || op == (*c.step > 0 ? BO_GT : BO_LT) ||
+        op == (*c.step > 0 ? BO_GE : BO_LE)) {
+      c.why = "the loop over " + iv + " tests '" +
+              scope.print(parsed->lhs ? parsed->lhs : parsed->bound) +
+              "' in a way whose trip count gemm-opt does not count";
+      return c;
+    }
+    if (std::optional<std::string> why = varies(parsed->bound)) {
+      c.why = "the trip count of the loop over " + iv + " depends on " + *why;
+      return c;
+    }
+    if (std::optional<std::string> why = varies(parsed->start)) {
+      c.why = "the trip count of the loop over " + iv + " depends on " + *why;
+      return c;
+    }
+    bool inclusive = op == BO_LE || op == BO_GE;
+    const Expr *low = *c.step > 0 ? parsed->start : parsed->bound;
+    const Expr *high = *c.step > 0 ? parsed->bound : parsed->start;
+    int64_t step = *c.step > 0 ? *c.step : 1;
+    std::optional<int64_t> lo = constantOf(low), hi = constantOf(high);
+    if (lo && hi) {
+      int64_t span = *hi - *lo + (inclusive ? 1 : 0);
+      c.trips = literal(span > 0 ? (span + step - 1) / step : 0);
+      return c;
+    }
+    Expr *span = binary(asDiff(high), asDiff(low), BO_Sub);
+    if (inclusive || step > 1)
+      span = binary(span, literal((inclusive ? 1 : 0) + step - 1), BO_Add);
+    c.trips = step > 1 ? binary(span, literal(step), BO_Div) : span;
+    // An unsigned bound from 0 is never below it.
+    bool proven = !inclusive && lo == 0 &&
+                  high->IgnoreImpCasts()->getType()->isUnsignedIntegerType();
+    if (!proven)
+      c.precondition = parenthesize(scope.print(high)) +
+                       (inclusive ? " + 1" : "") + " >= " +
+                       parenthesize(scope.print(low));
+    return c;
+  }
+
+  /// `perIteration` times the completed iterations of `loop`.
+  std::optional<Offset> timesIterations(const Offset &perIteration,
+                                        const Stmt *loop, const VarDecl *var) {
+    Counts &c = counts(loop);
+    Offset out;
+    if (perIteration.empty())
+      return out;
+    if (!c.iterations)
+      return scope.reject("the walk of pointer " + name(var) +
+                          " is not counted: " + c.why),
+             std::nullopt;
+    int64_t step = *c.step > 0 ? *c.step : 1;
+    for (const auto &[key, term] : perIteration) {
+      if (term.coeff % step != 0)
+        return scope.reject("pointer " + name(var) + " moves by '" +
+                            (term.factors.empty()
+                                 ? std::to_string(term.coeff)
+                                 : scope.print(build(Offset{{key, term}}))) +
+                            "' per iteration of the loop over " + name(c.iv) +
+                            ", which steps by " + std::to_string(step) +
+                            ": its offset is not an affine function of " +
+                            name(c.iv)),
+               std::nullopt;
+      Term scaled = term;
+      scaled.coeff /= step;
+      scaled.factors.push_back(c.iterations);
+      add(out, scaled);
+    }
+    return out;
+  }
+
+  /// `perIteration` times the trip count of `loop`.
+  std::optional<Offset> timesTrips(const Offset &perIteration,
+                                   const Stmt *loop, const VarDecl *var) {
+    Counts &c = counts(loop);
+    Offset out;
+    if (perIteration.empty())
+      return out;
+    if (!c.trips)
+      return scope.reject("the walk of pointer " + name(var) +
+                          " is not counted: " + c.why),
+             std::nullopt;
+    std::optional<int64_t> trips;
+    if (const auto *known = dyn_cast<IntegerLiteral>(c.trips))
+      trips = known->getValue().getSExtValue();
+    for (const auto &[key, term] : perIteration) {
+      Term scaled = term;
+      if (trips) {
+        scaled.coeff *= *trips;
+      } else {
+        scaled.factors.push_back(c.trips);
+        scaled.counted.push_back(loop);
+      }
+      add(out, scaled);
+    }
+    return out;
+  }
+
+  /// The statements of a loop's body, and the bumps of its increment.
+  bool execBody(Stmt *loop, State &state) {
+    for (Stmt *&child : loop->children())
+      if (child == loopBody(loop) && !execStmt(child, state))
+        return false;
+    for (const Expr *bump : incrementBumps.lookup(loop))
+      if (!move(*asBump(bump), state))
+        return false;
+    return true;
+  }
+
+  bool execLoop(Stmt *loop, State &state) {
+    // A loop whose header reads a walked pointer is driven by it.
+    for (const Stmt *child : loop->children())
+      if (child && child != loopBody(loop))
+        for (const VarDecl *var : walked)
+          if (mentions(child, var))
+            return fail("pointer " + name(var) +
+                        " is read in the header of a loop, so the loop's "
+                        "trip count depends on where it points");
+    // What one iteration moves each pointer by.
+    State entry;
+    for (const VarDecl *var : walked)
+      entry[var] = Value{Value::Entry, nullptr, {}, ""};
+    bool wasRewriting = rewriting;
+    rewriting = false;
+    chain.push_back(loop);
+    bool ok = execBody(loop, entry);
+    chain.pop_back();
+    rewriting = wasRewriting;
+    if (!ok)
+      return false;
+    std::string iv = counts(loop).iv ? name(counts(loop).iv) : "a loop";
+    State inside = state;
+    for (const VarDecl *var : walked) {
+      const Value &per = entry[var];
+      Value &before = state[var];
+      if (per.kind == Value::Unknown) {
+        inside[var] = before = per;
+        continue;
+      }
+      if (per.kind != Value::Entry) {
+        inside[var] = Value{Value::Unknown, nullptr, {},
+                            "pointer " + name(var) + " is read before the "
+                            "statement that sets it in each iteration of the "
+                            "loop over " + iv +
+                            ", so it holds what the iteration before left"};
+        before = Value{Value::Unknown, nullptr, {},
+                       "pointer " + name(var) + " is read after the loop "
+                       "over " + iv + " that sets it, where it holds what "
+                       "the last iteration left"};
+        continue;
+      }
+      if (before.kind == Value::Unknown || per.offset.empty())
+        continue;
+      // Lazily: a failure matters only where the pointer is read.
+      std::optional<Rejection> saved = scope.rejection;
+      std::optional<Offset> sofar = timesIterations(per.offset, loop, var);
+      std::optional<Offset> total = timesTrips(per.offset, loop, var);
+      std::optional<Rejection> why = scope.rejection;
+      scope.rejection = saved;
+      auto extend = [&](Value &v, const std::optional<Offset> &more) {
+        if (!more) {
+          v = Value{Value::Unknown, nullptr, {}, why ? why->reason : ""};
+          return;
+        }
+        for (const auto &[key, term] : *more)
+          add(v.offset, term);
+      };
+      extend(inside[var], sofar);
+      extend(before, total);
+    }
+    chain.push_back(loop);
+    ok = execBody(loop, inside);
+    chain.pop_back();
+    return ok;
+  }
+
+  // --- Statements ----------------------------------------------------------
+
+  bool move(const Bump &bump, State &state) {
+    if (conditional)
+      return fail("pointer " + name(bump.var) +
+                  " is moved conditionally, so its offset is not a function "
+                  "of the loop indices");
+    std::optional<Term> term = amountTerm(bump);
+    if (!term)
+      return false;
+    Value &v = state[bump.var];
+    if (v.kind != Value::Unknown)
+      add(v.offset, *term);
+    return true;
+  }
+
+  bool execStmt(Stmt *&slot, State &state) {
+    Stmt *s = const_cast<Stmt *>(unwrapLoopWrappers(slot));
+    if (auto *block = dyn_cast<CompoundStmt>(s)) {
+      ArrayRef<const Stmt *> statements(block->body_begin(), block->body_end());
+      for (size_t n = 0; n < statements.size(); ++n) {
+        if (auto [loop, value] = startOfLoop(statements, n); loop)
+          starts[loop] = value;
+        if (!execStmt(block->body_begin()[n], state))
+          return false;
+      }
+      return true;
+    }
+    if (isLoop(s))
+      return execLoop(s, state);
+    if (auto *decl = dyn_cast<DeclStmt>(s)) {
+      for (Decl *d : decl->decls())
+        if (auto *var = dyn_cast<VarDecl>(d)) {
+          if (var->getInit() && !execFull(*var->getInitAddress(), state))
+            return false;
+          if (walked.contains(var))
+            state[var] = var->getInit()
+                             ? Value{Value::Known, nullptr, {}, ""}
+                             : Value{};
+        }
+      // `float *p;` set later (C89): every read is its setter's value, so
+      // the declaration itself is not needed.
+      if (rewriting && llvm::all_of(decl->decls(), [&](const Decl *d) {
+            const auto *var = dyn_cast<VarDecl>(d);
+            return var && walked.contains(var) && !var->getInit();
+          }))
+        replace(slot, new (ctx) NullStmt(s->getBeginLoc()));
+      return true;
+    }
+    if (auto *e = dyn_cast<Expr>(s)) {
+      if (std::optional<Bump> bump = asBump(e)) {
+        if (!move(*bump, state))
+          return false;
+        if (rewriting)
+          replace(slot, new (ctx) NullStmt(s->getBeginLoc()));
+        return true;
+      }
+      auto *assign = dyn_cast<BinaryOperator>(e->IgnoreParens());
+      if (const VarDecl *var = assign && assign->getOpcode() == BO_Assign
+                                   ? walkedVar(assign->getLHS())
+                                   : nullptr)
+        return reset(slot, assign, var, state);
+      return execFull(slot, state);
+    }
+    // `if`, `switch` and the like: reads are rewritten, moves are
+    // conditional.
+    ++conditional;
+    bool ok = true;
+    for (Stmt *&child : s->children())
+      if (child && !(ok = isa<Expr>(child) ? execFull(child, state)
+                                           : execStmt(child, state)))
+        break;
+    --conditional;
+    return ok;
+  }
+
+  /// `p = e;`: p holds e from here, e read with the walked pointers' values
+  /// here.
+  bool reset(Stmt *&slot, BinaryOperator *assign, const VarDecl *var,
+             State &state) {
+    if (conditional)
+      return fail("pointer " + name(var) +
+                  " is set conditionally, so its offset is not a function of "
+                  "the loop indices");
+    if (const Expr *cast = integerCast(assign->getRHS()))
+      return fail("pointer " + name(var) + " is moved through the integer '" +
+                  scope.print(cast) +
+                  "': a byte offset, which gemm-opt does not prove to be a "
+                  "whole number of elements");
+    if (std::optional<std::string> why = varies(assign->getRHS(), true))
+      return fail("pointer " + name(var) + " is set to '" +
+                  scope.print(assign->getRHS()) + "', which depends on " +
+                  *why + ": its offset is not a function of the loop indices");
+    for (Stmt *&child : assign->children())
+      if (child == assign->getRHS() && !execFull(child, state))
+        return false;
+    state[var] = Value{Value::Known, assign->getRHS(), {}, ""};
+    if (rewriting)
+      replace(slot, new (ctx) NullStmt(assign->getBeginLoc()));
+    return true;
+  }
+
+  static const Expr *integerCast(const Stmt *s) {
+    if (const auto *cast = dyn_cast<CastExpr>(s);
+        cast && cast->getCastKind() == CK_PointerToIntegral)
+      return cast;
+    for (const Stmt *child : s->children())
+      if (const Expr *found = child ? integerCast(child) : nullptr)
+        return found;
+    return nullptr;
+  }
+
+  /// A full expression: its reads and moves, with C's rule that a pointer
+  /// moved in it is read nowhere else in it.
+  bool execFull(Stmt *&slot, State &state) {
+    moved.clear();
+    read.clear();
+    std::vector<Bump> bumps;
+    if (!execExpr(slot, state, bumps))
+      return false;
+    for (const VarDecl *var : moved)
+      if (llvm::count(moved, var) > 1 || llvm::is_contained(read, var))
+        return fail("pointer " + name(var) +
+                    " is moved and read again in one expression, whose "
+                    "order C leaves unspecified");
+    for (const Bump &bump : bumps)
+      if (!move(bump, state))
+        return false;
+    return true;
+  }
+
+  bool execExpr(Stmt *&slot, State &state, std::vector<Bump> &bumps) {
+    auto *e = dyn_cast<Expr>(slot);
+    if (!e)
+      return true;
+    if (isa<UnaryExprOrTypeTraitExpr>(e))
+      return true;
+    if (auto *unary = dyn_cast<UnaryOperator>(e);
+        unary && unary->isIncrementDecrementOp())
+      if (const VarDecl *var = walkedVar(unary->getSubExpr())) {
+        if (conditional)
+          return fail("pointer " + name(var) +
+                      " is moved conditionally, so its offset is not a "
+                      "function of the loop indices");
+        moved.push_back(var);
+        int sign = unary->isDecrementOp() ? -1 : 1;
+        bumps.push_back(Bump{var, nullptr, sign});
+        Value now = state[var];
+        if (unary->isPrefix() && now.kind != Value::Unknown)
+          add(now.offset, Term{sign, {}, {}});
+        Expr *self = ImplicitCastExpr::Create(
+            ctx, unary->getType(), CK_LValueToRValue, unary->getSubExpr(),
+            nullptr, VK_PRValue, FPOptionsOverride());
+        return materialise(slot, now, self, var);
+      }
+    if (auto *cast = dyn_cast<ImplicitCastExpr>(e);
+        cast && cast->getCastKind() == CK_LValueToRValue)
+      if (const VarDecl *var = walkedVar(cast->getSubExpr())) {
+        read.push_back(var);
+        return materialise(slot, state[var], cast, var);
+      }
+    if (const VarDecl *var = walkedVar(e); var && isa<DeclRefExpr>(e))
+      return fail("the address of pointer " + name(var) +
+                  " is taken or bound to a reference in the nest, so its "
+                  "moves cannot be followed");
+    // The operands after the first of `?:`, `&&` and `||` are evaluated
+    // conditionally.
+    bool branches = isa<ConditionalOperator>(e) ||
+                    (isa<BinaryOperator>(e) &&
+                     cast<BinaryOperator>(e)->isLogicalOp());
+    bool first = true;
+    for (Stmt *&child : e->children()) {
+      if (branches && !first)
+        ++conditional;
+      bool ok = execExpr(child, state, bumps);
+      if (branches && !first)
+        --conditional;
+      if (!ok)
+        return false;
+      first = false;
+    }
+    return true;
+  }
+
+  /// Replaces the read in `slot` with `(base + offset)`.
+  bool materialise(Stmt *&slot, const Value &value, Expr *self,
+                   const VarDecl *var) {
+    if (!rewriting)
+      return true;
+    if (value.kind != Value::Known)
+      return fail(value.why.empty() ? "pointer " + name(var) +
+                                          " is read before it is set"
+                                    : value.why);
+    for (const auto &[key, term] : value.offset)
+      for (const Stmt *loop : term.counted)
+        if (!llvm::is_contained(chain, loop)) {
+          const std::string &condition = counts(loop).precondition;
+          if (!condition.empty() &&
+              !llvm::is_contained(scope.preconditions, condition))
+            scope.preconditions.push_back(condition);
+        }
+    auto *e = cast<Expr>(slot);
+    Expr *base = value.base ? const_cast<Expr *>(value.base) : self;
+    if (isa<ConditionalOperator, BinaryOperator>(base->IgnoreImpCasts()))
+      base = new (ctx) ParenExpr(SourceLocation(), SourceLocation(), base);
+    Expr *sum = BinaryOperator::Create(
+        ctx, base, build(value.offset), BO_Add, e->getType(), VK_PRValue,
+        OK_Ordinary, SourceLocation(), FPOptionsOverride());
+    replace(slot, new (ctx) ParenExpr(e->getBeginLoc(), e->getEndLoc(), sum));
+    return true;
+  }
+
+  // --- After the nest ------------------------------------------------------
+
+  /// Whether the rewrite may leave `var` where the nest found it: it is a
+  /// local of the function whose address is never taken, read nowhere
+  /// after the nest, and the nest runs in no loop of the function that
+  /// would read it again.
+  bool diesWithNest(const VarDecl *var) {
+    std::string p = name(var);
+    if (!walk.function || !walk.function->getBody() ||
+        !var->hasLocalStorage())
+      return fail("pointer " + p + " is moved by the nest and is no local of "
+                  "the function, so code after the loop may read where it "
+                  "stopped, which the rewrite would not set");
+    const SourceManager &sm = ctx.getSourceManager();
+    SourceLocation end = endOfStmt(scope.outer);
+    ReadsAfter reads(var, sm, end);
+    reads.TraverseStmt(walk.function->getBody());
+    if (reads.escapes)
+      return fail("the address of pointer " + p + ", which the nest moves, is "
+                  "taken, so code after the loop may read where it stopped, "
+                  "which the rewrite would not set");
+    if (reads.after)
+      return fail("pointer " + p + " is read after the loop (line " +
+                  std::to_string(sm.getPresumedLineNumber(
+                      reads.after->getBeginLoc())) +
+                  "), where it holds the value the loop moved it to; the "
+                  "rewrite would not set it");
+    // A loop around the nest that does not declare it runs the nest again
+    // from where it stopped.
+    std::vector<const Stmt *> around;
+    std::function<bool(const Stmt *)> find = [&](const Stmt *s) {
+      if (!s)
+        return false;
+      if (s == scope.outer || s == unwrapLoopWrappers(scope.outer))
+        return true;
+      bool loop = isLoop(s);
+      if (loop)
+        around.push_back(s);
+      for (const Stmt *child : s->children())
+        if (find(child))
+          return true;
+      if (loop)
+        around.pop_back();
+      return false;
+    };
+    find(walk.function->getBody());
+    for (const Stmt *loop : around)
+      if (!loop->getSourceRange().fullyContains(var->getSourceRange()))
+        return fail("pointer " + p + " is moved by the nest, which runs "
+                    "inside the loop at line " +
+                    std::to_string(sm.getPresumedLineNumber(
+                        loop->getBeginLoc())) +
+                    ": each run starts where the last one stopped, which "
+                    "the rewrite would not set");
+    return true;
+  }
+};
+
+} // namespace mlir::gemm
+
+PointerWalk::~PointerWalk() {
+  for (auto it = undo.rbegin(); it != undo.rend(); ++it)
+    *it->first = it->second;
+}
+
+bool PointerWalk::normalise() { return WalkRewriter(*this).run(); }

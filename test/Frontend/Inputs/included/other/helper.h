@@ -1,0 +1,1 @@
+// Found by the quoted include of quoted.h, in its directory.

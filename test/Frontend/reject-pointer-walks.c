@@ -1,0 +1,144 @@
+// Near misses of pointer walks: each is left as written, and the remark
+// names what keeps the pointer's offset from being an affine function of
+// the loop indices, or what the rewrite would leave stale.
+//
+// RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
+//
+// OUT-NOT: gemm_opt_nest
+// OUT:     #line 1 "{{.*}}reject-pointer-walks.c"
+// OUT-NOT: gemm_opt_nest
+
+typedef unsigned long uptr;
+
+void walks(int M, int N, int K, const float *A, const float *B, float *C,
+           const int *skip, float *D) {
+  // A bump read from memory.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' moves by 'skip[i]', which depends on 'skip[i]', which reads memory: its offset is not a function of the loop indices [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++) {
+    const float *a = A;
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      for (int k = 0; k < K; k++)
+        s += a[k] * B[k * N + j];
+      C[i * N + j] = s;
+    }
+    a += skip[i];
+  }
+
+  // A bump under a branch.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'c' is moved conditionally, so its offset is not a function of the loop indices [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++) {
+    float *c = C + i * N;
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      for (int k = 0; k < K; k++)
+        s += A[i * K + k] * B[k * N + j];
+      *c = s;
+      if (s > 0)
+        c++;
+    }
+  }
+
+  // One element per iteration of a loop that steps by 2.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' moves by '1' per iteration of the loop over 'k', which steps by 2: its offset is not an affine function of 'k' [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++) {
+    for (int j = 0; j < N; j++) {
+      const float *a = A + i * K;
+      float s = 0;
+      for (int k = 0; k < K; k += 2)
+        s += *a++ * B[k * N + j];
+      C[i * N + j] = s;
+    }
+  }
+
+  // Bumps in a triangle: the count before row i is no affine function of i.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the walk of pointer 'C' is not counted: the trip count of the loop over 'j' depends on 'i', which the nest changes [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++) {
+    for (int j = 0; j < i; j++) {
+      float s = 0;
+      for (int k = 0; k < K; k++)
+        s += A[i * K + k] * B[k * N + j];
+      *C++ = s;
+    }
+  }
+
+  // Moved twice in one expression: C leaves the order unspecified.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'b' is moved and read again in one expression, whose order C leaves unspecified [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      const float *b = B + j;
+      float s = 0;
+      for (int k = 0; k < K; k += 2)
+        s += A[i * K + k] * *b++ + A[i * K + k + 1] * *b++;
+      C[i * N + j] = s;
+    }
+
+  // Read before the statement that resets it in each iteration.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'D' is read before the statement that sets it in each iteration of the loop over 'i', so it holds what the iteration before left [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++) {
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      for (int k = 0; k < K; k++)
+        s += A[i * K + k] * B[k * N + j];
+      D[j] = s;
+    }
+    D = C + i * N;
+  }
+
+  // Moved by a byte count through an integer.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' is moved through the integer '(uptr)a': a byte offset, which gemm-opt does not prove to be a whole number of elements [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++) {
+    const float *a = A;
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      for (int k = 0; k < K; k++)
+        s += a[k] * B[k * N + j];
+      C[i * N + j] = s;
+    }
+    a = (const float *)((uptr)a + K * sizeof(float));
+  }
+
+  // A walks the output: C and an input are one buffer.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: C and an input are the same buffer 'C': the nest updates it in place (aliasing) [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++) {
+    const float *a = C + i * N;
+    float *c = C + i * N;
+    for (int j = 0; j < N; j++) {
+      for (int k = 0; k < K; k++)
+        *c += a[k] * B[k * N + j];
+      c++;
+    }
+  }
+}
+
+// Read after the nest: the loop leaves it one row past the end.
+float readAfter(int M, int N, int K, const float *A, const float *B,
+                float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'C' is read after the loop (line [[@LINE+8]]), where it holds the value the loop moved it to; the rewrite would not set it [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      for (int k = 0; k < K; k++)
+        s += A[i * K + k] * B[k * N + j];
+      *C++ = s;
+    }
+  return C[-1];
+}
+
+// Run again by a loop around it: each run starts where the last stopped.
+void repeated(int R, int M, int N, int K, const float *A, const float *B,
+              float *C) {
+  for (int r = 0; r < R; r++) {
+    if (A[0] != A[0])
+      break;
+    // REMARK: :[[@LINE+1]]:5: remark: loop nest not rewritten: pointer 'C' is moved by the nest, which runs inside the loop at line [[@LINE-3]]: each run starts where the last one stopped, which the rewrite would not set [-Rpass-missed=gemm]
+    for (int i = 0; i < M; i++)
+      for (int j = 0; j < N; j++) {
+        float s = 0;
+        for (int k = 0; k < K; k++)
+          s += A[i * K + k] * B[k * N + j];
+        *C++ = s;
+      }
+  }
+}
