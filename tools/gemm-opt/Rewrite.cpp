@@ -158,6 +158,15 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
     tool.appendArgumentsAdjuster(
         getInsertArgumentAdjuster("-resource-dir=" GEMM_OPT_CLANG_RESOURCE_DIR,
                                   ArgumentInsertPosition::END));
+    // What clang 19 rejects by default but GCC accepts with a warning stays a
+    // warning, so that any file the user's compiler builds is read; the
+    // user's own flags, after these, may make them errors again.
+    tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        {"-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+         "-Wno-error=int-conversion",
+         "-Wno-error=incompatible-function-pointer-types",
+         "-Wno-error=missing-template-arg-list-after-template-kw"},
+        ArgumentInsertPosition::BEGIN));
     // Clang writes the job.depfile itself. This adjuster runs after the tool's
     // own, which strip the dependency flags of compile commands; -MQ quotes
     // the target for make.
