@@ -8,6 +8,7 @@
 
 #include "gemm-opt/Frontend/Action.h"
 #include "IncludedText.h"
+#include "Inline.h"
 #include "Pragmas.h"
 #include "Recognizer.h"
 #include "Unswitch.h"
@@ -479,6 +480,7 @@ public:
       : result(result), offs(offs), includes(includes) {}
 
   void HandleTranslationUnit(ASTContext &ctx) override {
+    forgetInlinedCalls();
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred())
       return;

@@ -939,6 +939,11 @@ bool mlir::gemm::inlineCalls(NestScope &scope, const Stmt *s,
   return true;
 }
 
+void mlir::gemm::forgetInlinedCalls() {
+  replacedInits().clear();
+  redeclared().clear();
+}
+
 const Expr *mlir::gemm::inlinedValue(ASTContext &ctx, const CallExpr *call) {
   Inliner inliner(ctx, nullptr);
   if (inliner.isKept(call))

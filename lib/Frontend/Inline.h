@@ -33,6 +33,10 @@ bool inlineCalls(NestScope &scope, const clang::Stmt *s,
 const clang::Expr *inlinedValue(clang::ASTContext &ctx,
                                 const clang::CallExpr *call);
 
+/// Forgets the initialisers inlineCalls rebuilt: called before each
+/// translation unit, whose nodes may reuse an earlier one's addresses.
+void forgetInlinedCalls();
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_LIB_FRONTEND_INLINE_H
