@@ -484,11 +484,25 @@ std::optional<Nest> Recognizer::recognize() {
     }
     byDim[*dims[l]].push_back(l);
   }
-  // Two loops along one side of C (`out[(b*T + t)*OC + o]`): one dimension
-  // where their strides compose in every operand, else the outer one is a
-  // batch that the operand it does not index is broadcast over. A fused
-  // init in loops of its own names the loops it covers, so it keeps them
-  // apart; one inside both (`out[...] = 0;` ahead of the sum) does not.
+  // Two loops along one side of C (`out[(b*T + t)*OC + o]`), or two K
+  // loops (`dW[o][i] += dout[(b*T + t)*OC + o] * in[(b*T + t)*C + i]`): one
+  // dimension where their strides compose in every operand, else (M, N)
+  // the outer one is a batch that the operand it does not index is
+  // broadcast over. A fused init in loops of its own names the loops it
+  // covers, so it keeps M or N loops apart; one inside both (`out[...] = 0;`
+  // ahead of the sum) does not. Two K loops merge only where the products
+  // go straight into C and no init of C sits inside the outer one: a
+  // scalar accumulator may start again, or be stored, inside it.
+  auto initShares = [&](int loop) {
+    return llvm::any_of(
+        std::initializer_list<const Write *>{c->init, c->zeroInit},
+        [&](const Write *w) {
+          return w &&
+                 llvm::is_contained(
+                     ArrayRef<int>(w->loops).take_front(sharedLoops(*w, *c)),
+                     loop);
+        });
+  };
   auto initInside = [&](int outer, int inner) {
     return llvm::all_of(
         std::initializer_list<const Write *>{c->init, c->zeroInit},
@@ -501,11 +515,12 @@ std::optional<Nest> Recognizer::recognize() {
                  llvm::is_contained(shared, inner);
         });
   };
-  for (Dim side : {M, N}) {
+  for (Dim side : {M, N, K}) {
     if (byDim[side].size() != 2)
       continue;
     int outer = byDim[side][0], inner = byDim[side][1];
-    if (!initInside(outer, inner))
+    if (side == K ? c->accumulator || initShares(outer)
+                  : !initInside(outer, inner))
       continue;
     SmallVector<const Access *, 4> operands = {&*x, &*y, &*out};
     if (bias)
@@ -519,7 +534,7 @@ std::optional<Nest> Recognizer::recognize() {
     if (composes) {
       extents[inner] = extents[outer] * extents[inner];
       byDim[side] = {inner};
-    } else if (byDim[Batch].empty()) {
+    } else if (side != K && byDim[Batch].empty()) {
       dims[outer] = Batch;
       byDim[Batch] = {outer};
       byDim[side] = {inner};
