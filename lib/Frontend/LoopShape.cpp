@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopHeader.h"
+#include "Unrolled.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -80,7 +81,8 @@ public:
   explicit Shaper(NestScope &scope)
       : scope(scope), loops(scope.sourceLoops),
         roles(loops.size(), Role::Dimension), tileOf(loops.size(), -1),
-        relative(loops.size(), false), unrolledOf(loops.size(), -1) {}
+        relative(loops.size(), false), unrolledOf(loops.size(), -1),
+        jammedCopies(loops.size(), 1), droppedLoops(loops.size(), false) {}
 
   bool run();
 
@@ -96,6 +98,14 @@ private:
   std::vector<int> unrolledOf; ///< A remainder loop's unrolled loop.
   /// A rerolled loop's one accumulation, as its first copy's term.
   llvm::DenseMap<int, const Expr *> firstTerms;
+  /// A rerolled loop jammed into a loop inside it: that loop.
+  llvm::DenseMap<int, int> jammedInto;
+  /// Per loop, the copies its body holds of loops jammed into it so far.
+  std::vector<int64_t> jammedCopies;
+  /// What the later jammed copies walked to: source loops, and the writes
+  /// and locals by their order.
+  std::vector<bool> droppedLoops;
+  llvm::DenseSet<unsigned> droppedOrders;
   std::vector<int> dimensionOf; ///< Per source loop, or -1.
 
   std::string name(int loop) const {
@@ -122,6 +132,15 @@ private:
              return !f.ivCoeffs[outer].isZero();
            });
   }
+  /// A counted loop of its own that steps by a constant above 1, with no
+  /// remainder loop: its body may be copies.
+  bool steppedAlone(int loop) const {
+    std::optional<int64_t> step = headers[loop].step.getConstant();
+    return roles[loop] == Role::Dimension && step && *step > 1 &&
+           counted(loop) && llvm::none_of(loops, [&](const SourceLoop &r) {
+             return r.previous == loop && r.follows == loop;
+           });
+  }
   bool counted(int loop) const {
     return !loops[loop].atLeastOnce && headers[loop].bounds.size() == 1 &&
            headers[loop].start && invariant(loop);
@@ -130,6 +149,7 @@ private:
   bool findTile(int point);
   bool findRemainder(int remainder);
   bool checkRectangular(int loop);
+  bool findJam(int loop);
   bool require(const SymExpr &value, bool divisible, const SymExpr &unit,
                const std::string &why);
   std::optional<Loop> dimension(int anchor);
@@ -349,6 +369,69 @@ bool Shaper::findRemainder(int remainder) {
   return true;
 }
 
+/// Whether `loop`, stepping by U, holds nothing but one loop in another
+/// down to a loop whose body is U copies at iv, iv + 1, ..., iv + U - 1 of
+/// `loop`'s induction variable (unroll-and-jam); the loops between read
+/// no iv of `loop`, so they run the same for each copy. Then `loop` stands
+/// for the copies as a loop over each of them, with the first copy's
+/// statements: every copy runs in the same loops, and distinct copies
+/// share no assigned variable (areJammedCopies), so only the order between
+/// copies changes, which the contraction does not see. Records the
+/// statements of the later copies, which the walk met in program order,
+/// an equal number per copy.
+bool Shaper::findJam(int loop) {
+  int64_t count = *headers[loop].step.getConstant();
+  auto inside = [](const std::vector<int> &chain, int l) {
+    return llvm::is_contained(chain, l);
+  };
+  for (int within = loop;;) {
+    // The first copy of loops jammed into it before.
+    ArrayRef<const Stmt *> body = loops[within].body;
+    body = body.take_front(body.size() / jammedCopies[within]);
+    if (within != loop &&
+        areJammedCopies(scope, body, loop, within, count)) {
+      std::vector<unsigned> orders;
+      for (const Write &w : scope.writes)
+        if (inside(w.loops, within) && !droppedOrders.contains(w.order))
+          orders.push_back(w.order);
+      for (const LocalDef &local : scope.locals)
+        if (inside(local.loops, within) &&
+            !droppedOrders.contains(local.order))
+          orders.push_back(local.order);
+      llvm::sort(orders);
+      std::vector<int> nested;
+      for (int l = within + 1; l < int(loops.size()); ++l)
+        if (inside(around(l), within) && !droppedLoops[l])
+          nested.push_back(l);
+      if (orders.size() % count || nested.size() % count)
+        return false;
+      for (size_t n = orders.size() / count; n < orders.size(); ++n)
+        droppedOrders.insert(orders[n]);
+      for (size_t n = nested.size() / count; n < nested.size(); ++n)
+        droppedLoops[nested[n]] = true;
+      jammedInto[loop] = within;
+      jammedCopies[within] *= count;
+      return true;
+    }
+    // Nothing at this level but one loop and declarations without values.
+    int inner = -1, found = 0;
+    for (int l = 0; l < int(loops.size()); ++l)
+      if (loops[l].parent == within)
+        inner = l, ++found;
+    bool direct = llvm::any_of(scope.writes,
+                               [&](const Write &w) {
+                                 return w.loops.back() == within;
+                               }) ||
+                  llvm::any_of(scope.locals, [&](const LocalDef &local) {
+                    return local.loops.back() == within &&
+                           local.var->hasInit();
+                  });
+    if (found != 1 || direct || readsLoop(inner, loop))
+      return false;
+    within = inner;
+  }
+}
+
 /// A loop that is no point loop reads no loop around it in its header.
 bool Shaper::checkRectangular(int loop) {
   for (int l : around(loop)) {
@@ -441,7 +524,7 @@ bool Shaper::inDroppedCopy(const Stmt *s) const {
   for (size_t l = 0; l < loops.size(); ++l) {
     if (roles[l] == Role::Unrolled && holds(loops[l].stmt, s))
       return true;
-    if (roles[l] != Role::Rerolled)
+    if (roles[l] != Role::Rerolled || jammedInto.count(l))
       continue;
     ArrayRef<const Stmt *> body = loops[l].body;
     size_t copy = firstTerms.count(l)
@@ -473,7 +556,7 @@ void Shaper::remap() {
   std::vector<int> newIndex(scope.writes.size(), -1);
   for (size_t w = 0; w < scope.writes.size(); ++w) {
     Write write = scope.writes[w];
-    if (inDroppedCopy(write.lhs))
+    if (inDroppedCopy(write.lhs) || droppedOrders.contains(write.order))
       continue;
     move(write.loops, write.perTile);
     for (auto [loop, term] : firstTerms)
@@ -483,9 +566,15 @@ void Shaper::remap() {
     writes.push_back(write);
   }
   scope.writes = writes;
-  // Copies declare no locals (areCopies).
-  for (LocalDef &local : scope.locals)
+  // Only jammed copies declare locals (areCopies).
+  std::vector<LocalDef> locals;
+  for (LocalDef local : scope.locals) {
+    if (droppedOrders.contains(local.order))
+      continue;
     move(local.loops, local.perTile);
+    locals.push_back(local);
+  }
+  scope.locals = locals;
   std::vector<BetaBranch> branches;
   for (BetaBranch branch : scope.betaBranches) {
     if (newIndex[branch.zero] < 0)
@@ -518,10 +607,7 @@ bool Shaper::run() {
     // An unrolled loop with no remainder: its copies cover [L, X).
     std::optional<int64_t> step = headers[l].step.getConstant();
     const Expr *first = nullptr;
-    if (roles[l] == Role::Dimension && step && *step > 1 && counted(l) &&
-        llvm::none_of(loops, [&](const SourceLoop &r) {
-          return r.previous == l && r.follows == l;
-        })) {
+    if (steppedAlone(l)) {
       size_t copy = loops[l].body.size() / *step;
       bool copies =
           loops[l].body.size() == 1
@@ -538,10 +624,20 @@ bool Shaper::run() {
       }
     }
   }
+  // Loops jammed into a loop inside them, inner first and again until none
+  // is left: two loops may be jammed into one (i and j into a loop over k).
+  for (bool more = true; more;) {
+    more = false;
+    for (int l = size - 1; l >= 0; --l)
+      if (steppedAlone(l) && !droppedLoops[l] && findJam(l))
+        roles[l] = Role::Rerolled, more = true;
+    if (scope.failed())
+      return false;
+  }
   dimensionOf.assign(size, -1);
   for (int l = 0; l < size; ++l) {
     if (roles[l] == Role::Tile || roles[l] == Role::Unrolled ||
-        inDroppedCopy(loops[l].stmt))
+        droppedLoops[l] || inDroppedCopy(loops[l].stmt))
       continue;
     std::optional<Loop> dim = dimension(l);
     if (!dim)
@@ -560,7 +656,10 @@ bool Shaper::run() {
       note(name(unrolled) + " is unrolled by " +
                              headers[unrolled].step.str() +
                              " with a remainder loop");
-    if (roles[l] == Role::Rerolled)
+    if (auto jam = jammedInto.find(l); jam != jammedInto.end())
+      note(name(l) + " is unrolled by " + headers[l].step.str() +
+           " and jammed into " + name(jam->second));
+    else if (roles[l] == Role::Rerolled)
       note(name(l) + " is unrolled by " +
                              headers[l].step.str());
     dimensionOf[l] = scope.loops.size();

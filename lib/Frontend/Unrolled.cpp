@@ -9,7 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "NestScope.h"
+#include "Unrolled.h"
+
+#include "LoopHeader.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -59,9 +61,12 @@ std::optional<Accumulation> asAccumulation(const Stmt *s, NestScope &scope) {
 
 class Comparer {
 public:
-  Comparer(NestScope &scope, int copyLoop, int bodyLoop)
+  /// Statements of `copyLoop` and `bodyLoop`, or of the loop `within`
+  /// inside the one loop they name (unroll-and-jam).
+  Comparer(NestScope &scope, int copyLoop, int bodyLoop, int within = -1)
       : scope(scope), copyLoop(copyLoop), bodyLoop(bodyLoop),
-        copyContext(chain(copyLoop)), bodyContext(chain(bodyLoop)) {}
+        jammed(within >= 0), copyContext(chain(jammed ? within : copyLoop)),
+        bodyContext(chain(jammed ? within : bodyLoop)) {}
 
   /// Whether `x` is `t` with the body loop's induction variable moved on by
   /// `shift` (and renamed to the copy loop's).
@@ -79,6 +84,32 @@ public:
       return sameIndex(xe, te, shift);
     if (x->getStmtClass() != t->getStmtClass() || !sameNode(x, t))
       return false;
+    // Jammed copies run in another order: they may share no variable that
+    // one of them assigns, but for the induction variables of their loops.
+    if (const auto *ref = dyn_cast<DeclRefExpr>(x);
+        ref && jammed && !shared && isa<VarDecl>(ref->getDecl()) &&
+        scope.written.contains(cast<VarDecl>(ref->getDecl())) &&
+        llvm::none_of(scope.sourceLoops, [&](const SourceLoop &l) {
+          return l.iv == ref->getDecl();
+        }))
+      shared = cast<VarDecl>(ref->getDecl());
+    // The same element spelled with other offsets (`c[1 * ldc]` of `c =
+    // &C[j * ldc]` is the copy at j + 1 of `c[0]`).
+    if (sameChildren(x, t, shift))
+      return true;
+    return isa<ArraySubscriptExpr>(x) && sameAddress(xe, te, shift);
+  }
+
+  /// A variable that copies share and one of them assigns, if any.
+  const VarDecl *shared = nullptr;
+
+private:
+  NestScope &scope;
+  int copyLoop, bodyLoop;
+  bool jammed;
+  std::vector<int> copyContext, bodyContext;
+
+  bool sameChildren(const Stmt *x, const Stmt *t, int64_t shift) {
     auto xs = x->children(), ts = t->children();
     if (std::distance(xs.begin(), xs.end()) !=
         std::distance(ts.begin(), ts.end()))
@@ -88,11 +119,6 @@ public:
         return false;
     return true;
   }
-
-private:
-  NestScope &scope;
-  int copyLoop, bodyLoop;
-  std::vector<int> copyContext, bodyContext;
 
   std::vector<int> chain(int loop) const {
     std::vector<int> loops;
@@ -109,15 +135,75 @@ private:
     std::optional<AffineForm> fx = scope.linearize(x, copyContext);
     std::optional<AffineForm> ft = scope.linearize(t, bodyContext);
     scope.rejection = saved;
-    if (!fx || !ft)
+    return fx && ft && shifted(*fx, *ft, shift);
+  }
+
+  /// Whether `fx` is `ft` with the body loop's variable moved on by `shift`.
+  bool shifted(AffineForm fx, AffineForm ft, int64_t shift) {
+    SymExpr c = ft.ivCoeffs[bodyLoop];
+    if (!(fx.ivCoeffs[copyLoop] == c))
       return false;
-    SymExpr c = ft->ivCoeffs[bodyLoop];
-    if (!(fx->ivCoeffs[copyLoop] == c))
-      return false;
-    fx->ivCoeffs[copyLoop] = ft->ivCoeffs[bodyLoop] = SymExpr();
-    ft->constant = ft->constant + c * SymExpr::constant(shift);
-    AffineForm difference = *fx + ft->scaled(SymExpr::constant(-1));
+    fx.ivCoeffs[copyLoop] = ft.ivCoeffs[bodyLoop] = SymExpr();
+    ft.constant = ft.constant + c * SymExpr::constant(shift);
+    AffineForm difference = fx + ft.scaled(SymExpr::constant(-1));
     return difference.isInvariant() && difference.constant.isZero();
+  }
+
+  /// A pointer into a buffer: the pointer the buffer is reached through
+  /// (any expression the steps below do not take apart) and the elements
+  /// added to it, through `&p[e]`, `p + e`, `p - e` and `(p + e)[f]`.
+  struct Offset {
+    const Expr *root;
+    AffineForm elements;
+  };
+  std::optional<Offset> offset(const Expr *p,
+                               const std::vector<int> &context) {
+    p = p->IgnoreParens();
+    if (const auto *cast = dyn_cast<ImplicitCastExpr>(p);
+        cast && cast->getCastKind() == CK_NoOp)
+      return offset(cast->getSubExpr(), context);
+    if (const auto *addr = dyn_cast<UnaryOperator>(p);
+        addr && addr->getOpcode() == UO_AddrOf)
+      if (const auto *sub =
+              dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens()))
+        return element(sub, context);
+    if (const auto *op = dyn_cast<BinaryOperator>(p);
+        op && (op->getOpcode() == BO_Add || op->getOpcode() == BO_Sub)) {
+      bool left = op->getLHS()->getType()->isPointerType();
+      const Expr *n = left ? op->getRHS() : op->getLHS();
+      if (op->getOpcode() == BO_Sub && !left)
+        return std::nullopt;
+      std::optional<Offset> base =
+          offset(left ? op->getLHS() : op->getRHS(), context);
+      std::optional<AffineForm> by = scope.linearize(n, context);
+      if (!base || !by)
+        return std::nullopt;
+      base->elements = base->elements +
+                       by->scaled(SymExpr::constant(
+                           op->getOpcode() == BO_Sub ? -1 : 1));
+      return base;
+    }
+    return Offset{p, AffineForm(scope.sourceLoops.size())};
+  }
+  std::optional<Offset> element(const ArraySubscriptExpr *e,
+                                const std::vector<int> &context) {
+    std::optional<Offset> base = offset(e->getBase(), context);
+    std::optional<AffineForm> by = scope.linearize(e->getIdx(), context);
+    if (!base || !by)
+      return std::nullopt;
+    base->elements = base->elements + *by;
+    return base;
+  }
+
+  bool sameAddress(const Expr *x, const Expr *t, int64_t shift) {
+    std::optional<Rejection> saved = scope.rejection;
+    std::optional<Offset> ox =
+        element(cast<ArraySubscriptExpr>(x), copyContext);
+    std::optional<Offset> ot =
+        element(cast<ArraySubscriptExpr>(t), bodyContext);
+    scope.rejection = saved;
+    return ox && ot && same(ox->root, ot->root, shift) &&
+           shifted(ox->elements, ot->elements, shift);
   }
 
   /// The node itself, children aside.
@@ -197,4 +283,28 @@ bool mlir::gemm::areCopies(NestScope &scope, ArrayRef<const Stmt *> copies,
       return true;
     }
   return false;
+}
+
+bool mlir::gemm::areJammedCopies(NestScope &scope,
+                                 ArrayRef<const Stmt *> body, int loop,
+                                 int within, int64_t count) {
+  Comparer compare(scope, loop, loop, within);
+  size_t m = body.size() / count;
+  if (m == 0 || body.size() != count * m)
+    return false;
+  for (int64_t u = 1; u < count; ++u)
+    for (size_t j = 0; j < m; ++j)
+      if (!compare.same(body[u * m + j], body[j], u))
+        return false;
+  if (const VarDecl *var = compare.shared) {
+    std::string iv = scope.sourceLoops[loop].iv->getNameAsString();
+    return scope.reject(
+               "the loop over " + quoted(iv) + " is unrolled by " +
+               std::to_string(count) + " and jammed into the loop over " +
+               quoted(scope.sourceLoops[within].iv->getNameAsString()) +
+               ", but its copies share " + quoted(var->getNameAsString()) +
+               ", which they assign, so they cannot run in another order"),
+           false;
+  }
+  return true;
 }

@@ -1,9 +1,9 @@
 // Loops shaped unlike their iteration space: tiled and strip-mined loops,
-// loops unrolled by hand with and without remainders, `while` and `do`
-// loops, strided and downward loops. Each is run as written and as
-// rewritten, at sizes the tiles and unrolling divide and at sizes they do
-// not (where a precondition fails, the rewrite runs the loop); C sits
-// between guard cells that must come out untouched.
+// loops unrolled by hand with and without remainders or jammed into an
+// inner loop, `while` and `do` loops, strided and downward loops. Each is
+// run as written and as rewritten, at sizes the tiles and unrolling divide
+// and at sizes they do not (where a precondition fails, the rewrite runs
+// the loop); C sits between guard cells that must come out untouched.
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
@@ -12,7 +12,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-10: [-Rpass=gemm]
+// CHECK-COUNT-14: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -210,6 +210,65 @@ static void strided(int m, int n, int k, const double *A, const double *B,
         C[i * ldc + j] += A[i * lda + l - 1] * B[(l - 1) * ldb + j];
 }
 
+// Unroll-and-jam of j: by 4 into i through calls, by 2 into k as
+// statements, by 4 into k through a helper's offsets from its block; i
+// and j by 2 into k.
+static void dot(int k, const double *x, const double *y, int incy,
+                double *gamma) {
+  for (int p = 0; p < k; p++)
+    *gamma += x[p] * y[p * incy];
+}
+static void jammedCalls(int m, int n, int k, const double *A, const double *B,
+                        double *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int j = 0; j < n; j += 4)
+    for (int i = 0; i < m; i++) {
+      dot(k, &A[i * lda], &B[j], ldb, &C[i * ldc + j]);
+      dot(k, &A[i * lda], &B[j + 1], ldb, &C[i * ldc + j + 1]);
+      dot(k, &A[i * lda], &B[j + 2], ldb, &C[i * ldc + j + 2]);
+      dot(k, &A[i * lda], &B[j + 3], ldb, &C[i * ldc + j + 3]);
+    }
+}
+static void jammedStatements(int m, int n, int k, const float *A,
+                             const float *B, float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int j = 0; j < n; j += 2)
+    for (int i = 0; i < m; i++)
+      for (int l = 0; l < k; l++) {
+        C[i * ldc + j] += A[i * lda + l] * B[l * ldb + j];
+        C[i * ldc + j + 1] += A[i * lda + l] * B[l * ldb + j + 1];
+      }
+}
+static void fourColumns(int k, const double *a, const double *b, int ldb,
+                        double *c) {
+  for (int p = 0; p < k; p++) {
+    c[0] += a[p] * b[p * ldb];
+    c[1] += a[p] * b[p * ldb + 1];
+    c[2] += a[p] * b[p * ldb + 2];
+    c[3] += a[p] * b[p * ldb + 3];
+  }
+}
+static void jammedOffsets(int m, int n, int k, const double *A,
+                          const double *B, double *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int j = 0; j < n; j += 4)
+    for (int i = 0; i < m; i++)
+      fourColumns(k, A + i * lda, B + j, ldb, C + i * ldc + j);
+}
+static void jammedBlock(int m, int n, int k, const float *A, const float *B,
+                        float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i += 2)
+    for (int j = 0; j < n; j += 2)
+      for (int l = 0; l < k; l++) {
+        C[i * ldc + j] += A[i * lda + l] * B[l * ldb + j];
+        C[i * ldc + j + 1] += A[i * lda + l] * B[l * ldb + j + 1];
+        C[(i + 1) * ldc + j] += A[(i + 1) * lda + l] * B[l * ldb + j];
+        C[(i + 1) * ldc + j + 1] +=
+            A[(i + 1) * lda + l] * B[l * ldb + j + 1];
+      }
+}
+
 int main() {
   const int sizes[][3] = {{32, 24, 40}, {37, 29, 45}};
   for (const int *s : sizes) {
@@ -263,6 +322,26 @@ int main() {
       Problem<double> p(m, n, k, 28);
       strided(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("strided");
+    }
+    {
+      Problem<double> p(m, n, k, 37);
+      jammedCalls(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("jammed-calls");
+    }
+    {
+      Problem<float> p(m, n, k, 40);
+      jammedStatements(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("jammed-statements");
+    }
+    {
+      Problem<double> p(m, n, k, 43);
+      jammedOffsets(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("jammed-offsets");
+    }
+    {
+      Problem<float> p(m, n, k, 46);
+      jammedBlock(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("jammed-block");
     }
   }
   // K below the unrolling, and a `do` loop over an empty range (it runs

@@ -82,6 +82,7 @@ NEAR_MISSES = {
     # Loop shapes (see shape_loops) that do not cover the range once.
     "tile_gap": (1, "miss"), "tile_overlap": (1, "miss"),
     "unroll_copy": (1, "miss"), "remainder_start": (1, "miss"),
+    "jam_copy": (1, "miss"),
     "iv_changed": (1, "miss"),
     # f2c's forms (bound_temporaries, the acc form's store 5): a bound
     # temporary read after the nest; store branches on beta that differ by
@@ -92,7 +93,7 @@ NEAR_MISSES = {
     "inline_call": (2, "gemm"),
 }
 SHAPE_MISSES = ("tile_gap", "tile_overlap", "unroll_copy", "remainder_start",
-                "iv_changed")
+                "iv_changed", "jam_copy")
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.h")
 MEMKIND_PREFIX = "static const int fz_memkind[] = {"
@@ -322,6 +323,8 @@ class NestGen:
             forms = ["acc"]
         elif info.kind in ("unroll_copy", "remainder_start"):
             forms = ["plain", "acc"]
+        elif info.kind == "jam_copy":
+            forms = ["plain"]
         self.form = self.rng.choice(forms)
         self.batched = self.chance(0.3)
         self.choose_order()
@@ -981,10 +984,12 @@ class NestGen:
             shapes = {"tile_gap": ["tile"], "tile_overlap": ["tile"],
                       "unroll_copy": ["unroll"],
                       "remainder_start": ["unroll"],
-                      "iv_changed": ["while"]}[kind]
+                      "iv_changed": ["while"], "jam_copy": ["jam"]}[kind]
         elif kind == "valid" and self.chance(0.4):
-            shapes = self.rng.sample(["tile", "while", "unroll"],
+            shapes = self.rng.sample(["tile", "while", "unroll", "jam"],
                                      self.pick(1, 1, 2))
+            # Jammed copies stand alone: the other shapes rewrite headers.
+            shapes = ["jam"] if "jam" in shapes else shapes
         else:
             return
         for shape in shapes:
@@ -1066,6 +1071,44 @@ class NestGen:
         parent = self.parent_of(self.tree, block)
         parent.body[parent.body.index(block)] = unrolled
         parent.braces = True
+        return True
+
+    def shape_jam(self):
+        """A loop with nothing but loops down to the innermost, over the
+        update alone, stepping by U over U copies of the update at v, v + 1,
+        ..., v + U - 1 (unroll-and-jam); jam_copy writes the last copy at
+        the offset of the one before."""
+        inner = self.innermost()
+        path, node = [], self.tree
+        while node is not inner:
+            path.append(node)
+            node = next(s for s in node.body
+                        if isinstance(s, Block) and _holds(s, self.update))
+        roles = []
+        for n, block in enumerate(path):
+            lp = block.loop
+            counts = [u for u in (2, 3, 4) if (lp.hi - lp.lo) % u == 0 and
+                      lp.hi - lp.lo >= u]
+            if (all(len(b.body) == 1 for b in path[n:]) and counts and
+                    lp.shape == "for" and not lp.pragma and not lp.temp and
+                    lp.cond != "!=" and
+                    re.search(rf"(?<![\w.>]){lp.name}\b", self.update.text)):
+                roles.append((block, counts))
+        if (inner.body != [self.update] or self.form != "plain" or
+                not roles):
+            self.info.kind, self.info.expect = "valid", "gemm"
+            return False
+        block, counts = self.pick(*roles)
+        lp, count = block.loop, self.pick(*counts)
+        lp.shape, lp.step = "jam", f"v += {count}"
+        shifts = list(range(count))
+        if self.info.kind == "jam_copy":
+            shifts[-1] = shifts[-2]
+        inner.body = [self.update] + [
+            Stmt(self.copy(self.update.text, lp, u),
+                 [self.copy(w, lp, u) for w in self.update.writes])
+            for u in shifts[1:]]
+        inner.braces = True
         return True
 
     def copy(self, text, lp, shift):

@@ -1,0 +1,19 @@
+//===- Unrolled.h - Bodies that are copies of one body ----------*- C++ -*-===//
+#ifndef GEMM_OPT_LIB_FRONTEND_UNROLLED_H
+#define GEMM_OPT_LIB_FRONTEND_UNROLLED_H
+
+#include "NestScope.h"
+
+namespace mlir::gemm {
+
+/// Whether `body`, the statements of source loop `within` inside the loop
+/// `loop` that steps by `count`, is `count` copies of its first part with
+/// the induction variable of `loop` moved on by 0, 1, ..., count - 1: the
+/// body of `loop` unrolled and jammed into `within`. The copies share no
+/// variable that one of them assigns, but for loop induction variables.
+bool areJammedCopies(NestScope &scope, llvm::ArrayRef<const clang::Stmt *> body,
+                     int loop, int within, int64_t count);
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_LIB_FRONTEND_UNROLLED_H
