@@ -313,12 +313,13 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
     for (size_t i = 0; tracing() && i < choices.size(); ++i) {
       const Share &share = split->shares[i];
       const DeviceScope on(share.device, p.nest);
+      const Problem rows = rowsOf(p, share);
       const std::string gpus = std::to_string(choices.size()) + " GPUs";
-      traceRun(rowsOf(p, share), plan, choices[i], {a.kind, b.kind, c.kind},
+      traceRun(rows, plan, choices[i], {a.kind, b.kind, c.kind},
                "; rows " + std::to_string(share.begin) + " to " +
                    std::to_string(share.begin + share.rows - 1) + " of C on " +
                    gpus +
-                   stagedTrace(rowsOf(p, share), split->stages[i],
+                   stagedTrace(rows, split->stages[i],
                                "predicted " + ms(split->seconds) + " on " +
                                    gpus + ", " + ms(staged->stage.seconds) +
                                    " on one"));
