@@ -32,6 +32,7 @@
 #include "gemms.h"
 
 #include "gpu_check.h"
+#include "seeds/seeds.h"
 
 #include <cmath>
 #include <cstdio>
@@ -44,6 +45,8 @@
 namespace {
 
 using namespace gpu_check;
+using gemm_seeds::SeedKernel;
+using gemm_seeds::seedKernels;
 
 /// One benchmarked problem: `batch` products of M x N x K. `layout` says
 /// which of A and B are transposed ('t'): stored the other way round.
@@ -284,7 +287,7 @@ void benchAB(cublasHandle_t handle, const Functions<T> &f,
 
 /// Every variant and K split of the rewritten functions on the shapes up to
 /// 4096^3, forced through GEMM_OPT_CHOICE, with the one that run() picks
-/// first: whether the runtime's choice (runtime/src/choose.cu) is the
+/// first: whether the runtime's choice (runtime/src/launch/choose.cu) is the
 /// fastest that the plan offers.
 template <class T>
 void benchChoices(cublasHandle_t handle, const Functions<T> &f, DType dtype,

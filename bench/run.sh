@@ -47,7 +47,7 @@ buildRuntime
 # A bench already built from these sources and kernel templates is reused,
 # so that one session on the GPU host can build the kernels of two gemm-opt
 # versions (BENCH_RUN=0) and the next command time them back to back.
-sources=("$GEN"/*.cu bench/bench.cu)
+sources=("$GEN"/*.cu bench/bench.cu "${SEEDS[@]}")
 # The base set's definitions renamed, as gemms.h declares them.
 base=() rename=() define=() baseInc=()
 if [[ -n ${BENCH_BASE:-} ]]; then

@@ -8,8 +8,11 @@
 
 #include "KernelConfig.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <iterator>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -48,14 +51,31 @@ std::string computeText(KernelAttr k) {
                        k.getDmmaDepth());
 }
 
-std::string tileMoveText(TileMoveAttr t) {
-  return llvm::formatv("gemm_kernels::TileMove<{0}, {1}, {2}, {3}, {4}, {5}, "
-                       "{6}, {7}, {8}, {9}, {10}>",
-                       t.getX(), boolText(t.getXUnit()),
-                       boolText(t.getKUnit()), t.getPack(),
-                       boolText(t.getAlongK()), boolText(t.getWholeStore()),
-                       t.getPacks(), t.getLoads(), boolText(t.getRegular()),
-                       boolText(t.getSwizzled()), boolText(t.getKInner()));
+/// Move `t` as the struct `name` of tile_move.def's fields, in its order.
+std::string tileMoveText(StringRef name, TileMoveAttr t) {
+  const int64_t values[] = {
+      t.getX(),       t.getXUnit(),  t.getKUnit(),    t.getPack(),
+      t.getAlongK(),  t.getWholeStore(), t.getPacks(), t.getLoads(),
+      t.getRegular(), t.getSwizzled(), t.getKInner()};
+  struct Field {
+    StringRef type, name;
+  };
+  static const Field fields[] = {
+#define GEMM_TILE_MOVE_FIELD(type, name, meaning) {#type, #name},
+#include "gemm_kernels/tile_move.def"
+#undef GEMM_TILE_MOVE_FIELD
+  };
+  static_assert(std::size(fields) == std::size(values),
+                "a value for each field of tile_move.def");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "  struct " << name << " {\n";
+  for (auto [field, value] : llvm::zip_equal(fields, values))
+    os << "    static constexpr " << field.type << " " << field.name << " = "
+       << (field.type == "bool" ? boolText(value) : llvm::itostr(value))
+       << ";\n";
+  os << "  };\n";
+  return text;
 }
 
 } // namespace
@@ -88,10 +108,7 @@ void mlir::gemm::printKernelBody(llvm::raw_ostream &os, MatmulOp op,
        << llvm::formatv("  static constexpr int A_GROUP = {0}, B_GROUP = "
                         "{1};\n",
                         k.getDmmaGroupA(), k.getDmmaGroupB());
-  os << "  // TileMove<x, x unit, k unit, pack, along k, whole stores, packs, "
-        "per thread,\n  // regular, swizzled, k inner>.\n"
-     << "  using A = " << tileMoveText(k.getA()) << ";\n"
-     << "  using B = " << tileMoveText(k.getB()) << ";\n"
+  os << tileMoveText("A", k.getA()) << tileMoveText("B", k.getB())
      << llvm::formatv("  static constexpr bool C_ROW_UNIT = {0}, C_COL_UNIT "
                       "= {1}, C_BY_COLUMNS = {2};\n",
                       boolText(k.getCRowUnit()), boolText(k.getCColUnit()),

@@ -102,19 +102,19 @@ void printPlan(llvm::raw_ostream &os, const PlannedNest &nest) {
         "each call.\n";
   printVariants(os, nest, "variants", "  ");
   std::string measured;
-  if (auto entries = op->getAttrOfType<DenseI64ArrayAttr>(
-          GemmDialect::getMeasuredAttrName())) {
+  if (auto entries =
+          op->getAttrOfType<ArrayAttr>(GemmDialect::getMeasuredAttrName())) {
     os << "  // Problems a tuning database timed on "
        << targetNameOf(op->getParentOfType<ModuleOp>())
        << ": batch, M, N, K,\n"
           "  // the fastest variant and its K split (docs/tuning.md).\n"
           "  static const gemm_rt::Measured measured[] = {\n";
-    ArrayRef<int64_t> e = entries.asArrayRef();
-    for (size_t i = 0; i < e.size(); i += 6)
-      os << llvm::formatv("      {{{0}, {1}, {2}, {3}, {4}, {5}},\n", e[i],
-                          e[i + 1], e[i + 2], e[i + 3], e[i + 4], e[i + 5]);
+    for (auto e : entries.getAsRange<MeasuredAttr>())
+      os << llvm::formatv("      {{{0}, {1}, {2}, {3}, {4}, {5}},\n",
+                          e.getBatch(), e.getM(), e.getN(), e.getK(),
+                          e.getKernel(), e.getSplits());
     os << "  };\n";
-    measured = llvm::formatv(", measured, {0}", e.size() / 6);
+    measured = llvm::formatv(", measured, {0}", entries.size());
   }
   os << "  return gemm_rt::run(problem, " << rows
      << planOf(nest, "variants", measured) << ");\n";

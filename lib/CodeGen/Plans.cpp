@@ -84,7 +84,7 @@ mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs) {
 }
 
 void mlir::gemm::printConfigs(llvm::raw_ostream &os, StringRef configs) {
-  os << "#include \"gemm_kernels/kernel.cuh\"\n\n";
+  os << "#include \"gemm_kernels/launch.cuh\"\n\n";
   if (!configs.empty())
     os << "// The kernels' configurations (runtime/include/gemm_kernels), "
           "named after the\n// first launcher that runs each. Internal "

@@ -95,14 +95,14 @@ struct GemmAddAlternatives
   /// `gpu` to `kernels` (after the op's schedule), up to kMeasuredKernels
   /// new ones, and returns the problems with their kernels' indices and
   /// splits, as gemm.measured holds them.
-  FailureOr<SmallVector<int64_t>>
+  FailureOr<SmallVector<Attribute>>
   addMeasured(MatmulOp op, const GpuTarget &gpu,
               const ScheduleOverrides &options, const TuningDb &db,
               SmallVector<Attribute> &kernels) {
     TuningMatch match = findMeasured(
         op, gpu, db, [&](const TuningKey &key) { return admits(op, key); },
         getArgument(), "op");
-    SmallVector<int64_t> measured;
+    SmallVector<Attribute> measured;
     unsigned added = 0;
     for (const TuningRecord *r : match.best) {
       FailureOr<ScheduleAttr> schedule = buildSchedule(
@@ -118,9 +118,9 @@ struct GemmAddAlternatives
         kernels.push_back(*schedule);
       else if (at == kernels.end())
         continue;
-      llvm::append_range(measured,
-                         ArrayRef<int64_t>{r->key.batch, r->key.m, r->key.n,
-                                           r->key.k, index, r->splits});
+      measured.push_back(MeasuredAttr::get(op.getContext(), r->key.batch,
+                                           r->key.m, r->key.n, r->key.k,
+                                           index, r->splits));
     }
     return measured;
   }
@@ -172,9 +172,9 @@ struct GemmAddAlternatives
         what << " x" << probe.batch;
     }
     size_t modelKernels = kernels.size();
-    SmallVector<int64_t> measured;
+    SmallVector<Attribute> measured;
     if (db) {
-      FailureOr<SmallVector<int64_t>> found =
+      FailureOr<SmallVector<Attribute>> found =
           addMeasured(op, gpu, options, *db, kernels);
       if (failed(found))
         return failure();
@@ -188,9 +188,9 @@ struct GemmAddAlternatives
       op.emitRemark() << getArgument() << ": for smaller problems: " << remark;
     if (!measured.empty()) {
       op->setAttr(GemmDialect::getMeasuredAttrName(),
-                  DenseI64ArrayAttr::get(op.getContext(), measured));
+                  ArrayAttr::get(op.getContext(), measured));
       op.emitRemark() << getArgument() << ": measured kernels for "
-                      << measured.size() / 6 << " problem(s) from "
+                      << measured.size() << " problem(s) from "
                       << db->path() << ", "
                       << kernels.size() - modelKernels << " of them added";
     }

@@ -132,14 +132,13 @@ struct GemmAddTuningCandidates
     if (ArrayAttr alternatives = op.getAlternativesAttr())
       llvm::append_range(kernels, alternatives);
     size_t launcherKernels = kernels.size() + 1;
-    SmallVector<int64_t> tune;
+    SmallVector<Attribute> tune;
     // Records that the problem times `index`, once.
     auto time = [&](const TuningKey &key, int64_t index) {
-      SmallVector<int64_t, 5> entry = {key.batch, key.m, key.n, key.k, index};
-      for (size_t i = 0; i < tune.size(); i += 5)
-        if (ArrayRef(tune).slice(i, 5) == ArrayRef(entry))
-          return;
-      llvm::append_range(tune, entry);
+      Attribute entry = TuneCaseAttr::get(op.getContext(), key.batch, key.m,
+                                          key.n, key.k, index);
+      if (!llvm::is_contained(tune, entry))
+        tune.push_back(entry);
     };
     // Records that the problem times candidate `c`'s kernel.
     auto timeCandidate = [&](const TuningKey &key, const Candidate &c) {
@@ -208,7 +207,7 @@ struct GemmAddTuningCandidates
     if (!kernels.empty())
       op.setAlternativesAttr(ArrayAttr::get(op.getContext(), kernels));
     op->setAttr(GemmDialect::getTuneAttrName(),
-                DenseI64ArrayAttr::get(op.getContext(), tune));
+                ArrayAttr::get(op.getContext(), tune));
     op.emitRemark() << getArgument() << ": " << kernels.size() + 1
                     << " kernel(s) to time on " << keys.size()
                     << " problem(s)";

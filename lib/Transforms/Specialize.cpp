@@ -90,13 +90,11 @@ llvm::SmallDenseSet<int64_t> measuredStreams(MatmulOp op) {
   if (op->hasAttr(GemmDialect::getTuneAttrName())) {
     for (int64_t i = 0, e = op.getSchedules().size(); i < e; ++i)
       streams.insert(i);
-  } else if (auto measured = op->getAttrOfType<DenseI64ArrayAttr>(
+  } else if (auto measured = op->getAttrOfType<ArrayAttr>(
                  GemmDialect::getMeasuredAttrName())) {
-    // batch, m, n, k, the kernel's index, its splits.
-    ArrayRef<int64_t> e = measured.asArrayRef();
-    for (size_t i = 0; i + 5 < e.size(); i += 6)
-      if (e[i + 5] == 0)
-        streams.insert(e[i + 4]);
+    for (auto e : measured.getAsRange<MeasuredAttr>())
+      if (e.getSplits() == 0)
+        streams.insert(e.getKernel());
   }
   return streams;
 }

@@ -13,8 +13,32 @@
 // CHECK:        static constexpr int STAGES = 1, PAD = 1, OCCUPANCY = 1;
 // CHECK-NEXT:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Regs;
 // CHECK-NEXT:   static constexpr int ROW_GROUP = 1, ROW_STEP = 16, COL_GROUP = 1, COL_STEP = 16;
-// CHECK:        using A = gemm_kernels::TileMove<96, false, true, 2, true, false, 768, 3, true, false, false>;
-// CHECK-NEXT:   using B = gemm_kernels::TileMove<96, true, false, 2, false, false, 768, 3, false, false, false>;
+// CHECK:      struct A {
+// CHECK-NEXT:     static constexpr int X = 96;
+// CHECK-NEXT:     static constexpr bool X_UNIT = false;
+// CHECK-NEXT:     static constexpr bool K_UNIT = true;
+// CHECK-NEXT:     static constexpr int PACK = 2;
+// CHECK-NEXT:     static constexpr bool ALONG_K = true;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = false;
+// CHECK-NEXT:     static constexpr int PACKS = 768;
+// CHECK-NEXT:     static constexpr int LOADS = 3;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
+// CHECK-NEXT:      struct B {
+// CHECK-NEXT:     static constexpr int X = 96;
+// CHECK-NEXT:     static constexpr bool X_UNIT = true;
+// CHECK-NEXT:     static constexpr bool K_UNIT = false;
+// CHECK-NEXT:     static constexpr int PACK = 2;
+// CHECK-NEXT:     static constexpr bool ALONG_K = false;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = false;
+// CHECK-NEXT:     static constexpr int PACKS = 768;
+// CHECK-NEXT:     static constexpr int LOADS = 3;
+// CHECK-NEXT:     static constexpr bool REGULAR = false;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
 // CHECK:        static constexpr int C_PACK = 1, A_TILE_BYTES = 6208, SMEM_BYTES = 12416;
 
 // Only C's sizes and K are read; the rest are unnamed.

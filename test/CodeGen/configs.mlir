@@ -15,7 +15,7 @@
 // PTXAS-NOT:     Compiling entry function
 // PTXAS:         0 bytes stack frame
 
-// CHECK:      #include "gemm_kernels/kernel.cuh"
+// CHECK:      #include "gemm_kernels/launch.cuh"
 // CHECK:      namespace {
 // CHECK-NEXT: /// 128x128x8 block tile, 8x8 register tile per thread (256 threads),
 // CHECK-NEXT: /// scalar FMA,
@@ -29,10 +29,32 @@
 // CHECK-NEXT:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Smem;
 // CHECK-NEXT:   static constexpr int ROW_GROUP = 4, ROW_STEP = 64, COL_GROUP = 4, COL_STEP = 64;
 // CHECK-NEXT:   static constexpr int DMMA_K = 0;
-// CHECK-NEXT:   // TileMove<x, x unit, k unit, pack, along k, whole stores, packs, per thread,
-// CHECK-NEXT:   // regular, swizzled, k inner>.
-// CHECK-NEXT:   using A = gemm_kernels::TileMove<128, false, true, 4, true, false, 256, 1, true, false, false>;
-// CHECK-NEXT:   using B = gemm_kernels::TileMove<128, true, false, 4, false, true, 256, 1, true, false, false>;
+// CHECK-NEXT:      struct A {
+// CHECK-NEXT:     static constexpr int X = 128;
+// CHECK-NEXT:     static constexpr bool X_UNIT = false;
+// CHECK-NEXT:     static constexpr bool K_UNIT = true;
+// CHECK-NEXT:     static constexpr int PACK = 4;
+// CHECK-NEXT:     static constexpr bool ALONG_K = true;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = false;
+// CHECK-NEXT:     static constexpr int PACKS = 256;
+// CHECK-NEXT:     static constexpr int LOADS = 1;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
+// CHECK-NEXT:      struct B {
+// CHECK-NEXT:     static constexpr int X = 128;
+// CHECK-NEXT:     static constexpr bool X_UNIT = true;
+// CHECK-NEXT:     static constexpr bool K_UNIT = false;
+// CHECK-NEXT:     static constexpr int PACK = 4;
+// CHECK-NEXT:     static constexpr bool ALONG_K = false;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = true;
+// CHECK-NEXT:     static constexpr int PACKS = 256;
+// CHECK-NEXT:     static constexpr int LOADS = 1;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
 // CHECK-NEXT:   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true, C_BY_COLUMNS = false;
 // CHECK-NEXT:   static constexpr int C_PACK = 4, A_TILE_BYTES = 8448, SMEM_BYTES = 16896;
 // CHECK-NEXT:   static constexpr bool FUSED = false, SCALAR_TWIN = true;
@@ -41,8 +63,32 @@
 
 // CHECK:      struct col_major_f64_k0 {
 // CHECK-NEXT:   using T = double;
-// CHECK:        using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true, false, false>;
-// CHECK-NEXT:   using B = gemm_kernels::TileMove<64, false, true, 2, true, false, 512, 2, true, false, false>;
+// CHECK:      struct A {
+// CHECK-NEXT:     static constexpr int X = 64;
+// CHECK-NEXT:     static constexpr bool X_UNIT = true;
+// CHECK-NEXT:     static constexpr bool K_UNIT = false;
+// CHECK-NEXT:     static constexpr int PACK = 2;
+// CHECK-NEXT:     static constexpr bool ALONG_K = false;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = true;
+// CHECK-NEXT:     static constexpr int PACKS = 512;
+// CHECK-NEXT:     static constexpr int LOADS = 2;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
+// CHECK-NEXT:      struct B {
+// CHECK-NEXT:     static constexpr int X = 64;
+// CHECK-NEXT:     static constexpr bool X_UNIT = false;
+// CHECK-NEXT:     static constexpr bool K_UNIT = true;
+// CHECK-NEXT:     static constexpr int PACK = 2;
+// CHECK-NEXT:     static constexpr bool ALONG_K = true;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = false;
+// CHECK-NEXT:     static constexpr int PACKS = 512;
+// CHECK-NEXT:     static constexpr int LOADS = 2;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
 // CHECK-NEXT:   static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
 // CHECK-NEXT:   static constexpr int C_PACK = 2,
 

@@ -3,7 +3,7 @@
 // pair into m16n8kK products, K 8 where it divides BK, else 4; an odd TM
 // keeps m8n8k4 (PTX ISA 7.8). An operand contiguous along k lands in an
 // x-major tile for m16n8k8 where BK is a multiple of 16, in whole packs
-// (TileMove's whole stores along k), and its lanes read one block per pack
+// (a tile move's WHOLE_STORE along k), and its lanes read one block per pack
 // (A_GROUP, B_GROUP 1); elsewhere tiles are k-major, where A's row blocks
 // pair. Each shape compiles for sm_90 without local memory, and for sm_80,
 // which has m8n8k4 only. The occupancy of the schedule becomes the launch
@@ -26,7 +26,19 @@
 // CHECK-NEXT: static constexpr int DMMA_K = 8;
 // CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
 // CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
-// CHECK:      using A = gemm_kernels::TileMove<128, false, true, 2, true, false, 512, 2, true, false, false>;
+// CHECK:      struct A {
+// CHECK-NEXT:     static constexpr int X = 128;
+// CHECK-NEXT:     static constexpr bool X_UNIT = false;
+// CHECK-NEXT:     static constexpr bool K_UNIT = true;
+// CHECK-NEXT:     static constexpr int PACK = 2;
+// CHECK-NEXT:     static constexpr bool ALONG_K = true;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = false;
+// CHECK-NEXT:     static constexpr int PACKS = 512;
+// CHECK-NEXT:     static constexpr int LOADS = 2;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
 // CHECK:      static constexpr int C_PACK = 2,
 
 
@@ -36,8 +48,32 @@
 // CHECK-NEXT: static constexpr int DMMA_K = 8;
 // CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
 // CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
-// CHECK:      using A = gemm_kernels::TileMove<64, true, false, 2, false, true, 512, 2, true, false, false>;
-// CHECK-NEXT: using B = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false, true>;
+// CHECK:      struct A {
+// CHECK-NEXT:     static constexpr int X = 64;
+// CHECK-NEXT:     static constexpr bool X_UNIT = true;
+// CHECK-NEXT:     static constexpr bool K_UNIT = false;
+// CHECK-NEXT:     static constexpr int PACK = 2;
+// CHECK-NEXT:     static constexpr bool ALONG_K = false;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = true;
+// CHECK-NEXT:     static constexpr int PACKS = 512;
+// CHECK-NEXT:     static constexpr int LOADS = 2;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = false;
+// CHECK-NEXT:   };
+// CHECK-NEXT:      struct B {
+// CHECK-NEXT:     static constexpr int X = 64;
+// CHECK-NEXT:     static constexpr bool X_UNIT = false;
+// CHECK-NEXT:     static constexpr bool K_UNIT = true;
+// CHECK-NEXT:     static constexpr int PACK = 2;
+// CHECK-NEXT:     static constexpr bool ALONG_K = true;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = true;
+// CHECK-NEXT:     static constexpr int PACKS = 512;
+// CHECK-NEXT:     static constexpr int LOADS = 2;
+// CHECK-NEXT:     static constexpr bool REGULAR = true;
+// CHECK-NEXT:     static constexpr bool SWIZZLED = false;
+// CHECK-NEXT:     static constexpr bool K_INNER = true;
+// CHECK-NEXT:   };
 
 // A packed and a scalar kernel each.
 // PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -47,7 +83,19 @@
 // K8-NEXT:  static constexpr int DMMA_K = 8;
 // K8-NEXT:  static constexpr bool DMMA_WIDE = true;
 // K8-NEXT:  static constexpr int A_GROUP = 1, B_GROUP = 1;
-// K8:       using A = gemm_kernels::TileMove<64, false, true, 2, true, true, 512, 2, true, false, true>;
+// K8:      struct A {
+// K8-NEXT:     static constexpr int X = 64;
+// K8-NEXT:     static constexpr bool X_UNIT = false;
+// K8-NEXT:     static constexpr bool K_UNIT = true;
+// K8-NEXT:     static constexpr int PACK = 2;
+// K8-NEXT:     static constexpr bool ALONG_K = true;
+// K8-NEXT:     static constexpr bool WHOLE_STORE = true;
+// K8-NEXT:     static constexpr int PACKS = 512;
+// K8-NEXT:     static constexpr int LOADS = 2;
+// K8-NEXT:     static constexpr bool REGULAR = true;
+// K8-NEXT:     static constexpr bool SWIZZLED = false;
+// K8-NEXT:     static constexpr bool K_INNER = true;
+// K8-NEXT:   };
 
 // K4:       static constexpr int ROW_GROUP = 2, ROW_STEP = 16, COL_GROUP = 4, COL_STEP = 16;
 // K4-NEXT:  static constexpr int DMMA_K = 4;

@@ -1,5 +1,5 @@
 // The K-loop pipeline of each prefetch kind is the configuration's PREFETCH
-// and STAGES (runtime/include/gemm_kernels/kernel.cuh holds the loops).
+// and STAGES (runtime/include/gemm_kernels/launch.cuh holds the loops).
 // cp.async and mbarriers are sm_80's; before it they degrade to plain copies
 // and block barriers, so an async kernel still compiles for sm_75, and its
 // 66 KB of tiles opt in past 48 KB.

@@ -3,7 +3,7 @@
 // kernel's tile, blocks per SM, the model's GFLOP/s on a full GPU of the
 // module's target, the shares of DRAM bandwidth that its rows of A and B
 // stream at (row-major A: BK floats of 128-byte lines; B: BN of them, whole
-// lines) and its schedule; run() picks one per call (runtime/src/choose.cu).
+// lines) and its schedule; run() picks one per call (runtime/src/launch/choose.cu).
 // The plan names the gemm-opt version and kernel templates, for tuning
 // records (docs/tuning.md). A kernel has a stream-K form only where a
 // measurement chose it, here @tuned's for two_k1 (gemm-specialize), and
@@ -17,7 +17,13 @@
 // CHECK:      /// 128x64x8 block tile, 8x8 register tile per thread (128 threads),
 // CHECK:      /// Transposed: it computes C^T = B^T A^T, so BM runs along N.
 // CHECK:      struct flipped_k0 {
-// CHECK:        using A = gemm_kernels::TileMove<128, true, false, 4, false, true,
+// CHECK:      struct A {
+// CHECK-NEXT:     static constexpr int X = 128;
+// CHECK-NEXT:     static constexpr bool X_UNIT = true;
+// CHECK-NEXT:     static constexpr bool K_UNIT = false;
+// CHECK-NEXT:     static constexpr int PACK = 4;
+// CHECK-NEXT:     static constexpr bool ALONG_K = false;
+// CHECK-NEXT:     static constexpr bool WHOLE_STORE = true;
 // CHECK:        static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
 // CHECK:        static constexpr bool FUSED = false, SCALAR_TWIN = true;
 // CHECK-NEXT:   static constexpr bool TRANSPOSED = true;
@@ -52,7 +58,7 @@ func.func @two(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf
 // CHECK-NEXT:   return gemm_rt::run(problem, gemm_rt::Plan{variants, 2, 4800.0, "{{[0-9.]+}}", "{{[0-9a-f]+}}", measured, 3});
 func.func @tuned(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
                  %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
-  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>], gemm.measured = array<i64: 1, 4096, 4096, 4096, 1, 2, 1, 1000, 1000, 1000, 0, 1, 1, 2048, 2048, 2048, 1, 0>} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
+  gemm.matmul %a, %b, %c, %alpha, %beta {schedule = #gemm.schedule<block = [128, 128, 8], thread = [8, 8], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4>, alternatives = [#gemm.schedule<block = [64, 64, 16], thread = [4, 4], warps = 8, stages = 2, vector = 4, prefetch = smem, pad = 4, occupancy = 2>], gemm.measured = [#gemm.measured<batch = 1, m = 4096, n = 4096, k = 4096, kernel = 1, splits = 2>, #gemm.measured<batch = 1, m = 1000, n = 1000, k = 1000, kernel = 0, splits = 1>, #gemm.measured<batch = 1, m = 2048, n = 2048, k = 2048, kernel = 1, splits = 0>]} : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
   return
 }
 

@@ -14,7 +14,7 @@
 // CHECK-LABEL: func.func @dynamic
 // CHECK: gemm.matmul
 // CHECK-SAME: alternatives = [{{.*}}#gemm.schedule<block = [128, 128, 8], thread = [8, 8]
-// CHECK-SAME: gemm.measured = array<i64: 1, 4096, 4096, 4096, [[K128:[0-9]+]], 1, 1, 2048, 2048, 4096, 0, 1, 1, 3000, 3000, 4096, [[K128]], 0>
+// CHECK-SAME: gemm.measured = [#gemm.measured<batch = 1, m = 4096, n = 4096, k = 4096, kernel = [[K128:[0-9]+]], splits = 1>, #gemm.measured<batch = 1, m = 2048, n = 2048, k = 4096, kernel = 0, splits = 1>, #gemm.measured<batch = 1, m = 3000, n = 3000, k = 4096, kernel = [[K128]], splits = 0>]
 // REMARK: remark: gemm-add-alternatives: measured kernels for 3 problem(s) from {{.*}}.csv, 1 of them added
 func.func @dynamic(%a: memref<?x4096xf32, strided<[?, 1], offset: ?>>, %b: memref<4096x?xf32, strided<[?, 1], offset: ?>>,
                    %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {

@@ -20,22 +20,22 @@
 // CHECK-LABEL: func.func @dynamic_rcr
 // CHECK: gemm.matmul
 // CHECK-SAME: alternatives = [
-// CHECK-SAME: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0, 1, 4096, 4096, 4096, {{[1-9]}}, 1, 4096, 4096, 4096, {{[1-9]}}, {{(1, 4096, 4096, 4096, [1-9], )?}}1, 2048, 2048, 2048, 0,
-// CHECK-SAME: 1, 1000, 1000, 1000, 0,
+// CHECK-SAME: gemm.tune = [#gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = 0>, #gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = {{[1-9]}}>, #gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = {{[1-9]}}>, {{(#gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = [1-9]>, )?}}#gemm.tune_case<batch = 1, m = 2048, n = 2048, k = 2048, kernel = 0>,
+// CHECK-SAME: #gemm.tune_case<batch = 1, m = 1000, n = 1000, k = 1000, kernel = 0>,
 // CHECK-NOT: 512
-// CHECK-NOT: 8, 64, 64, 64
+// CHECK-NOT: batch = 8
 // REMARK: remark: gemm-add-tuning-candidates: {{[0-9]+}} kernel(s) to time on 3 problem(s)
-// OWN: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0>
+// OWN: gemm.tune = [#gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = 0>]
 // OWN-NOT: alternatives
 // The kernels that the launcher has besides its schedule
 // (gemm-add-alternatives') are timed on every problem too.
 // LAUNCHER-LABEL: func.func @dynamic_rcr
-// LAUNCHER: alternatives = [#gemm.schedule<{{[^>]*}}>], gemm.tune = array<i64: 1, 4096, 4096, 4096, 0, 1, 4096, 4096, 4096, 1>
+// LAUNCHER: alternatives = [#gemm.schedule<{{[^>]*}}>], gemm.tune = [#gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = 0>, #gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = 1>]
 // With schedule options every candidate keeps what they fix.
 // FIXED-LABEL: func.func @dynamic_rcr
 // FIXED: alternatives = [#gemm.schedule<block = [128, 128, 8], thread = [8, 8]
 // FIXED-NOT: block = [{{(64|256|96)}},
-// FIXED-SAME: gemm.tune = array<i64: 1, 4096, 4096, 4096, 0,
+// FIXED-SAME: gemm.tune = [#gemm.tune_case<batch = 1, m = 4096, n = 4096, k = 4096, kernel = 0>,
 func.func @dynamic_rcr(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memref<?x?xf32, strided<[1, ?], offset: ?>>,
                        %c: memref<?x?xf32, strided<[?, 1], offset: ?>>, %alpha: f32, %beta: f32) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<?x?xf32, strided<[?, 1], offset: ?>>, memref<?x?xf32, strided<[1, ?], offset: ?>>, memref<?x?xf32, strided<[?, 1], offset: ?>>, f32
@@ -54,7 +54,7 @@ func.func @dynamic_rcr(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>, %b: memr
 // CHECK: alternatives = [
 // CHECK-SAME: #gemm.schedule<{{[^>]*}}thread = [{{([0-9]+, (9|[1-9][0-9]))|((9|[1-9][0-9]), [0-9]+)}}]{{[^>]*}}compute = dmma
 // CHECK-SAME: #gemm.schedule<{{[^>]*}}prefetch = async, pad = {{[0-9]+}}{{(, transpose = true)?}}>
-// CHECK-SAME: gemm.tune = array<i64: 1, 64, 96, 128, 0, 1, 64, 96, 128, 1, 1, 64, 96, 128, 2, 1, 64, 96, 128, 3, 1, 64, 96, 128, 4>
+// CHECK-SAME: gemm.tune = [#gemm.tune_case<batch = 1, m = 64, n = 96, k = 128, kernel = 0>, #gemm.tune_case<batch = 1, m = 64, n = 96, k = 128, kernel = 1>, #gemm.tune_case<batch = 1, m = 64, n = 96, k = 128, kernel = 2>, #gemm.tune_case<batch = 1, m = 64, n = 96, k = 128, kernel = 3>, #gemm.tune_case<batch = 1, m = 64, n = 96, k = 128, kernel = 4>]
 // REMARK: remark: gemm-add-tuning-candidates: 5 kernel(s) to time on 1 problem(s)
 func.func @static(%a: memref<64x128xf64>, %b: memref<128x96xf64>, %c: memref<64x96xf64>, %alpha: f64, %beta: f64) {
   gemm.matmul %a, %b, %c, %alpha, %beta : memref<64x128xf64>, memref<128x96xf64>, memref<64x96xf64>, f64
@@ -67,7 +67,7 @@ func.func @static(%a: memref<64x128xf64>, %b: memref<128x96xf64>, %c: memref<64x
 // 8x64x64x64 only.
 
 // CHECK-LABEL: func.func @batched
-// CHECK: gemm.tune = array<i64: 8, 64, 64, 64, 0,
+// CHECK: gemm.tune = [#gemm.tune_case<batch = 8, m = 64, n = 64, k = 64, kernel = 0>,
 // CHECK-NOT: 4096
 // REMARK: remark: gemm-add-tuning-candidates: {{[0-9]+}} kernel(s) to time on 1 problem(s)
 func.func @batched(%a: memref<?x?x64xf32>, %b: memref<?x64x?xf32>, %c: memref<?x?x?xf32>, %alpha: f32, %beta: f32) {

@@ -15,7 +15,8 @@
 #ifndef GEMM_OPT_GPU_CHECK_H
 #define GEMM_OPT_GPU_CHECK_H
 
-#include "gemm_runtime.h"
+#include "gemm_checks.h"
+#include "gemm_tuning.h"
 
 #include <cublas_v2.h>
 
@@ -108,19 +109,6 @@ inline std::string deviceSummary(cublasHandle_t handle) {
                 prop.major, prop.minor, prop.multiProcessorCount, version);
   return text;
 }
-
-/// The runtime's hand-tuned kernels from the seed papers.
-struct SeedKernel {
-  const char *name;
-  gemm_rt::LaunchFn launch;
-  DType dtype;
-};
-inline const SeedKernel seedKernels[] = {
-    {"magma-dgemm", gemm_rt::launchMagmaDgemm, DType::F64},
-    {"tan-dgemm", gemm_rt::launchTanDgemm, DType::F64},
-    {"magma-sgemm", gemm_rt::launchMagmaSgemm, DType::F32},
-    {"volkov-sgemm", gemm_rt::launchVolkovSgemm, DType::F32},
-};
 
 //===----------------------------------------------------------------------===//
 // Device buffers and fills

@@ -42,6 +42,10 @@ LIB=$RUNTIME_BUILD/libgemm_runtime.a
 # The host flag is gemm-opt --cflags's (the top CMakeLists.txt says why).
 NVCC_FLAGS=(-O2 -std=c++17 "-arch=sm_$ARCH" -Xcompiler=-falign-loops=32
   -I runtime/include -I include -I test/gpu)
+# The seed papers' kernels, which the seed checks and the benchmark compile
+# with their own sources (test/gpu/seeds/seeds.h).
+# shellcheck disable=SC2034
+SEEDS=(test/gpu/seeds/*.cu)
 
 # The GPU and the compiler, for the log: H100 and H200 results differ.
 printDevice() {

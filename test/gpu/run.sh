@@ -64,7 +64,7 @@ fi
 
 if [[ $steps == *" seeds "* ]]; then
   echo "== seeds_check"
-  if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "$LIB" -lcublas \
+  if "$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "${SEEDS[@]}" "$LIB" -lcublas \
       -o "$WORK/seeds_check"; then
     "$WORK/seeds_check" || status=1
   else

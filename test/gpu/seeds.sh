@@ -25,7 +25,7 @@ buildRuntime
 
 echo "== seeds_check"
 mkdir -p "$WORK"
-"$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "$LIB" -lcublas \
+"$NVCC" "${NVCC_FLAGS[@]}" test/gpu/seeds_check.cu "${SEEDS[@]}" "$LIB" -lcublas \
   -o "$WORK/seeds_check"
 if [[ -n $LOG_DIR ]]; then
   "$WORK/seeds_check" "$@" 2>&1 | tee "$LOG_DIR/seeds_check.log"

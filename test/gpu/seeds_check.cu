@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "gpu_check.h"
+#include "seeds/seeds.h"
 
 #include <algorithm>
 #include <chrono>
@@ -41,6 +42,8 @@
 namespace {
 
 using namespace gpu_check;
+using gemm_seeds::SeedKernel;
+using gemm_seeds::seedKernels;
 
 constexpr int seedCount = sizeof(seedKernels) / sizeof(seedKernels[0]);
 
@@ -549,11 +552,11 @@ int main(int argc, char **argv) {
     return finish(handle, seed);
 
   std::printf("\n== GEMM_OPT_VERIFY through run()\n");
-  checkVerifyHook<double>("magma-dgemm", gemm_rt::launchMagmaDgemm, false,
+  checkVerifyHook<double>("magma-dgemm", gemm_seeds::launchMagmaDgemm, false,
                           true);
-  checkVerifyHook<double>("tan-dgemm", gemm_rt::launchTanDgemm, true, true);
-  checkVerifyHook<float>("magma-sgemm", gemm_rt::launchMagmaSgemm, true, true);
-  checkVerifyHook<float>("volkov-sgemm", gemm_rt::launchVolkovSgemm, false,
+  checkVerifyHook<double>("tan-dgemm", gemm_seeds::launchTanDgemm, true, true);
+  checkVerifyHook<float>("magma-sgemm", gemm_seeds::launchMagmaSgemm, true, true);
+  checkVerifyHook<float>("volkov-sgemm", gemm_seeds::launchVolkovSgemm, false,
                          true);
   checkVerifyHook<double>("broken-f64", launchDropLastK, false, false);
   checkVerifyHook<float>("broken-f32", launchDropLastK, true, false);

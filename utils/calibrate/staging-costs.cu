@@ -1,7 +1,7 @@
 //===- staging-costs.cu - What a staged call's fixed costs are ------------===//
 //
 // Times, on the GPU machine, the pieces of a call with host operands that do
-// not scale with its size (profit.cu's kCallSeconds and kPanelSeconds): the
+// not scale with its size (host/profit.cu's kCallSeconds and kPanelSeconds): the
 // pointer queries, the machine query, a gather into pinned memory by the
 // copy threads, a copy each way, an attribute set, a launch and an event
 // round trip; then whole calls of the bench's sgemm_nn on host and on
@@ -9,11 +9,11 @@
 // builds and runs it.
 //
 //===----------------------------------------------------------------------===//
-#include "device.h"
+#include "core/device.h"
 #include "gemms.h"
-#include "pack.h"
-#include "profit.h"
-#include "staging.h"
+#include "host/gather.h"
+#include "host/profit.h"
+#include "host/staging.h"
 
 #include <algorithm>
 #include <chrono>
@@ -72,7 +72,7 @@ int main() {
   cudaStreamCreate(&s);
   cudaEvent_t e;
   cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
-  const Packing packing({a.data(), 0, n, 1}, {1, n, n}, sizeof(float));
+  const HostGather packing({a.data(), 0, n, 1}, {1, n, n}, sizeof(float));
 
   std::printf("| piece (512^2 f32 operands, 1 MiB) | us |\n|---|---|\n");
   show("3 pointer queries", micros([&] {

@@ -180,8 +180,7 @@ def GemmAddTuningCandidates
     After (problems=1024x1024x1024, top=2):
     ```mlir
     gemm.matmul %a, %b, %c, %alpha, %beta {alternatives = [
-        #gemm.schedule<...>], gemm.tune = array<i64: 1, 1024, 1024, 1024, 0,
-        1, 1024, 1024, 1024, 1>, schedule = #gemm.schedule<...>}
+        #gemm.schedule<...>], gemm.tune = [#gemm.tune_case<batch = 1, m = 1024, n = 1024, k = 1024, kernel = 0>, #gemm.tune_case<batch = 1, m = 1024, n = 1024, k = 1024, kernel = 1>], schedule = #gemm.schedule<...>}
         : memref<?x?xf32>, ..., f32
     ```
   }];

@@ -110,3 +110,34 @@ unsigned FnAttr::getParamCount() const {
   }
   llvm_unreachable("unknown activation function");
 }
+
+/// A timed problem needs positive extents and a kernel's index.
+static LogicalResult verifyTimed(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> extents, int64_t kernel) {
+  if (llvm::any_of(extents, [](int64_t x) { return x <= 0; }))
+    return emitError() << "batch, m, n and k must be positive, got ["
+                       << llvm::make_range(extents.begin(), extents.end())
+                       << "]";
+  if (kernel < 0)
+    return emitError() << "kernel must index the op's kernels, got " << kernel;
+  return success();
+}
+
+LogicalResult
+MeasuredAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t batch, int64_t m, int64_t n, int64_t k,
+                     int64_t kernel, int64_t splits) {
+  if (failed(verifyTimed(emitError, {batch, m, n, k}, kernel)))
+    return failure();
+  if (splits < 0)
+    return emitError() << "splits must be 0 (stream-K) or more, got "
+                       << splits;
+  return success();
+}
+
+LogicalResult
+TuneCaseAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t batch, int64_t m, int64_t n, int64_t k,
+                     int64_t kernel) {
+  return verifyTimed(emitError, {batch, m, n, k}, kernel);
+}

@@ -29,27 +29,24 @@ void GemmDialect::initialize() {
 /// choice of the launcher's kernels, so a bad one would pick a kernel the
 /// launcher does not hold. An entry is (batch, m, n, k, kernel), then the
 /// splits where `splits` is set: 0 for the kernel's stream-K form.
+/// A `gemm.measured` or `gemm.tune` list: on a gemm.matmul, of `Entry`
+/// attributes, each naming one of the op's kernels.
+template <class Entry>
 static LogicalResult verifyChoices(Operation *op, NamedAttribute attr,
-                                   bool splits) {
+                                   StringRef entry) {
   auto matmul = dyn_cast<MatmulOp>(op);
-  auto entries = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
-  const size_t width = splits ? 6 : 5;
-  if (!matmul || !entries || entries.size() % width != 0)
+  auto entries = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!matmul || !entries ||
+      !llvm::all_of(entries, [](Attribute a) { return isa<Entry>(a); }))
     return op->emitError() << "'" << attr.getName().getValue()
-                           << "' must be an array<i64> of (batch, m, n, k, "
-                           << (splits ? "kernel, splits" : "kernel")
-                           << ") entries on a gemm.matmul";
+                           << "' must be an array of " << entry
+                           << " on a gemm.matmul";
   size_t kernels = matmul.getSchedules().size();
-  ArrayRef<int64_t> e = entries.asArrayRef();
-  for (size_t i = 0; i < e.size(); i += width)
-    if (llvm::any_of(e.slice(i, 4), [](int64_t x) { return x <= 0; }) ||
-        e[i + 4] < 0 || size_t(e[i + 4]) >= kernels ||
-        (splits && e[i + 5] < 0))
+  for (auto [i, a] : llvm::enumerate(entries))
+    if (size_t(cast<Entry>(a).getKernel()) >= kernels)
       return op->emitError()
-             << "'" << attr.getName().getValue() << "' entry " << i / width
-             << " needs positive extents"
-             << (splits ? ", splits of 0 (stream-K) or more" : "")
-             << " and one of the " << kernels << " kernel(s) of the op";
+             << "'" << attr.getName().getValue() << "' entry " << i
+             << " needs one of the " << kernels << " kernel(s) of the op";
   return success();
 }
 
@@ -66,8 +63,9 @@ LogicalResult GemmDialect::verifyOperationAttribute(Operation *op,
       !isa<StringAttr>(attr.getValue()))
     return op->emitError() << "'" << getLauncherAttrName()
                            << "' must be a string, got " << attr.getValue();
-  if (attr.getName() == getMeasuredAttrName() ||
-      attr.getName() == getTuneAttrName())
-    return verifyChoices(op, attr, attr.getName() == getMeasuredAttrName());
+  if (attr.getName() == getMeasuredAttrName())
+    return verifyChoices<MeasuredAttr>(op, attr, "#gemm.measured");
+  if (attr.getName() == getTuneAttrName())
+    return verifyChoices<TuneCaseAttr>(op, attr, "#gemm.tune_case");
   return success();
 }

@@ -16,7 +16,7 @@
 //   DMMA_K                      0: scalar FMAs; else the k of one FP64 mma.sync
 //   DMMA_WIDE                   row blocks pair into m16n8kK products (sm_90)
 //   A_GROUP, B_GROUP            8-row (8-column) blocks a dmma lane reads as one
-//   A, B                        the input tiles' moves (TileMove)
+//   A, B                        the input tiles' moves (tile_move.def)
 //   C_ROW_UNIT, C_COL_UNIT      C's row (column) stride is a static 1
 //   C_BY_COLUMNS, C_PACK        C stored column by column; elements per store
 //   A_TILE_BYTES, SMEM_BYTES    dynamic shared memory: A tiles, then B tiles
@@ -30,6 +30,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_KERNELS_CONFIG_CUH
 #define GEMM_KERNELS_CONFIG_CUH
+
+#include <type_traits>
 
 namespace gemm_kernels {
 
@@ -56,31 +58,16 @@ enum class Prefetch {
   Async, ///< In STAGES - 1 further buffers, filled by cp.async.
 };
 
-/// How one input tile moves from global to shared memory, where it is
-/// stored k-major (`tile[k][x]`; x runs along M for A and along N for B),
-/// or x-major where its packs run along k and land whole (K_INNER).
-template <int X_, bool X_UNIT_, bool K_UNIT_, int PACK_, bool ALONG_K_,
-          bool WHOLE_STORE_, int PACKS_, int LOADS_, bool REGULAR_,
-          bool SWIZZLED_, bool K_INNER_>
-struct TileMove {
-  static constexpr int X = X_;           ///< BM or BN.
-  static constexpr bool X_UNIT = X_UNIT_; ///< x neighbours 1 apart.
-  static constexpr bool K_UNIT = K_UNIT_; ///< k neighbours 1 apart.
-  static constexpr int PACK = PACK_;     ///< Elements per global access.
-  static constexpr bool ALONG_K = ALONG_K_; ///< Packs run along k.
-  /// A pack lands in shared memory whole, else element by element.
-  static constexpr bool WHOLE_STORE = WHOLE_STORE_;
-  static constexpr int PACKS = PACKS_; ///< Packs in one K tile.
-  static constexpr int LOADS = LOADS_; ///< Packs per thread, rounded up.
-  /// A thread's packs lie a fixed address step apart (every thread has
-  /// LOADS of them and they cover whole lines of the packed dimension).
-  static constexpr bool REGULAR = REGULAR_;
-  /// Columns are swizzled by row (column()).
-  static constexpr bool SWIZZLED = SWIZZLED_;
-  /// The tile is stored x-major, rows of BK along k (element()): only dmma
-  /// tiles, whose lanes read two k of a row as one pack.
-  static constexpr bool K_INNER = K_INNER_;
-};
+/// Whether M is a tile move: it has every member of tile_move.def, of its
+/// type (gemm-opt prints them; a hand-written configuration must too).
+template <class M> constexpr bool isTileMove() {
+#define GEMM_TILE_MOVE_FIELD(type, name, meaning)                              \
+  static_assert(std::is_same_v<decltype(M::name), const type>,                 \
+                "a tile move's " #name " is a " #type ": " meaning);
+#include "gemm_kernels/tile_move.def"
+#undef GEMM_TILE_MOVE_FIELD
+  return true;
+}
 
 /// Where column x of row k of a tile of move M lies in shared memory: x,
 /// or where M is swizzled x ^ 8 in rows 8-15 of every 32, x ^ 4 in rows

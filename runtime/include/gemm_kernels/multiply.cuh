@@ -60,7 +60,7 @@ __device__ constexpr int accColumn(int j, int c) {
          j % Cfg::B_GROUP;
 }
 
-/// The fragments of a tile stored x-major (TileMove::K_INNER) for DMMA_K 8:
+/// The fragments of a tile stored x-major (a tile move's K_INNER) for DMMA_K 8:
 /// lane tx's two k of x0 + 8 b + tx / 4, 2 (tx % 4) and the next, as one
 /// 16-byte pack, for each of N 8-row (8-column) blocks b.
 template <class M, int N, class Tile>

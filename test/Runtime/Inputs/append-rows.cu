@@ -11,7 +11,7 @@
 // TEMPLATES come from the build (-D).
 //
 //===----------------------------------------------------------------------===//
-#include "timing.h"
+#include "tuning/measure.h"
 
 #include "gemm-opt-abi/TuningFormat.h"
 

@@ -4,7 +4,7 @@
 // plan, and what tunedAtRunTime answers without a GPU. Host code.
 //
 //===----------------------------------------------------------------------===//
-#include "autotune.h"
+#include "tuning/tune_at_run_time.h"
 
 #include <cstdio>
 #include <sstream>

@@ -6,7 +6,7 @@
 // run-time terms decide. Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
-#include "choose.h"
+#include "launch/choose.h"
 
 #include <cstdint>
 #include <cstdio>

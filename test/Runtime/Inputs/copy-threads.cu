@@ -9,7 +9,7 @@
 // Host code: no GPU.
 //
 //===----------------------------------------------------------------------===//
-#include "pack.h"
+#include "host/gather.h"
 
 #include <atomic>
 #include <chrono>
@@ -90,11 +90,11 @@ int main() {
   std::vector<double> host(runs * ld), back(runs * ld, -1.0);
   for (double &x : host)
     x = std::uniform_real_distribution<double>(-1, 1)(random);
-  const Packing packing({host.data(), 0, ld, 1}, {1, runs, length},
+  const HostGather packing({host.data(), 0, ld, 1}, {1, runs, length},
                         sizeof(double));
   std::vector<unsigned char> dense(packing.bytes());
   packing.gather(dense.data(), 0, runs);
-  const Packing out({back.data(), 0, ld, 1}, {1, runs, length},
+  const HostGather out({back.data(), 0, ld, 1}, {1, runs, length},
                     sizeof(double));
   out.scatter(dense.data(), 0, runs);
   int64_t differ = 0, padding = 0;

@@ -6,7 +6,7 @@
 // functions (tanh, sigmoid, GELU in its two forms), alone and before a clamp.
 //
 //===----------------------------------------------------------------------===//
-#include "gemm_runtime.h"
+#include "gemm_checks.h"
 
 #include <cmath>
 #include <cstdio>

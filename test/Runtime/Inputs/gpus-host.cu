@@ -6,7 +6,7 @@
 // Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
-#include "gpus.h"
+#include "host/gpus.h"
 
 #include <cstdio>
 

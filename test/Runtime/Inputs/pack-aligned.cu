@@ -2,17 +2,25 @@
 // operands whose strides the fast path must not take, and the check of which
 // problems a kernel without a scalar twin runs, the row padding that a pack
 // past a row's end reads included.
-#include "gemm_kernels/kernel.cuh"
+#include "gemm_kernels/launch.cuh"
 
 #include <cstdio>
 
 namespace {
 struct RowMajor {
   using T = float;
-  using A = gemm_kernels::TileMove<64, false, true, 4, true, false, 128, 1,
-                                   true, false, false>;
-  using B = gemm_kernels::TileMove<64, true, false, 4, false, true, 128, 1,
-                                   true, false, false>;
+  struct A {
+    static constexpr int X = 64, PACK = 4, PACKS = 128, LOADS = 1;
+    static constexpr bool X_UNIT = false, K_UNIT = true, ALONG_K = true,
+                          WHOLE_STORE = false, REGULAR = true,
+                          SWIZZLED = false, K_INNER = false;
+  };
+  struct B {
+    static constexpr int X = 64, PACK = 4, PACKS = 128, LOADS = 1;
+    static constexpr bool X_UNIT = true, K_UNIT = false, ALONG_K = false,
+                          WHOLE_STORE = true, REGULAR = true,
+                          SWIZZLED = false, K_INNER = false;
+  };
   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true;
   static constexpr int C_PACK = 4;
   static constexpr bool TRANSPOSED = false, SCALAR_TWIN = false;

@@ -8,7 +8,7 @@
 // guard cells around the panel) must keep its value. Host code: no GPU.
 //
 //===----------------------------------------------------------------------===//
-#include "pack.h"
+#include "host/gather.h"
 
 #include <cstdio>
 #include <vector>
@@ -35,7 +35,7 @@ void run(const char *what, bool columns) {
   // columns the operand's rows run along the entries' elements.
   const Table table{starts.data() + 1, 2, columns};
   const Extents extents = columns ? Extents{1, 4, 3} : Extents{1, 3, 4};
-  const Packing packing({nullptr, 0, 0, 0}, extents, sizeof(float), table);
+  const HostGather packing({nullptr, 0, 0, 0}, extents, sizeof(float), table);
   std::vector<float> dense(packing.bytes() / sizeof(float), -1.0f);
   packing.gather(dense.data(), 0, packing.runCount());
   const Operand op = packing.dense(dense.data());

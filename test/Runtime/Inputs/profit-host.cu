@@ -7,7 +7,7 @@
 // blocks of columns. Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
-#include "profit.h"
+#include "host/profit.h"
 
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 //===- stream-host.cu - Stream-K's pieces and the runtime's pick of it ----===//
 //
-// First plans stream-K launches (planStream) of many shapes (tiles, K,
+// First plans stream-K launches (planStreamK) of many shapes (tiles, K,
 // K step, slots) and counts what would make one wrong: an element of K of
 // a tile run twice or never, a tile in more than two pieces, a pair that
 // is not one tile's first piece and its second, a piece that starts off a
@@ -13,8 +13,8 @@
 // GPU is needed.
 //
 //===----------------------------------------------------------------------===//
-#include "choose.h"
-#include "stream.h"
+#include "launch/choose.h"
+#include "launch/streamk.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,12 +26,12 @@
 
 namespace {
 
-using gemm_rt::detail::StreamPlan;
+using gemm_rt::detail::StreamKPlan;
 
 /// Errors in the plan of one launch.
 int64_t planErrors(int64_t tiles, int64_t k, int64_t blockK, int64_t slots) {
-  const StreamPlan plan =
-      gemm_rt::detail::planStream(tiles, k, blockK, slots);
+  const StreamKPlan plan =
+      gemm_rt::detail::planStreamK(tiles, k, blockK, slots);
   std::vector<int> runs(size_t(tiles * k), 0), pieces(size_t(tiles), 0);
   for (int64_t t = 0; t < plan.whole; ++t) {
     ++pieces[size_t(t)];
@@ -74,7 +74,7 @@ int64_t planErrors(int64_t tiles, int64_t k, int64_t blockK, int64_t slots) {
 /// equal share of all steps per slot, in steps.
 void dispatch(const char *what, int64_t tiles, int64_t k, int64_t blockK,
               int64_t slots) {
-  const StreamPlan plan = gemm_rt::detail::planStream(tiles, k, blockK, slots);
+  const StreamKPlan plan = gemm_rt::detail::planStreamK(tiles, k, blockK, slots);
   const int64_t steps = (k + blockK - 1) / blockK;
   std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>> free;
   for (int64_t s = 0; s < slots; ++s)

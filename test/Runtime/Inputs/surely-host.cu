@@ -7,7 +7,7 @@
 // Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
-#include "device.h"
+#include "core/device.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -9,8 +9,8 @@
 // and a clamp; also two matrices of a batch. No GPU is needed.
 //
 //===----------------------------------------------------------------------===//
-#include "choose.h"
-#include "cpu.h"
+#include "launch/choose.h"
+#include "checks/cpu.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -255,6 +255,56 @@ def Gemm_RatesAttr : Gemm_Attr<"Rates", "rates"> {
 }
 
 //===----------------------------------------------------------------------===//
+// MeasuredAttr, TuneCaseAttr
+//===----------------------------------------------------------------------===//
+
+def Gemm_MeasuredAttr : Gemm_Attr<"Measured", "measured"> {
+  let summary = "a problem that a tuning database timed, and its fastest choice";
+  let description = [{
+    One entry of a gemm.matmul's `gemm.measured` list: a problem (batch,
+    m, n, k) that a tuning database timed for the op's layout, and the
+    fastest choice for it: `kernel` indexes the op's schedule (0) and then
+    its alternatives, `splits` is the K split (0: the kernel's stream-K
+    form). The launcher runs a call near the problem with that choice
+    (docs/tuning.md).
+
+    Example:
+
+    ```mlir
+    #gemm.measured<batch = 1, m = 4096, n = 4096, k = 4096, kernel = 2,
+                   splits = 1>
+    ```
+  }];
+
+  let parameters = (ins "int64_t":$batch, "int64_t":$m, "int64_t":$n,
+                        "int64_t":$k, "int64_t":$kernel, "int64_t":$splits);
+
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Gemm_TuneCaseAttr : Gemm_Attr<"TuneCase", "tune_case"> {
+  let summary = "a problem that a tuning program times one kernel on";
+  let description = [{
+    One entry of a gemm.matmul's `gemm.tune` list, in a tuning program: a
+    problem (batch, m, n, k) and the kernel to time on it, indexing the
+    op's schedule (0) and then its alternatives.
+
+    Example:
+
+    ```mlir
+    #gemm.tune_case<batch = 1, m = 512, n = 512, k = 512, kernel = 1>
+    ```
+  }];
+
+  let parameters = (ins "int64_t":$batch, "int64_t":$m, "int64_t":$n,
+                        "int64_t":$k, "int64_t":$kernel);
+
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 

@@ -48,18 +48,16 @@ def Gemm_Dialect : Dialect {
       return ::llvm::StringLiteral("gemm.launcher");
     }
 
-    /// The discardable array<i64> attribute of a gemm.matmul whose extents
-    /// are dynamic: problems a tuning database timed, each as (batch, m, n,
-    /// k, kernel, splits), kernel indexing the op's schedule and then its
-    /// alternatives. The launcher runs calls near one with its kernel.
+    /// The discardable attribute of a gemm.matmul whose extents are
+    /// dynamic: an array of #gemm.measured, the problems a tuning database
+    /// timed and their fastest choices. The launcher runs calls near one
+    /// with its choice.
     static constexpr ::llvm::StringLiteral getMeasuredAttrName() {
       return ::llvm::StringLiteral("gemm.measured");
     }
 
-    /// The discardable array<i64> attribute of a gemm.matmul in a tuning
-    /// program: the problems to time it on, each kernel as (batch, m, n, k,
-    /// kernel), kernel indexing the op's schedule and then its
-    /// alternatives.
+    /// The discardable attribute of a gemm.matmul in a tuning program: an
+    /// array of #gemm.tune_case, the problems to time each kernel on.
     static constexpr ::llvm::StringLiteral getTuneAttrName() {
       return ::llvm::StringLiteral("gemm.tune");
     }

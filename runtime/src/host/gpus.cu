@@ -1,0 +1,198 @@
+//===- gpus.cu - One call's rows of C on several GPUs ---------------------===//
+//
+// Implements gpus.h.
+//
+//===----------------------------------------------------------------------===//
+#include "host/gpus.h"
+
+#include "core/device.h"
+#include "launch/layout.h"
+#include "core/switches.h"
+
+#include <algorithm>
+#include <cuda_runtime.h>
+#include <string>
+#include <thread>
+
+namespace gemm_rt::detail {
+
+namespace {
+/// Rows of a share but the last: a multiple of the largest tiles, so that
+/// no GPU runs a partial tile the other could have run whole.
+constexpr int64_t kShareGrain = 256;
+/// A split is taken where it is predicted this much faster than one GPU:
+/// its threads, its second plan and the GPUs' contention for host memory
+/// bandwidth beyond the copies' cost the model counts.
+constexpr double kSplitGain = 0.85;
+/// Calls predicted shorter than this on one GPU are not split: planning
+/// each GPU's staging and starting its thread would cost a noticeable part.
+constexpr double kMinSplitSeconds = 2e-3;
+
+/// Each visible GPU's name, read once.
+const std::vector<std::string> &gpuNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (int d = 0; d < visibleGpus(); ++d) {
+      cudaDeviceProp prop;
+      all.push_back(cudaGetDeviceProperties(&prop, d) == cudaSuccess
+                        ? prop.name
+                        : "");
+    }
+    (void)cudaGetLastError();
+    return all;
+  }();
+  return names;
+}
+
+/// The bytes the host's copy threads move for p: the host operands' reads,
+/// and C's write (and read, where beta reads it).
+double hostBytes(const Problem &p, Hosted hosted) {
+  const double rows = double(p.batch) * p.m;
+  return double(elementSize(p.dtype)) *
+         ((hosted.a ? rows * p.k : 0) +
+          (hosted.b ? double(p.batch) * p.k * p.n : 0) +
+          (hosted.c ? rows * p.n * (p.beta != 0 ? 2 : 1) : 0));
+}
+
+/// `op` from its row `row` on.
+Operand fromRow(const Operand &op, int64_t row, size_t element) {
+  if (!op.ptr)
+    return op;
+  Operand moved = op;
+  moved.ptr = static_cast<const char *>(op.ptr) + row * op.sr * int64_t(element);
+  return moved;
+}
+} // namespace
+
+std::vector<int> hostCallDevices() {
+  const int first = hostCallDevice();
+  const int count = visibleGpus();
+  const std::optional<std::vector<int>> listed = gpusSwitch();
+  std::vector<int> devices{first};
+  if (count == 0)
+    return devices;
+  auto add = [&](int d) {
+    if (std::find(devices.begin(), devices.end(), d) == devices.end())
+      devices.push_back(d);
+  };
+  if (listed && !listed->empty()) {
+    for (int d : *listed)
+      add(d % count);
+    return devices;
+  }
+  if (!listed && localRank())
+    return devices;
+  const std::vector<std::string> &names = gpuNames();
+  for (int d = 0; d < count && d < int(names.size()); ++d)
+    if (listed || names[d] == names[first])
+      add(d);
+  return devices;
+}
+
+std::vector<Share> shareRows(int64_t m, const std::vector<int> &devices,
+                             const std::vector<double> &speeds,
+                             int64_t grain) {
+  double total = 0;
+  for (double s : speeds)
+    total += s;
+  std::vector<Share> shares;
+  int64_t begin = 0;
+  double before = 0;
+  for (size_t i = 0; i < devices.size() && begin < m; ++i) {
+    before += speeds[i];
+    // The rows up to the end of this share, rounded to the grain; the last
+    // device takes the rest.
+    int64_t end = i + 1 == devices.size()
+                      ? m
+                      : int64_t(double(m) * before / total / grain + 0.5) *
+                            grain;
+    end = std::min(end, m);
+    if (end > begin)
+      shares.push_back({devices[i], begin, end - begin});
+    begin = std::max(begin, end);
+  }
+  return shares;
+}
+
+Problem rowsOf(const Problem &p, const Share &share) {
+  const size_t element = elementSize(p.dtype);
+  Problem rows = p;
+  rows.m = share.rows;
+  rows.a = fromRow(p.a, share.begin, element);
+  rows.c = fromRow(p.c, share.begin, element);
+  rows.epilogue.bias = fromRow(p.epilogue.bias, share.begin, element);
+  return rows;
+}
+
+std::optional<Split> planSplit(const Problem &p, const Plan &plan,
+                               Hosted hosted, const Route &one) {
+  if (!hosted.a || !hosted.b || !hosted.c || hosted.ta.start ||
+      hosted.tb.start || hosted.tc.start)
+    return std::nullopt;
+  const std::vector<int> devices = hostCallDevices();
+  const std::optional<std::vector<int>> listed = gpusSwitch();
+  const bool forced = listed && listed->size() != 1;
+  if (devices.size() < 2 ||
+      (!forced && one.stage.seconds < kMinSplitSeconds))
+    return std::nullopt;
+  // Each GPU's speed on the whole call: its kernels' rates and its own link.
+  std::vector<int> usable;
+  std::vector<double> speeds;
+  for (int d : devices) {
+    const DeviceScope on(d, p.nest);
+    const Route whole = d == devices.front()
+                            ? one
+                            : route(p, plan, hosted, Profitability::Gpu,
+                                    currentMachine);
+    if (whole.gpu && whole.stage.seconds > 0) {
+      usable.push_back(d);
+      speeds.push_back(1 / whole.stage.seconds);
+    }
+  }
+  Split split;
+  split.shares = shareRows(p.m, usable, speeds, kShareGrain);
+  if (split.shares.size() < 2)
+    return std::nullopt;
+  double slowest = 0, copied = 0;
+  for (const Share &share : split.shares) {
+    const DeviceScope on(share.device, p.nest);
+    const Problem rows = rowsOf(p, share);
+    const Route part =
+        route(rows, plan, hosted, Profitability::Gpu, currentMachine);
+    if (!part.gpu)
+      return std::nullopt;
+    slowest = std::max(slowest, part.stage.seconds);
+    copied += hostBytes(rows, hosted);
+    split.stages.push_back(part.stage);
+  }
+  const double hostGBs = currentMachine(p.nest).rates.hostGBs;
+  split.seconds = std::max(slowest, copied / (hostGBs * 1e9));
+  if (!forced && split.seconds > kSplitGain * one.stage.seconds)
+    return std::nullopt;
+  return split;
+}
+
+std::vector<Choice> runSplit(const Problem &p, const Plan &plan,
+                             Hosted hosted, bool biasHosted,
+                             const Split &split) {
+  std::vector<Choice> choices(split.shares.size());
+  auto run = [&](size_t i) {
+    const Share &share = split.shares[i];
+    const DeviceScope on(share.device, p.nest);
+    Problem rows = rowsOf(p, share);
+    if (biasHosted)
+      rows.epilogue.bias =
+          stageBias(rows.epilogue.bias, {p.batch, share.rows, p.n},
+                    elementSize(p.dtype), p.nest);
+    choices[i] = runStaged(rows, plan, hosted, split.stages[i]);
+  };
+  std::vector<std::thread> others;
+  for (size_t i = 1; i < split.shares.size(); ++i)
+    others.emplace_back(run, i);
+  run(0);
+  for (std::thread &t : others)
+    t.join();
+  return choices;
+}
+
+} // namespace gemm_rt::detail

@@ -1,0 +1,69 @@
+//===- gpus.h - One call's rows of C on several GPUs ------------*- C++ -*-===//
+//
+// A call whose A, B and C are all host memory may run on several GPUs at
+// once. C's rows are shared among them in proportion to each GPU's
+// predicted speed on the whole call; each GPU stages its rows of A and C and
+// all of B through its own ring and streams (staging.h), on a thread of its
+// own, and writes its rows of C back. The copy threads serve one gather at
+// a time, so the host's copies of all GPUs add up: the split is taken where
+// the slowest GPU's staged time and that sum both beat one GPU clearly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_RUNTIME_GPUS_H
+#define GEMM_RUNTIME_GPUS_H
+
+#include "host/profit.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace gemm_rt::detail {
+
+/// Rows [begin, begin + rows) of C, run on `device`.
+struct Share {
+  int device;
+  int64_t begin, rows;
+};
+
+/// The GPUs that a call of host operands may use, the one it runs on when
+/// unsplit first (hostCallDevice): GEMM_OPT_GPUS's list, or with "all" every
+/// visible GPU; unset, the visible GPUs of the first one's kind, or that one
+/// alone under an MPI or Slurm launcher (each rank has its own).
+std::vector<int> hostCallDevices();
+
+/// Rows [0, m) shared among `devices` in proportion to `speeds`, every
+/// share but the last a multiple of `grain`; a device whose share would be
+/// empty gets none.
+std::vector<Share> shareRows(int64_t m, const std::vector<int> &devices,
+                             const std::vector<double> &speeds, int64_t grain);
+
+/// The rows of p that `share` names: A's, C's and the bias's from its
+/// first row on, B whole.
+Problem rowsOf(const Problem &p, const Share &share);
+
+/// How a call runs on several GPUs: each share's staging on its GPU, and
+/// the predicted seconds of all.
+struct Split {
+  std::vector<Share> shares;
+  std::vector<StagePlan> stages;
+  double seconds = 0;
+};
+
+/// The split of p (A, B and C host memory as `hosted` says; `one` its route
+/// on hostCallDevice()), or nullopt where one GPU is predicted about as
+/// fast. GEMM_OPT_GPUS naming several GPUs, or all, takes the split wherever
+/// each GPU gets rows. Runs under run()'s lock, on the host-call GPU.
+std::optional<Split> planSplit(const Problem &p, const Plan &plan,
+                               Hosted hosted, const Route &one);
+
+/// Runs p as `split` says, the calling thread the first share, and returns
+/// once all of C is back, with each share's choice of kernel. A host bias
+/// (`biasHosted`) is staged to each GPU.
+std::vector<Choice> runSplit(const Problem &p, const Plan &plan,
+                             Hosted hosted, bool biasHosted,
+                             const Split &split);
+
+} // namespace gemm_rt::detail
+
+#endif // GEMM_RUNTIME_GPUS_H
