@@ -9,8 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ByteOffset.h"
 #include "Inline.h"
 #include "NestScope.h"
+#include "RealConj.h"
 #include "Unswitch.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -146,6 +148,11 @@ const Expr *mlir::gemm::stripCasts(const Expr *e) {
       e = temp->getSubExpr();
       continue;
     }
+    // The real value a complex helper leaves of a real one (RealConj.cpp).
+    if (const Expr *real = realPart(e)) {
+      e = real;
+      continue;
+    }
     // The arm of a `?:` that a versioned nest fixes (Unswitch.cpp).
     if (const auto *choice = dyn_cast<ConditionalOperator>(e))
       if (std::optional<bool> value = assumedValue(choice->getCond())) {
@@ -244,6 +251,8 @@ bool NestScope::isInvariant(const Expr *e) const {
     return true;
   if (const auto *member = dyn_cast<MemberExpr>(e))
     return isInvariant(member->getBase());
+  if (const Expr *real = realPart(e))
+    return isInvariant(real);
   if (const auto *cast = dyn_cast<CastExpr>(e))
     return isInvariant(cast->getSubExpr());
   if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
@@ -470,12 +479,13 @@ static std::optional<PointerStep> asPointerStep(const Expr *e) {
 }
 
 /// `*(p + e)`, `*(e + p)` or `*(p - e)`: p[e] (or p[-e]) spelled with a
-/// dereference. A bare `*p` is not one: it reads a scalar through a pointer
+/// dereference, e also in bytes (`*(float *)((char *)p + e)`). A bare `*p` is not one: it reads a scalar through a pointer
 /// (`*alpha`), or walks a pointer that the nest moves.
 static const UnaryOperator *asOffsetDeref(const Expr *e) {
   const auto *deref = dyn_cast<UnaryOperator>(stripCasts(e));
   return deref && deref->getOpcode() == UO_Deref &&
-                 asPointerStep(deref->getSubExpr())
+                 (asPointerStep(deref->getSubExpr()) ||
+                  isByteAddress(deref->getSubExpr()))
              ? deref
              : nullptr;
 }
@@ -628,6 +638,16 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
         // stands for its initialiser.
         if (const Expr *init = substitutableInit(referencedVar(cur))) {
           cur = stripCasts(init);
+          continue;
+        }
+        // `(float *)((unsigned char *)p + bytes)`: p plus the bytes in
+        // elements (ByteOffset.cpp).
+        if (std::optional<ByteStep> step = asByteStep(*this, cur)) {
+          if (!step->elements)
+            return reject(step->why);
+          if (!addSteps(step->elements, cur->getType(), false))
+            return std::nullopt;
+          cur = stripCasts(step->pointer);
           continue;
         }
         if (std::optional<PointerStep> step = asPointerStep(cur)) {

@@ -11,6 +11,7 @@
 #include "Inline.h"
 #include "Pragmas.h"
 #include "Recognizer.h"
+#include "RealConj.h"
 #include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
@@ -481,6 +482,7 @@ public:
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     forgetInlinedCalls();
+    startRealParts(ctx);
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     if (diags.hasErrorOccurred())
       return;

@@ -14,10 +14,7 @@
 using namespace clang;
 using namespace mlir::gemm;
 
-namespace {
-
-/// The one assignment an arm holds, braced or not.
-const BinaryOperator *soleAssignment(const Stmt *arm) {
+const BinaryOperator *mlir::gemm::soleAssignment(const Stmt *arm) {
   if (const auto *block = dyn_cast_or_null<CompoundStmt>(arm))
     arm = block->size() == 1 ? block->body_front() : nullptr;
   const auto *e = dyn_cast_or_null<Expr>(arm);
@@ -25,8 +22,6 @@ const BinaryOperator *soleAssignment(const Stmt *arm) {
       e ? dyn_cast<BinaryOperator>(e->IgnoreImplicit()) : nullptr;
   return assign && assign->getOpcode() == BO_Assign ? assign : nullptr;
 }
-
-} // namespace
 
 const Stmt *mlir::gemm::foldBetaStore(const IfStmt *branch, NestScope &scope) {
   bool equal = true;

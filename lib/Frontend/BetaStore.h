@@ -16,6 +16,9 @@ namespace mlir::gemm {
 const clang::Stmt *foldBetaStore(const clang::IfStmt *branch,
                                  NestScope &scope);
 
+/// The one assignment `x = e` that an arm holds, braced or not, or null.
+const clang::BinaryOperator *soleAssignment(const clang::Stmt *arm);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_LIB_FRONTEND_BETASTORE_H

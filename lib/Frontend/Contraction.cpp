@@ -1,6 +1,7 @@
 //===- Contraction.cpp - The statement forms of a GEMM nest ---------------===//
 
 #include "Contraction.h"
+#include "GuardedBias.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -188,8 +189,9 @@ std::optional<std::string> initBeta(const Write &w, NestScope &scope) {
 }
 
 /// `bias[o]`, or `bias[o]` under a null check of its pointer (`bias ?
-/// bias[o] : 0`, `bias != NULL ? ...`, `bias == nullptr ? 0 : ...`): the
-/// access and the checked pointer (null without a check).
+/// bias[o] : 0`, `bias != NULL ? ...`, `bias == nullptr ? 0 : ...`) or
+/// under a loop-invariant flag (`bias_term ? bias[p] : 0`): the access and
+/// the checked pointer or flag (null without a check).
 std::optional<std::pair<const Expr *, const Expr *>>
 matchBias(const Expr *e, NestScope &scope) {
   e = stripCasts(e);
@@ -205,11 +207,11 @@ matchBias(const Expr *e, NestScope &scope) {
     return x->isNullPointerConstant(scope.ctx,
                                     Expr::NPC_ValueDependentIsNotNull);
   };
-  if (const auto *compare = dyn_cast<BinaryOperator>(test);
-      compare && compare->isEqualityOp()) {
-    pointer = isNull(compare->getRHS())   ? compare->getLHS()
-              : isNull(compare->getLHS()) ? compare->getRHS()
-                                          : nullptr;
+  const auto *compare = dyn_cast<BinaryOperator>(test);
+  if (compare && compare->isEqualityOp() &&
+      (isNull(compare->getRHS()) || isNull(compare->getLHS()))) {
+    pointer = isNull(compare->getRHS()) ? compare->getLHS()
+                                        : compare->getRHS();
     nonNullFirst = compare->getOpcode() == BO_NE;
   } else if (const auto *negation = dyn_cast<UnaryOperator>(test);
              negation && negation->getOpcode() == UO_LNot) {
@@ -221,7 +223,7 @@ matchBias(const Expr *e, NestScope &scope) {
       nonNullFirst ? choice->getTrueExpr() : choice->getFalseExpr();
   const Expr *other =
       nonNullFirst ? choice->getFalseExpr() : choice->getTrueExpr();
-  if (!pointer || !pointer->getType()->isPointerType() ||
+  if (!pointer || !pointer->getType()->isScalarType() ||
       !isMemoryAccess(taken) || !isZero(other) || !scope.isInvariant(pointer))
     return std::nullopt;
   return std::make_pair(stripCasts(taken), pointer);
@@ -491,7 +493,11 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   const char *starts = "zero, a bias element or beta * C";
   if (const LocalDef *local = scope.findLocal(acc); local && acc->getInit()) {
     if (!start(acc->getInit())) {
-      scope.reject("accumulator '" + name + "' starts at none of " + starts);
+      scope.reject(
+          varyingGuard(acc->getInit(), scope,
+                       "accumulator '" + name + "' starts at")
+              .value_or("accumulator '" + name + "' starts at none of " +
+                        starts));
       return false;
     }
     init = {local->loops, local->order};
@@ -657,7 +663,8 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   if (holdsBias && *alpha != "1") {
     scope.reject("accumulator '" + name + "' holds the bias '" +
                  scope.print(c.bias) + "', which the store scales by '" +
-                 *alpha + "' with the sum");
+                 *alpha + "' with the sum: the epilogue adds the bias after "
+                 "alpha, and scales no bias");
     return false;
   }
   if (activated && (*alpha != "1" || !assign || terms.size() > 1)) {

@@ -267,6 +267,17 @@ bool usedAsObject(const Stmt *s, const VarDecl *param, bool asValue = false) {
   if (const auto *cast = dyn_cast<ImplicitCastExpr>(s);
       cast && cast->getCastKind() == CK_LValueToRValue)
     return usedAsObject(cast->getSubExpr()->IgnoreParens(), param, true);
+  // std::max and std::min read the values their references bind (a clamp
+  // helper's `min(max(x, lo), hi)`).
+  if (const auto *call = dyn_cast<CallExpr>(s); call && asMinMaxCall(call))
+    return llvm::any_of(call->arguments(), [&](const Expr *arg) {
+      // Through the conversion to `const T &`.
+      arg = arg->IgnoreParens();
+      if (const auto *cast = dyn_cast<ImplicitCastExpr>(arg);
+          cast && cast->getCastKind() == CK_NoOp)
+        arg = cast->getSubExpr()->IgnoreParens();
+      return usedAsObject(arg, param, true);
+    });
   return llvm::any_of(s->children(), [&](const Stmt *child) {
     return usedAsObject(child, param);
   });
@@ -540,6 +551,9 @@ Expr *Inliner::rebuild(const Expr *e, const Frame *f, std::vector<Stmt *> &out) 
                                    ref->getValueKind());
       if (Expr *lvalue = g->lvalues.lookup(var))
         return lvalue;
+      // Bound to a reference of std::max or std::min, which reads it.
+      if (Expr *value = g->values.lookup(var))
+        return value;
     }
     return fail("'" + f->name + "' uses its parameter '" +
                 var->getNameAsString() + "' other than by its value");
@@ -719,6 +733,13 @@ bool Inliner::cloneInto(const Stmt *s, Frame *f, std::vector<Stmt *> &out) {
                                  branch->getElseLoc(), otherwise));
     return true;
   }
+  // A formula picked at run time (an activation type), which no version
+  // of the nest fixes.
+  if (isa<SwitchStmt>(s))
+    return failed(where + " picks what it computes by a 'switch' on '" +
+                  print(cast<SwitchStmt>(s)->getCond()) +
+                  "', a choice made at run time that gemm-opt does not "
+                  "version");
   return failed(where + " holds a statement ('" + s->getStmtClassName() +
                 "') whose effects gemm-opt does not model");
 }

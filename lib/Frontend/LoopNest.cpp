@@ -9,6 +9,9 @@
 #include "BetaStore.h"
 #include "Inline.h"
 #include "LoopHeader.h"
+#include "RealConj.h"
+#include "LateInit.h"
+#include "PartialSums.h"
 #include "Unswitch.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -125,6 +128,13 @@ namespace {
 bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
   if (!e)
     return true;
+  // Complex helpers of real values (RealConj.cpp).
+  if (const Expr *real = realPart(e))
+    return checkPure(real, scope, peelable);
+  if (std::optional<std::string> complex = complexObstacle(e)) {
+    scope.reject(*complex, peelable);
+    return false;
+  }
   if (const auto *call = dyn_cast<CallExpr>(e);
       call && !asMinMaxCall(call) && !asMathCall(call)) {
     const FunctionDecl *callee = call->getDirectCallee();
@@ -377,7 +387,12 @@ private:
   /// variable (`int k = 0;` before `while (k < K)`) is the loop's start, not
   /// a statement of the nest; a loop knows the loop just before it (the
   /// unrolled loop that a remainder loop continues).
-  bool walkBlock(ArrayRef<const Stmt *> statements) {
+  bool walkBlock(ArrayRef<const Stmt *> block) {
+    // Pointers declared where first set (LateInit.cpp); partial sums of
+    // one sum read as that sum (PartialSums.cpp).
+    std::vector<const Stmt *> statements(block.begin(), block.end());
+    declareWhereSet(scope, statements);
+    readPartialSums(scope, statements);
     int previous = -1;
     for (size_t n = 0; n < statements.size(); ++n) {
       const Stmt *s = unwrapLoopWrappers(statements[n]);
@@ -420,6 +435,9 @@ private:
       parsed->follows = previous;
     }
     int index = scope.sourceLoops.size();
+    // The loop's body as the walk reads it (walkBlock's again).
+    declareWhereSet(scope, parsed->body);
+    readPartialSums(scope, parsed->body);
     std::vector<const Stmt *> body = parsed->body;
     scope.written.insert(parsed->iv);
     scope.sourceLoops.push_back(std::move(*parsed));
@@ -431,12 +449,18 @@ private:
 
   bool walkDecl(const DeclStmt *decl, bool peelable) {
     for (const Decl *d : decl->decls()) {
+      // `using std::max;` in an inlined helper names, and does nothing.
+      if (isa<UsingDecl, UsingDirectiveDecl>(d))
+        continue;
       const auto *var = dyn_cast<VarDecl>(d);
       // Pointers may be declared (row pointers, forward-substituted by the
       // accesses); writing one later is rejected with the other writes.
       if (!var)
         return fail("declaration of a non-variable inside the nest", peelable);
       QualType type = var->getType();
+      if (auto lanes = scope.laneObstacles.find(var);
+          lanes != scope.laneObstacles.end())
+        return fail(lanes->second, peelable);
       if (!(type->isArithmeticType() ||
             (type->isPointerType() && var->getInit())))
         return fail("declaration of '" + var->getNameAsString() + "' ('" +

@@ -42,8 +42,15 @@ enum class Role {
 std::string text(const SymExpr &x) { return parenthesize(x.str()); }
 
 /// `X` where `e` rounds X down to a multiple of `unit`: `(X / unit) *
-/// unit`, `unit * (X / unit)` or `X - X % unit`, as C's division does.
-const Expr *roundedDown(const Expr *e, int64_t unit, NestScope &scope) {
+/// unit`, `unit * (X / unit)` or `X - X % unit`, as C's division does, or,
+/// where `floor`, `X >> s << s` with unit = 2^s (the same for X >= 0; the
+/// caller makes sure that no loop runs for X < 0). A local the nest never
+/// assigns (`n8 = n >> 3 << 3`) is read as its initialiser.
+const Expr *roundedDown(const Expr *e, int64_t unit, NestScope &scope,
+                        bool floor = false) {
+  if (const VarDecl *var = referencedVar(e))
+    if (const Expr *init = scope.substitutableInit(var))
+      e = init;
   const auto *op = dyn_cast<BinaryOperator>(stripCasts(e));
   auto isUnit = [&](const Expr *x) {
     Expr::EvalResult value;
@@ -64,6 +71,17 @@ const Expr *roundedDown(const Expr *e, int64_t unit, NestScope &scope) {
     if (isUnit(op->getLHS()))
       return operand(op->getRHS(), BO_Div);
   }
+  if (floor && op->getOpcode() == BO_Shl && unit > 0 &&
+      llvm::isPowerOf2_64(unit))
+    if (const auto *shr = dyn_cast<BinaryOperator>(stripCasts(op->getLHS()));
+        shr && shr->getOpcode() == BO_Shr) {
+      Expr::EvalResult left, right;
+      int64_t bits = llvm::Log2_64(unit);
+      if (op->getRHS()->EvaluateAsInt(left, scope.ctx) &&
+          shr->getRHS()->EvaluateAsInt(right, scope.ctx) &&
+          left.Val.getInt() == bits && right.Val.getInt() == bits)
+        return shr->getLHS();
+    }
   if (op->getOpcode() == BO_Sub)
     if (const Expr *x = operand(op->getRHS(), BO_Rem);
         x && scope.print(stripCasts(x)) == scope.print(stripCasts(op->getLHS())))
@@ -329,18 +347,30 @@ bool Shaper::findRemainder(int remainder) {
   const AffineForm &K = h.bounds[0];
   const SymExpr &L = m.start->constant;
   AffineForm gap = K + m.bounds[0].scaled(SymExpr::constant(-1));
-  std::optional<int64_t> distance =
+  // Copies from 0 up to K rounded down to a multiple of U stop where
+  // `k + U <= K` would; for K < 0 neither loop runs.
+  auto roundedK = [&] {
+    const Expr *x = roundedDown(loops[unrolled].bound, *step, scope, true);
+    std::optional<AffineForm> rounded =
+        x && L.isZero() && loops[unrolled].op == BO_LT &&
+                referencedVar(loops[unrolled].lhs) == loops[unrolled].iv
+            ? boundForm(scope, x, unrolled)
+            : std::nullopt;
+    return rounded && sameForm(*rounded, K);
+  };
+  std::optional<int64_t> constant =
       gap.isInvariant() ? gap.constant.getConstant() : std::nullopt;
+  bool known = constant || roundedK();
+  int64_t c = constant ? *constant : *step - 1;
   std::string reach = "the unrolled loop over " + un + " covers " +
                       copiesOf(unrolled) + " while it tests " +
                       quoted(scope.print(loops[unrolled].lhs)) + " against " +
                       quoted(scope.print(loops[unrolled].bound));
-  if (!distance)
+  if (!known)
     return scope.reject(reach + ", which is not a constant distance from " +
                         quoted(K.constant.str()) + ", where the remainder "
                         "loop stops"),
            false;
-  int64_t c = *distance;
   if (c < 0)
     return scope.reject(reach + ", so it runs past " +
                         quoted(K.constant.str()) +

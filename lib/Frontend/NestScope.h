@@ -18,6 +18,7 @@
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -130,6 +131,18 @@ class NestScope {
 public:
   NestScope(clang::ASTContext &ctx, const clang::Stmt *outer)
       : ctx(ctx), outer(outer) {}
+  /// Puts back what the walk's normalisations changed in the AST for this
+  /// recognition (PartialSums.cpp): the nest is tried again loop by loop.
+  ~NestScope() {
+    for (auto it = restore.rbegin(); it != restore.rend(); ++it)
+      (*it)();
+  }
+  NestScope(const NestScope &) = delete;
+  NestScope &operator=(const NestScope &) = delete;
+  std::vector<std::function<void()>> restore;
+  /// Why a local array of the nest is no set of partial sums of one sum
+  /// (PartialSums.cpp): the remark where the walk meets its declaration.
+  llvm::DenseMap<const clang::VarDecl *, std::string> laneObstacles;
 
   clang::ASTContext &ctx;
   const clang::Stmt *outer;

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerWalk.h"
+#include "ByteOffset.h"
+#include "OffsetBuilder.h"
 #include "LoopHeader.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -101,11 +103,10 @@ struct ReadsAfter : RecursiveASTVisitor<ReadsAfter> {
 
 namespace mlir::gemm {
 
-class WalkRewriter {
+class WalkRewriter : OffsetBuilder {
 public:
   explicit WalkRewriter(PointerWalk &walk)
-      : walk(walk), scope(walk.scope), ctx(scope.ctx),
-        diff(ctx.getPointerDiffType()) {}
+      : OffsetBuilder(walk.scope.ctx), walk(walk), scope(walk.scope) {}
 
   bool run() {
     Stmt *root = const_cast<Stmt *>(unwrapLoopWrappers(scope.outer));
@@ -129,8 +130,6 @@ public:
 private:
   PointerWalk &walk;
   NestScope &scope;
-  ASTContext &ctx;
-  QualType diff;
   /// Pointers the nest moves or sets; variables it assigns or steps;
   /// variables it declares.
   llvm::SmallPtrSet<const VarDecl *, 8> walked, assigned, declaredInside;
@@ -215,6 +214,13 @@ private:
         binary->getOpcode() == BO_SubAssign)
       return Bump{var, binary->getRHS(),
                   binary->getOpcode() == BO_SubAssign ? -1 : 1};
+    // `p = (T *)((PTR)p + bytes)`: a move by the bytes in elements.
+    if (std::optional<ByteStep> step =
+            binary->getOpcode() == BO_Assign
+                ? asByteStep(scope, binary->getRHS(), true)
+                : std::nullopt;
+        step && step->elements && referencedVar(step->pointer) == var)
+      return Bump{var, step->elements, 1};
     const auto *sum = dyn_cast<BinaryOperator>(stripCasts(binary->getRHS()));
     if (binary->getOpcode() != BO_Assign || !sum)
       return std::nullopt;
@@ -327,36 +333,6 @@ private:
   }
 
   // --- Expressions ---------------------------------------------------------
-
-  IntegerLiteral *literal(int64_t value) {
-    return IntegerLiteral::Create(
-        ctx, llvm::APInt(ctx.getTypeSize(diff), value, /*isSigned=*/true), diff,
-        SourceLocation());
-  }
-
-  Expr *asDiff(const Expr *e) {
-    Expr *x = const_cast<Expr *>(e);
-    if (isa<BinaryOperator, ConditionalOperator>(x->IgnoreImpCasts()))
-      x = new (ctx) ParenExpr(SourceLocation(), SourceLocation(), x);
-    if (ctx.hasSameType(x->getType(), diff))
-      return x;
-    return ImplicitCastExpr::Create(ctx, diff, CK_IntegralCast, x, nullptr,
-                                    VK_PRValue, FPOptionsOverride());
-  }
-
-  Expr *binary(Expr *lhs, Expr *rhs, BinaryOperatorKind op) {
-    auto wrap = [&](Expr *e, bool right) {
-      const auto *inner = dyn_cast<BinaryOperator>(e->IgnoreImpCasts());
-      bool needs = inner && (op == BO_Mul || op == BO_Div ||
-                             (right && op == BO_Sub &&
-                              inner->isAdditiveOp()));
-      return needs ? new (ctx) ParenExpr(SourceLocation(), SourceLocation(), e)
-                   : e;
-    };
-    return BinaryOperator::Create(ctx, wrap(lhs, false), wrap(rhs, true), op,
-                                  diff, VK_PRValue, OK_Ordinary,
-                                  SourceLocation(), FPOptionsOverride());
-  }
 
   /// The rvalue of `var` at `loc` (a loop's induction variable).
   Expr *readOf(const VarDecl *var, SourceLocation loc) {
@@ -724,7 +700,12 @@ private:
       return fail("pointer " + name(var) +
                   " is set conditionally, so its offset is not a function of "
                   "the loop indices");
-    if (const Expr *cast = integerCast(assign->getRHS()))
+    std::optional<ByteStep> bytes =
+        asByteStep(scope, assign->getRHS(), mentions(assign->getRHS(), var));
+    if (bytes && !bytes->elements)
+      return fail("pointer " + name(var) + " is moved by bytes: " +
+                  bytes->why);
+    if (const Expr *cast = bytes ? nullptr : integerCast(assign->getRHS()))
       return fail("pointer " + name(var) + " is moved through the integer '" +
                   scope.print(cast) +
                   "': a byte offset, which gemm-opt does not prove to be a "

@@ -10,6 +10,7 @@
 #include "Recognizer.h"
 #include "BoundTemporaries.h"
 #include "Contraction.h"
+#include "GuardedBias.h"
 #include "PointerWalk.h"
 #include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
@@ -113,6 +114,9 @@ public:
     Recognition result;
     // Walked pointers read as offsets until the recognition ends.
     PointerWalk walks(scope, function);
+    // A bias assigned under a test reads as a `?:` until then too
+    // (GuardedBias.cpp).
+    GuardedBias guards(scope);
     std::optional<Nest> nest =
         walks.normalise() ? recognize() : std::optional<Nest>();
     if (nest) {
@@ -362,7 +366,8 @@ bool Recognizer::checkEpilogue(const Contraction &c, const Access *bias,
       return scope.reject("the bias '" + name + "' is indexed by '" +
                           ivName(l) + "', which is no dimension of C"),
              false;
-  if (c.biasGuard && scope.print(c.biasGuard) != bias->root)
+  if (c.biasGuard && c.biasGuard->getType()->isPointerType() &&
+      scope.print(c.biasGuard) != bias->root)
     return scope.reject("the null check of '" + scope.print(c.biasGuard) +
                         "' does not test the bias's buffer '" + bias->root +
                         "'"),
@@ -691,8 +696,12 @@ std::optional<Nest> Recognizer::recognize() {
                "' is 0 are 0 unless A or B holds Inf or NaN";
   SmallVector<std::string> epilogue;
   if (bias)
-    epilogue.push_back("+ '" + scope.print(c->bias) + "'" +
-                       (c->biasGuard ? " (none if null)" : ""));
+    epilogue.push_back(
+        "+ '" + scope.print(c->bias) + "'" +
+        (!c->biasGuard ? ""
+         : c->biasGuard->getType()->isPointerType()
+             ? " (none if null)"
+             : " (none where '" + scope.print(c->biasGuard) + "' is false)"));
   for (const ActivationStep &step : c->activation)
     epilogue.push_back(describeStep(step));
   if (!epilogue.empty())

@@ -27,16 +27,6 @@ struct Accumulation {
   std::vector<const Expr *> terms;
 };
 
-void sumTerms(const Expr *e, std::vector<const Expr *> &terms) {
-  e = e->IgnoreParens();
-  if (const auto *sum = dyn_cast<BinaryOperator>(e);
-      sum && sum->getOpcode() == BO_Add) {
-    sumTerms(sum->getLHS(), terms);
-    sumTerms(sum->getRHS(), terms);
-    return;
-  }
-  terms.push_back(e);
-}
 
 std::optional<Accumulation> asAccumulation(const Stmt *s, NestScope &scope) {
   const auto *assign = dyn_cast<BinaryOperator>(s);
@@ -307,4 +297,16 @@ bool mlir::gemm::areJammedCopies(NestScope &scope,
            false;
   }
   return true;
+}
+
+void mlir::gemm::sumTerms(const Expr *e, std::vector<const Expr *> &terms,
+                          bool implicitCasts) {
+  e = implicitCasts ? e->IgnoreParenImpCasts() : e->IgnoreParens();
+  if (const auto *sum = dyn_cast<BinaryOperator>(e);
+      sum && sum->getOpcode() == BO_Add) {
+    sumTerms(sum->getLHS(), terms, implicitCasts);
+    sumTerms(sum->getRHS(), terms, implicitCasts);
+    return;
+  }
+  terms.push_back(e);
 }

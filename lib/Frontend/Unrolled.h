@@ -14,6 +14,12 @@ namespace mlir::gemm {
 bool areJammedCopies(NestScope &scope, llvm::ArrayRef<const clang::Stmt *> body,
                      int loop, int within, int64_t count);
 
+/// Appends the terms of the sum `e` (`t1 + t2 + ...`, any grouping) to
+/// `terms`, looking through parentheses, and through implicit casts too
+/// where `implicitCasts` says so.
+void sumTerms(const clang::Expr *e, std::vector<const clang::Expr *> &terms,
+              bool implicitCasts = false);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_LIB_FRONTEND_UNROLLED_H

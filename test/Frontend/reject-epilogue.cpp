@@ -37,7 +37,7 @@ void rejected(float alpha, const float *p, const float *q) {
       C[i][j] = s + other[j];
     }
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' holds the bias 'bias[j]', which the store scales by 'alpha' with the sum [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' holds the bias 'bias[j]', which the store scales by 'alpha' with the sum: the epilogue adds the bias after alpha, and scales no bias [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       float s = bias[j];

@@ -86,8 +86,9 @@ void walks(int M, int N, int K, const float *A, const float *B, float *C,
     D = C + i * N;
   }
 
-  // Moved by a byte count through an integer.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' is moved through the integer '(uptr)a': a byte offset, which gemm-opt does not prove to be a whole number of elements [-Rpass-missed=gemm]
+  // Moved through an integer by a byte count that is no whole number of
+  // elements.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' is moved by bytes: the byte offset '(uptr)a + K * 2' is not provably a whole number of 'float' elements (4 bytes): its term 'K * 2' is a multiple of 2, not provably a multiple of 4 [-Rpass-missed=gemm]
   for (int i = 0; i < M; i++) {
     const float *a = A;
     for (int j = 0; j < N; j++) {
@@ -96,7 +97,7 @@ void walks(int M, int N, int K, const float *A, const float *B, float *C,
         s += a[k] * B[k * N + j];
       C[i * N + j] = s;
     }
-    a = (const float *)((uptr)a + K * sizeof(float));
+    a = (const float *)((uptr)a + K * 2);
   }
 
   // A walks the output: C and an input are one buffer.

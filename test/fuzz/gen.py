@@ -83,6 +83,9 @@ NEAR_MISSES = {
     "tile_gap": (1, "miss"), "tile_overlap": (1, "miss"),
     "unroll_copy": (1, "miss"), "remainder_start": (1, "miss"),
     "jam_copy": (1, "miss"),
+    # Lanes of partial sums (shape_lanes): the last lane reads the one
+    # before it, or is left out of the final sum.
+    "lanes_cross": (1, "miss"), "lanes_missing": (1, "miss"),
     "iv_changed": (1, "miss"),
     # f2c's forms (bound_temporaries, the acc form's store 5): a bound
     # temporary read after the nest; store branches on beta that differ by
@@ -91,8 +94,12 @@ NEAR_MISSES = {
     "temp_live": (1, "miss"), "store_branch": (1, "gemm"),
     # Calls of helpers whose bodies are visible: read as their bodies.
     "inline_call": (2, "gemm"),
+    # An input read through byte offsets of half elements (byte_view): left
+    # alone, or read right where every term happens to be even.
+    "byte_half": (1, "any"),
 }
-SHAPE_MISSES = ("tile_gap", "tile_overlap", "unroll_copy", "remainder_start",
+SHAPE_MISSES = ("lanes_cross", "lanes_missing",
+                "tile_gap", "tile_overlap", "unroll_copy", "remainder_start",
                 "iv_changed", "jam_copy")
 
 HARNESS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.h")
@@ -122,6 +129,23 @@ def patch_memkind(text, allowed):
                                 for i, k in enumerate(kinds))
         out.append(line)
     return "\n".join(out)
+
+
+def byte_view(base, index, ctype, const, how):
+    """Element `index` of the pointer `base`, read through a byte offset
+    (ByteOffset.cpp): a char view moved by index * sizeof, the pointer as
+    an integer, a shift, or a run-time element size `es` (the nest is
+    versioned on it); "half" moves by half elements, a near miss."""
+    q = "const " if const else ""
+    size = {"float": 4, "double": 8}[ctype]
+    offset = {"char": f"(long)({index}) * (long)sizeof({ctype})",
+              "uptr": f"({index}) * sizeof({ctype})",
+              "shift": f"(long)({index}) << {size.bit_length() - 1}",
+              "es": f"(size_t)({index}) * es",
+              "half": f"(long)({index}) * {size // 2}"}[how]
+    address = (f"(std::uintptr_t){base} + {offset}" if how == "uptr"
+               else f"({q}unsigned char *){base} + ({offset})")
+    return f"(*({q}{ctype} *)({address}))"
 
 
 @dataclass
@@ -210,6 +234,11 @@ class Unrolled:
     remainder: str
     wrong_copy: bool = False
     restart: bool = False
+    # Copies summed into lanes `s_lane[count]` (shape_lanes): "ok",
+    # "cross" or "missing"; the remainder into the accumulator or lane 0.
+    lanes: str = ""
+    lanes_rest: str = ""
+    lanes_type: str = ""
 
 
 @dataclass
@@ -231,6 +260,7 @@ class Operand:
     style: int = 0            # spelling of flat indices
     wrap: str = None          # flat indices as wrap(i): a cast or parens
     by: str = "."             # '.' or '->' for struct and member views
+    bytes: str = ""           # a pointer view read through bytes (byte_view)
     extra: list = field(default_factory=list)  # other index maps it is read at
 
     def access(self, subst, vars=None):
@@ -259,6 +289,9 @@ class Operand:
             base = f"{self.name}{self.by}a"
         elif self.storage == "vec" and self.style == 3:
             base = f"{self.name}.data()"
+        if self.bytes:
+            return byte_view(base, " + ".join(terms), self.ctype, self.const,
+                             self.bytes)
         return f"{base}[{' + '.join(terms)}]"
 
 
@@ -290,6 +323,7 @@ class NestGen:
         self.bias_role = None     # 'i' or 'j': fz_biasN's loop
         self.shapes = []          # loop shapes drawn (shape_loops)
         self.has_function = False
+        self.bias_start = None    # (Stmt, s, bias, type): `T s = bias;`
 
     def pick(self, *options):
         return self.rng.choice(options)
@@ -323,6 +357,8 @@ class NestGen:
             forms = ["acc"]
         elif info.kind in ("unroll_copy", "remainder_start"):
             forms = ["plain", "acc"]
+        elif info.kind in ("lanes_cross", "lanes_missing"):
+            forms = ["acc"]
         elif info.kind == "jam_copy":
             forms = ["plain"]
         self.form = self.rng.choice(forms)
@@ -341,6 +377,7 @@ class NestGen:
                 all(op.storage in DEVICE_OK for op in self.ops.values())):
             info.memkind = [self.pick(0, 1, 1, 2) for _ in "ABC"]
         self.branch_update()
+        self.guards_and_conjugates()
         info.summary = self.summary()
         return self
 
@@ -417,10 +454,17 @@ class NestGen:
             op.wrap = self.pick(None, None, None, "", "(long)",
                                 "static_cast<std::ptrdiff_t>")
             op.by = self.pick(".", "->")
+            if storage == "ptr" and kind != "mixed" and self.chance(0.2):
+                op.bytes = self.pick("char", "uptr", "shift", "es")
+                if op.bytes == "es":
+                    self.param("size_t es", f"sizeof({self.dtype})")
             self.ops[role] = op
         if kind == "mixed":
             op = self.ops[self.pick("A", "B", "C")]
             op.ctype = "float" if self.dtype == "double" else "double"
+        if kind == "byte_half":
+            op = self.ops[self.pick("A", "B")]
+            op.storage, op.bytes = "ptr", "half"
         # The input that write_input negates (write_ld changes A's ld).
         self.written = self.pick("A", "B")
         if kind == "write_ld":
@@ -743,8 +787,11 @@ class NestGen:
             bias = (self.bias_element() if store == 0 and
                     self.info.kind == "valid" and self.chance(0.6) else None)
             start = bias if bias and self.chance(0.5) else "0"
+            self.acc_start, self.acc_type = start, at
             if decl == "init":
                 pre = [Stmt(f"{at} {s} = {start};")]
+                if bias and start == bias:
+                    self.bias_start = (pre[0], s, bias, at)
             elif decl == "assign":
                 pre = [Stmt(f"{at} {s};"), Stmt(f"{s} = {start};")]
             else:
@@ -883,6 +930,42 @@ class NestGen:
             cond = f"{lp.name} < {side.randint(lp.lo, lp.hi - 1)}"
         upd.text = f"if ({cond}) {upd.text} else {upd.text}"
 
+    def guards_and_conjugates(self):
+        """Some valid nests of the acc form, with host operands and no loop
+        shapes, get the start from a bias as `T s = 0; if (gflag) s = bias;`
+        (GuardedBias.cpp) or a factor as `std::real(std::conj(b))`
+        (RealConj.cpp); or a near miss: the guard on a loop index, a product
+        of two conjugates (complex arithmetic). Drawn from a generator of
+        their own, so that the other nests stay as they were."""
+        info = self.info
+        side = random.Random("guards " + str(self.rng.getstate()[1][:8]))
+        # A bias start is rare: most of those that are drawn get a guard.
+        if (info.kind != "valid" or self.form != "acc" or self.shapes or
+                any(info.memkind) or
+                side.random() >= (0.7 if self.bias_start else 0.15)):
+            return
+        miss = side.random() < 0.5
+        if self.bias_start and side.random() < 0.8:
+            stmt, s, bias, at = self.bias_start
+            if miss:
+                info.kind, info.expect = "varying_guard", "miss"
+                lp = self.loops[self.bias_role]
+                cond = f"{lp.name} < {side.randint(lp.lo, lp.hi - 1)}"
+            else:
+                info.kind = "guarded_bias"
+                self.param("int gflag", str(side.choice([0, 1])))
+                cond = side.choice(["gflag", "gflag != 0", "!!gflag"])
+            stmt.text = f"{at} {s} = 0; if ({cond}) {s} = {bias};"
+            return
+        a, b, upd = self.access("A"), self.access("B"), self.update
+        if miss:
+            info.kind, info.expect = "complex_product", "miss"
+            upd.text = upd.text.replace(
+                self.prod, f"std::real(std::conj({a}) * std::conj({b}))", 1)
+        else:
+            info.kind = "real_conj"
+            upd.text = upd.text.replace(b, f"std::real(std::conj({b}))", 1)
+
     def apply_statement_misses(self):
         """The near-misses that change or add statements."""
         kind, t = self.info.kind, self.dtype
@@ -984,9 +1067,12 @@ class NestGen:
             shapes = {"tile_gap": ["tile"], "tile_overlap": ["tile"],
                       "unroll_copy": ["unroll"],
                       "remainder_start": ["unroll"],
-                      "iv_changed": ["while"], "jam_copy": ["jam"]}[kind]
+                      "iv_changed": ["while"], "jam_copy": ["jam"],
+                      "lanes_cross": ["lanes"],
+                      "lanes_missing": ["lanes"]}[kind]
         elif kind == "valid" and self.chance(0.4):
-            shapes = self.rng.sample(["tile", "while", "unroll", "jam"],
+            shapes = self.rng.sample(["tile", "while", "unroll", "jam",
+                                      "lanes"],
                                      self.pick(1, 1, 2))
             # Jammed copies stand alone: the other shapes rewrite headers.
             shapes = ["jam"] if "jam" in shapes else shapes
@@ -1118,7 +1204,67 @@ class NestGen:
         return re.sub(rf"(?<![\w.>]){lp.name}\b", f"({lp.name} + {shift})",
                       text)
 
+    def shape_lanes(self):
+        """The innermost loop of an accumulation into a scalar that starts
+        at 0, unrolled by U into U lanes (PartialSums.cpp): each copy sums
+        into a lane of `T s_lane[U]`, the remainder into the accumulator or
+        lane 0, and the lanes are added to the accumulator after the loops:
+        the same sum in another order."""
+        block = self.innermost()
+        lp = block.loop
+        if (block.body != [self.update] or lp.shape != "for" or
+                self.form != "acc" or getattr(self, "acc_start", "") != "0"
+                or self.shapes):
+            self.info.kind, self.info.expect = "valid", "gemm"
+            return False
+        kind = self.info.kind
+        unrolled = Unrolled(lp, self.update, self.pick(2, 3, 4, 8), False,
+                            "for")
+        unrolled.lanes = {"lanes_cross": "cross",
+                          "lanes_missing": "missing"}.get(kind, "ok")
+        unrolled.lanes_rest = self.pick("acc", "lane0")
+        unrolled.lanes_type = self.acc_type
+        parent = self.parent_of(self.tree, block)
+        parent.body[parent.body.index(block)] = unrolled
+        parent.braces = True
+        return True
+
+    def emit_lanes(self, node, depth, out):
+        pad, lp, u = "  " * depth, node.loop, node.count
+        v, h = lp.name, lp.hi_text
+        s, op, term = re.match(r"(\w+)( \+=| -=| = \w+ \+) (.*);$",
+                               node.update.text).groups()
+        lane = f"{s}_lane"
+
+        def update(k, shift, factor=""):
+            target = f"{lane}[{k}]"
+            return (f"{target}{op.replace(s, target)} {factor}"
+                    f"{self.copy(term, lp, shift)};")
+        if self.chance(0.5):
+            out.append(f"{pad}{node.lanes_type} {lane}[{u}] = {{0}};")
+        else:
+            out.append(f"{pad}{node.lanes_type} {lane}[{u}];")
+            out.append(pad + " = ".join(f"{lane}[{k}]" for k in range(u)) +
+                       " = 0;")
+        if not lp.outside:
+            out.append(f"{pad}{lp.ctype} {v};")
+        out.append(f"{pad}for ({v} = {lp.lo_text}; {v} + {u} <= {h}; "
+                   f"{v} += {u}) {{")
+        for k in range(u):
+            cross = node.lanes == "cross" and k == u - 1
+            out.append(f"{pad}  " +
+                       update(k, k, f"{lane}[{k - 1}] * " if cross else ""))
+        out.append(pad + "}")
+        rest = node.update.text if node.lanes_rest == "acc" else update(0, 0)
+        out.append(f"{pad}for (; {v} < {h}; ++{v})")
+        out.append(f"{pad}  {rest}")
+        summed = range(u - 1) if node.lanes == "missing" else range(u)
+        out.append(f"{pad}{s} += " +
+                   " + ".join(f"{lane}[{k}]" for k in summed) + ";")
+
     def emit_unrolled(self, node, depth, out, twin):
+        if node.lanes:
+            return self.emit_lanes(node, depth, out)
         pad, lp, upd, u = "  " * depth, node.loop, node.update, node.count
         v, h = lp.name, lp.hi_text
         shifts = list(range(u))

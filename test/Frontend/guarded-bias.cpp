@@ -1,0 +1,155 @@
+// A bias assigned under a test: `float v = 0; if (bias) v = bias[o];` (a
+// nullable pointer) or `if (layer.has_bias) sum = layer.bias[p];` (a flag
+// of the layer) leaves v holding `test ? bias[o] : 0`, the bias under its
+// guard: the launcher gets `test ? bias : 0`, and no bias where the test
+// fails. A clamp helper around the store (std::min/std::max of its
+// by-value parameters) is inlined into clamps. Near misses: a flag that the
+// nest writes, a start other than zero, an `if` with an else, and an
+// activation that a helper picks by a `switch` at run time.
+//
+// RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
+// RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
+
+#include <algorithm>
+
+template <typename T> inline T bounded(T v, T lo, T hi) {
+  using std::max;
+  using std::min;
+  return min(max(v, lo), hi);
+}
+
+// A fully connected layer: the bias pointer may be null.
+void connected(const float *in, const float *w, const float *bias, float *out,
+               int batches, int depth, int outs, float lo, float hi) {
+  // CHECK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = batches x outs x depth; A row-major, B column-major, C row-major; accumulates in 'total', alpha = 1, beta = 0; epilogue: + 'bias[o]' (none if null), max with 'lo' (NaN kept), min with 'hi' (NaN kept); rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_0({{.*}}, 1, 0, bias ? bias : 0, batches, outs, 0, 1, lo, hi)) {
+  for (int b = 0; b < batches; ++b)
+    for (int o = 0; o < outs; ++o) {
+      float total = 0.f;
+      for (int d = 0; d < depth; ++d)
+        total += in[b * depth + d] * w[o * depth + d];
+      float bv = 0.0f;
+      if (bias) {
+        bv = bias[o];
+      }
+      out[o + outs * b] = bounded(total + bv, lo, hi);
+    }
+}
+
+struct Dense {
+  int has_bias, outputs;
+  const float *weights, *bias;
+};
+
+// The accumulator starts from the bias where the layer has one.
+void dense(const Dense &layer, const float *in, float *out, int rows,
+           int width) {
+  // CHECK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = rows x layer.outputs x width; {{.*}}; accumulates in 'sum', alpha = 1, beta = 0; epilogue: + 'layer.bias[p]' (none where 'layer.has_bias' is false), max with '0.F' (NaN kept); rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_1({{.*}}, 1, 0, layer.has_bias ? layer.bias : 0, rows, layer.outputs, 0, 1, 0.F)) {
+  for (int j = 0; j < rows; j++) {
+    const float *row = in + j * width;
+    float *dst = out + j * layer.outputs;
+    for (int p = 0; p < layer.outputs; p++) {
+      const float *kp = layer.weights + width * p;
+      float sum = 0.f;
+      if (layer.has_bias)
+        sum = layer.bias[p];
+      for (int i = 0; i < width; i++)
+        sum += row[i] * kp[i];
+      dst[p] = std::max(sum, 0.f);
+    }
+  }
+}
+
+// The same choice spelled as a `?:` on a flag.
+void flagged(const float *a, const float *b, const float *bias, float *c,
+             int M, int N, int K, bool withBias) {
+  // CHECK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; {{.*}}; epilogue: + 'bias[i]' (none where 'withBias' is false); rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_2({{.*}}, 1, 0, withBias ? bias : 0, M, N, 1, 0)) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = withBias ? bias[i] : 0.0f;
+      for (int k = 0; k < K; ++k)
+        s += a[i * K + k] * b[k * N + j];
+      c[i * N + j] = s;
+    }
+}
+
+// Near miss: the flag changes inside the nest.
+void flagWritten(const float *a, const float *b, const float *bias, float *c,
+                 int M, int N, int K, int flag) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: whether accumulator 's' starts at 'bias[j]' depends on 'flag', which is assigned inside the nest [-Rpass-missed=gemm]
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0.f;
+      if (flag)
+        s = bias[j];
+      for (int k = 0; k < K; ++k)
+        s += a[i * K + k] * b[j * K + k];
+      c[i * N + j] = s;
+      flag = j & 1;
+    }
+}
+
+// Near misses, each branch arm no GEMM (so not versioned either): where
+// the test fails the start is 1, no bias; an else arm that reads another
+// buffer.
+void startsAtOne(const float *a, const float *b, const float *bias, float *c,
+                 int M, int N, int K) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: conditional control flow in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 1.f;
+      if (bias)
+        s = bias[j];
+      for (int k = 0; k < K; ++k)
+        s += a[i * K + k] * b[j * K + k];
+      c[i * N + j] = s;
+    }
+}
+
+void otherwise(const float *a, const float *b, const float *bias,
+               const float *alt, float *c, int M, int N, int K) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: conditional control flow in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0.f;
+      if (bias)
+        s = bias[j];
+      else
+        s = alt[i * N + j];
+      for (int k = 0; k < K; ++k)
+        s += a[i * K + k] * b[j * K + k];
+      c[i * N + j] = s;
+    }
+}
+
+// Near miss: the guarded bias is read, but the activation is picked by a
+// switch on the layer's type at run time, inside a helper.
+static inline float activate(float v, int kind) {
+  switch (kind) {
+  case 1:
+    v = std::max(v, 0.f);
+    break;
+  case 2:
+    v = v > 0.f ? v : 0.1f * v;
+    break;
+  default:
+    break;
+  }
+  return v;
+}
+
+void denseActivated(const Dense &layer, int kind, const float *in, float *out,
+                    int rows, int width) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'activate' picks what it computes by a 'switch' on 'kind', a choice made at run time that gemm-opt does not version [-Rpass-missed=gemm]
+  for (int j = 0; j < rows; j++)
+    for (int p = 0; p < layer.outputs; p++) {
+      float sum = 0.f;
+      if (layer.has_bias)
+        sum = layer.bias[p];
+      for (int i = 0; i < width; i++)
+        sum += in[j * width + i] * layer.weights[width * p + i];
+      out[j * layer.outputs + p] = activate(sum, kind);
+    }
+}
