@@ -327,6 +327,16 @@ std::optional<SymExpr> NestScope::symbolic(const Expr *e) {
   return form->constant;
 }
 
+std::optional<int64_t> NestScope::constantNoted(const Expr *e) {
+  Expr::EvalResult result;
+  if (e->isValueDependent() || !e->EvaluateAsInt(result, ctx))
+    return std::nullopt;
+  int64_t value = result.Val.getInt().getExtValue();
+  if (std::optional<std::string> spelling = spelledValue(stripCasts(e)))
+    assumptions.emplace_back(*spelling, value);
+  return value;
+}
+
 std::optional<std::string> NestScope::spelledValue(const Expr *e) const {
   const SourceManager &sm = ctx.getSourceManager();
   const LangOptions &lang = ctx.getLangOpts();
@@ -393,12 +403,8 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
     return linearize(boundValues.lookup(ref));
   AffineForm form(sourceLoops.size());
   if (isInvariant(e)) {
-    Expr::EvalResult value;
-    if (!e->isValueDependent() && e->EvaluateAsInt(value, ctx)) {
-      int64_t constant = value.Val.getInt().getExtValue();
-      form.constant = SymExpr::constant(constant);
-      if (std::optional<std::string> spelling = spelledValue(e))
-        assumptions.emplace_back(*spelling, constant);
+    if (std::optional<int64_t> constant = constantNoted(e)) {
+      form.constant = SymExpr::constant(*constant);
       return form;
     }
     // An invariant sum or product is a polynomial in its operands, so that

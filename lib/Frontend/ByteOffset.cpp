@@ -196,21 +196,12 @@ private:
   NestScope &scope;
   int64_t size;
 
-  std::optional<int64_t> constant(const Expr *e) {
-    Expr::EvalResult result;
-    if (e->isValueDependent() || !e->EvaluateAsInt(result, ctx))
-      return std::nullopt;
-    int64_t value = result.Val.getInt().getExtValue();
-    if (std::optional<std::string> spelling = scope.spelledValue(e))
-      scope.assumptions.emplace_back(*spelling, value);
-    return value;
-  }
 
   /// `e` as coeff times factors, through products and shifts by constants.
   void flatten(const Expr *e, int64_t &coeff,
                SmallVectorImpl<const Expr *> &factors) {
     e = skip(e);
-    if (std::optional<int64_t> value = constant(e)) {
+    if (std::optional<int64_t> value = scope.constantNoted(e)) {
       coeff *= *value;
       return;
     }
@@ -221,7 +212,8 @@ private:
         return;
       }
       std::optional<int64_t> shift =
-          op->getOpcode() == BO_Shl ? constant(op->getRHS()) : std::nullopt;
+          op->getOpcode() == BO_Shl ? scope.constantNoted(op->getRHS())
+                                    : std::nullopt;
       if (shift && *shift >= 0 && *shift < 62) {
         coeff *= int64_t(1) << *shift;
         flatten(op->getLHS(), coeff, factors);

@@ -225,6 +225,9 @@ public:
   /// How the source spells the constant `e` where that is not a literal
   /// (for `assumptions`), or nullopt.
   std::optional<std::string> spelledValue(const clang::Expr *e) const;
+  /// The value of the constant integer expression `e`, its spelling noted
+  /// in `assumptions`; nullopt where `e` is no constant.
+  std::optional<int64_t> constantNoted(const clang::Expr *e);
   /// Whether the array variable or member `array` is declared with every
   /// bound a literal, so that its rows' sizes need no assertion.
   bool boundsSpelledAsLiterals(const clang::Expr *array) const;

@@ -278,7 +278,7 @@ private:
                   scope.print(bump.amount) + "', which depends on " + *why +
                   ": its offset is not a function of the loop indices"),
              std::nullopt;
-    if (std::optional<int64_t> value = constantOf(bump.amount)) {
+    if (std::optional<int64_t> value = scope.constantNoted(bump.amount)) {
       term.coeff *= *value;
       return term;
     }
@@ -286,17 +286,6 @@ private:
     return term;
   }
 
-  /// The value of a constant integer expression, noting its spelling for
-  /// the rewrite to assert (NestScope::assumptions).
-  std::optional<int64_t> constantOf(const Expr *e) {
-    Expr::EvalResult result;
-    if (e->isValueDependent() || !e->EvaluateAsInt(result, ctx))
-      return std::nullopt;
-    int64_t value = result.Val.getInt().getExtValue();
-    if (std::optional<std::string> spelling = scope.spelledValue(stripCasts(e)))
-      scope.assumptions.emplace_back(*spelling, value);
-    return value;
-  }
 
   /// Moves `for` loops' pointer bumps out of their increments (`i++, p +=
   /// ld`): they run after the body, and the loop steps its counter alone.
@@ -406,7 +395,7 @@ private:
     c.iv = parsed->iv;
     std::string iv = name(c.iv);
     if (parsed->step) {
-      std::optional<int64_t> step = constantOf(parsed->step);
+      std::optional<int64_t> step = scope.constantNoted(parsed->step);
       if (!step) {
         c.why = "the loop over " + iv + " steps by '" +
                 scope.print(parsed->step) + "', which is no constant";
@@ -427,7 +416,7 @@ private:
     }
     SourceLocation at = loop->getBeginLoc();
     Expr *iv0 = readOf(c.iv, at);
-    std::optional<int64_t> first = constantOf(parsed->start);
+    std::optional<int64_t> first = scope.constantNoted(parsed->start);
     if (*c.step > 0)
       c.iterations = first == 0 ? asDiff(iv0)
                                 : binary(asDiff(iv0), asDiff(parsed->start),
@@ -460,7 +449,8 @@ private:
     const Expr *low = *c.step > 0 ? parsed->start : parsed->bound;
     const Expr *high = *c.step > 0 ? parsed->bound : parsed->start;
     int64_t step = *c.step > 0 ? *c.step : 1;
-    std::optional<int64_t> lo = constantOf(low), hi = constantOf(high);
+    std::optional<int64_t> lo = scope.constantNoted(low),
+                           hi = scope.constantNoted(high);
     if (lo && hi) {
       int64_t span = *hi - *lo + (inclusive ? 1 : 0);
       c.trips = literal(span > 0 ? (span + step - 1) / step : 0);

@@ -10,19 +10,13 @@
 
 #include "core/check.h"
 #include "core/device.h"
-#include "launch/layout.h"
 #include "host/gather.h"
-#include "host/profit.h"
-#include "core/switches.h"
 #include "checks/verify.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <deque>
-#include <optional>
-#include <tuple>
 #include <utility>
 #include <vector>
 
