@@ -4,7 +4,8 @@
 // that uses it: in each iteration p holds that value from the assignment
 // on, and nothing reads it before or after, so the loop body might as well
 // declare `double *p = &B(k, 0);` there, which the accesses then read as
-// an offset of B.
+// an offset of B. So for a scalar, `double aik;` and `aik = A(i, k);` first
+// in each K step: a local of the step, which the contraction reads through.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +40,9 @@ public:
       for (Decl *d : decl->decls()) {
         auto *var = dyn_cast<VarDecl>(d);
         if (!var || var->getInit() || !var->hasLocalStorage() ||
-            !var->getType()->isPointerType() || !move(n, var))
+            !(var->getType()->isPointerType() ||
+              var->getType()->isArithmeticType()) ||
+            !move(n, var))
           kept.push_back(d);
       }
       if (kept.size() == size_t(std::distance(decl->decl_begin(),
@@ -106,7 +109,10 @@ private:
     for (size_t m = n + 1; m < list.size(); ++m) {
       if (!mentions(list[m], var))
         continue;
+      // A scalar set in the block itself is read as set there.
       if (assignedValue(list[m], var)) {
+        if (!var->getType()->isPointerType())
+          return false;
         list[m] = declaration(var, list[m]);
         return true;
       }

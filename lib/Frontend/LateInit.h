@@ -14,15 +14,16 @@
 
 namespace mlir::gemm {
 
-/// In `statements`, one block of the nest, moves each pointer declared
-/// without initialiser to its first use where that is `v = e;`
+/// In `statements`, one block of the nest, moves each pointer or scalar
+/// declared without initialiser to its first use where that is `v = e;`
 /// (e not reading v): a statement of the block, or the first statement
 /// that names v in the body of a loop of the block (so in each iteration)
 /// whose header does not name v, where nothing after that loop names v.
-/// The assignment becomes `T v = e;`; a declaration of a pointer that the
-/// block names nowhere else goes. `statements` changes in place, and
-/// the AST until the scope ends. (Scalars need no move: the walk reads
-/// their assignments as they are.)
+/// The assignment becomes `T v = e;`; a declaration that the block names
+/// nowhere else goes. `statements` changes in place, and the AST until the
+/// scope ends. A scalar moves only into a loop (a factor hoisted out of the
+/// update, `aik = a[i][k];` in each K step, is then a local of the step);
+/// set in the block itself, the walk reads the assignment as it is.
 void declareWhereSet(NestScope &scope,
                      std::vector<const clang::Stmt *> &statements);
 

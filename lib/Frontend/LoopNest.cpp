@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BetaStore.h"
+#include "CopyLanes.h"
 #include "Inline.h"
 #include "LoopHeader.h"
 #include "RealConj.h"
@@ -73,6 +74,18 @@ const Expr *mlir::gemm::comparedWith(const Expr *cond, BinaryOperatorKind op,
   if (isLiteral(compare->getLHS(), literal))
     return compare->getRHS();
   return nullptr;
+}
+
+std::vector<std::pair<size_t, VarDecl *>>
+mlir::gemm::localArrays(ArrayRef<const Stmt *> statements) {
+  std::vector<std::pair<size_t, VarDecl *>> arrays;
+  for (size_t n = 0; n < statements.size(); ++n)
+    if (const auto *decl = dyn_cast<DeclStmt>(statements[n]))
+      for (Decl *d : decl->decls())
+        if (auto *var = dyn_cast<VarDecl>(d);
+            var && var->hasLocalStorage() && var->getType()->isArrayType())
+          arrays.emplace_back(n, var);
+  return arrays;
 }
 
 namespace {
@@ -388,10 +401,12 @@ private:
   /// a statement of the nest; a loop knows the loop just before it (the
   /// unrolled loop that a remainder loop continues).
   bool walkBlock(ArrayRef<const Stmt *> block) {
-    // Pointers declared where first set (LateInit.cpp); partial sums of
-    // one sum read as that sum (PartialSums.cpp).
+    // Pointers declared where first set (LateInit.cpp); an accumulator per
+    // copy as a scalar in a loop over the copies (CopyLanes.cpp); partial
+    // sums of one sum read as that sum (PartialSums.cpp).
     std::vector<const Stmt *> statements(block.begin(), block.end());
     declareWhereSet(scope, statements);
+    readCopyLanes(scope, statements);
     readPartialSums(scope, statements);
     int previous = -1;
     for (size_t n = 0; n < statements.size(); ++n) {
@@ -437,6 +452,7 @@ private:
     int index = scope.sourceLoops.size();
     // The loop's body as the walk reads it (walkBlock's again).
     declareWhereSet(scope, parsed->body);
+    readCopyLanes(scope, parsed->body);
     readPartialSums(scope, parsed->body);
     std::vector<const Stmt *> body = parsed->body;
     scope.written.insert(parsed->iv);

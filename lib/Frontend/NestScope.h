@@ -315,6 +315,11 @@ bool overContainer(const clang::Stmt *s);
 /// The body of the loop `s`.
 const clang::Stmt *loopBody(const clang::Stmt *s);
 
+/// The local arrays that `statements`, one block, declares, with the index
+/// of each declaration.
+std::vector<std::pair<size_t, clang::VarDecl *>>
+localArrays(llvm::ArrayRef<const clang::Stmt *> statements);
+
 /// Where statements[n] of a block gives an integer variable the value that a
 /// later loop of the block starts from (a `while`, a `do` or a `for`
 /// without a start of its own that tests it, with no statement between

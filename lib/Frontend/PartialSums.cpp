@@ -46,12 +46,8 @@ public:
       : scope(scope), ctx(scope.ctx), list(list) {}
 
   void run() {
-    for (size_t n = 0; n < list.size(); ++n)
-      if (const auto *decl = dyn_cast<DeclStmt>(list[n]))
-        for (Decl *d : decl->decls())
-          if (auto *var = dyn_cast<VarDecl>(d);
-              var && var->hasLocalStorage() && var->getType()->isArrayType())
-            expandLanes(n, var);
+    for (auto [n, var] : localArrays(list))
+      expandLanes(n, var);
     for (size_t n = 0; n < list.size(); ++n)
       if (const auto *decl = dyn_cast<DeclStmt>(list[n]))
         for (Decl *d : decl->decls())
@@ -69,7 +65,8 @@ private:
   /// The array being expanded, for fail().
   const VarDecl *lanes = nullptr;
   bool fail(const std::string &reason) {
-    scope.laneObstacles[lanes] = reason;
+    // CopyLanes.cpp's reason, where it tried, names the copies.
+    scope.laneObstacles.try_emplace(lanes, reason);
     return false;
   }
 

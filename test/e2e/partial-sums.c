@@ -11,9 +11,9 @@
  * keep their values.
  *
  * RUN: rm -rf %t && mkdir -p %t
- * RUN: %host_cc -std=c99 -O1 %s -lm -o %t/orig && %t/orig > %t/expected
- * RUN: gemm-opt %s -o %t/host.c --kernels=%t/kernels.cu 2>&1 | FileCheck %s
- * RUN: %host_cc -std=c99 -Wall -Werror -O1 -c %t/host.c -o %t/host.o
+ * RUN: %host_cc -std=c99 -O1 -I %S/Inputs %s -lm -o %t/orig && %t/orig > %t/expected
+ * RUN: gemm-opt %s -o %t/host.c --kernels=%t/kernels.cu -- -I %S/Inputs 2>&1 | FileCheck %s
+ * RUN: %host_cc -std=c99 -Wall -Werror -O1 -I %S/Inputs -c %t/host.c -o %t/host.o
  * RUN: %nvcc -std=c++17 -arch=sm_%cuda_arch -I %gemm_runtime_include -c %t/kernels.cu -o %t/kernels.o
  * RUN: %nvcc -arch=sm_%cuda_arch %t/host.o %t/kernels.o %gemm_runtime_lib -o %t/split
  * RUN: %t/split > %t/actual && %python %S/compare.py %t/expected %t/actual
@@ -21,69 +21,7 @@
  * CHECK-COUNT-5: [-Rpass=gemm]
  * CHECK: loop nest not rewritten: 'lane[0]' is read in {{.*}} [-Rpass-missed=gemm]
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define GUARD 5
-
-static void fill_f(float *p, long n, unsigned seed) {
-  unsigned long state = seed * 2654435761UL + 12345UL;
-  long i;
-  for (i = 0; i < n; ++i) {
-    state = (state * 1103515245UL + 12345UL) & 0x7fffffffUL;
-    p[i] = (float)((double)state / 1073741824.0 - 1.0);
-  }
-}
-
-static void fill_d(double *p, long n, unsigned seed) {
-  unsigned long state = seed * 2246822519UL + 777UL;
-  long i;
-  for (i = 0; i < n; ++i) {
-    state = (state * 1103515245UL + 12345UL) & 0x7fffffffUL;
-    p[i] = (double)state / 1073741824.0 - 1.0;
-  }
-}
-
-static double norm_f(const float *p, long n) {
-  double s = 0;
-  long i;
-  for (i = 0; i < n; ++i)
-    s += (double)p[i] * p[i];
-  return sqrt(s);
-}
-
-static double norm_d(const double *p, long n) {
-  double s = 0;
-  long i;
-  for (i = 0; i < n; ++i)
-    s += p[i] * p[i];
-  return sqrt(s);
-}
-
-static void show_f(const char *label, long k, double scale, const float *c,
-                   long count) {
-  long i, broken = 0;
-  printf("matrix %s f32 %ld %.17g %ld", label, k, scale, count);
-  for (i = 0; i < count; ++i)
-    printf(" %.9g", (double)c[GUARD + i]);
-  printf("\n");
-  for (i = 0; i < GUARD; ++i)
-    broken += c[i] != -7.0f || c[GUARD + count + i] != -7.0f;
-  printf("guards %s %ld broken\n", label, broken);
-}
-
-static void show_d(const char *label, long k, double scale, const double *c,
-                   long count) {
-  long i, broken = 0;
-  printf("matrix %s f64 %ld %.17g %ld", label, k, scale, count);
-  for (i = 0; i < count; ++i)
-    printf(" %.17g", c[GUARD + i]);
-  printf("\n");
-  for (i = 0; i < GUARD; ++i)
-    broken += c[i] != -7.0 || c[GUARD + count + i] != -7.0;
-  printf("guards %s %ld broken\n", label, broken);
-}
+#include "e2e_util_c.h"
 
 /* Eight lanes, then the tail in its own sum, the lanes added at the end. */
 static float dot8(int len, const float *u, const float *v) {

@@ -27,7 +27,7 @@ for src in "$root"/test/e2e/*.c; do
   name=$(basename "$src" .c)
   cp "$src" "$e2e/$name.c"
   "$gemm_opt" "$src" -o "$e2e/$name.host.c" \
-    --kernels="$e2e/$name.kernels.cu" 2>/dev/null
+    --kernels="$e2e/$name.kernels.cu" -- -I "$root/test/e2e/Inputs" 2>/dev/null
 done
 cp "$root/examples/mlp.cpp" "$e2e/mlp.cpp"
 "$gemm_opt" "$root/examples/mlp.cpp" -o "$e2e/mlp.cu" 2>/dev/null

@@ -128,7 +128,8 @@ build() {
       -o "$dir/original" -lm 2>"$dir/original.build"; then
     echo "${compiler[0]} failed:original.build" >"$dir/build.failed"
   elif [[ $src == *.c ]]; then
-    { gcc -O2 -std=c99 -c ".gpu/e2e/$name.host.c" -o "$dir/host.o" &&
+    { gcc -O2 -std=c99 -I test/e2e/Inputs -c ".gpu/e2e/$name.host.c" \
+        -o "$dir/host.o" &&
       "$NVCC" "${NVCC_FLAGS[@]}" -c ".gpu/e2e/$name.kernels.cu" \
         -o "$dir/kernels.o" &&
       "$NVCC" "${NVCC_FLAGS[@]}" "$dir/host.o" "$dir/kernels.o" "$LIB" \
