@@ -206,6 +206,25 @@ std::optional<std::string> parseTest(const Expr *cond, const VarDecl *iv,
     return "the loop over " + name + " has no bound: its test " +
            (cond ? "'" + scope.print(cond) + "' is no comparison"
                  : std::string("is missing"));
+  // `i < a && i < b` is `i < min(a, b)`: the bound is the conjunction,
+  // whose terms readHeader takes as a minimum's.
+  if (test->getOpcode() == BO_LAnd) {
+    SourceLoop first = loop, second = loop;
+    if (std::optional<std::string> why =
+            parseTest(test->getLHS(), iv, first, scope))
+      return why;
+    if (std::optional<std::string> why =
+            parseTest(test->getRHS(), iv, second, scope))
+      return why;
+    if (first.op != second.op || !(first.op == BO_LT || first.op == BO_LE) ||
+        scope.print(first.lhs) != scope.print(second.lhs))
+      return "the loop over " + name + " tests '" + scope.print(cond) +
+             "', which is no bound below every one of several values";
+    loop.lhs = first.lhs;
+    loop.bound = test;
+    loop.op = first.op;
+    return std::nullopt;
+  }
   BinaryOperatorKind op = test->getOpcode();
   bool left = mentions(test->getLHS(), iv), right = mentions(test->getRHS(), iv);
   if (!test->isRelationalOp() && op != BO_NE)
@@ -423,12 +442,25 @@ std::optional<LoopHeader> mlir::gemm::readHeader(NestScope &scope, int loop) {
                         quoted((SymExpr() - h.step).str()) +
                         "; only loops that count down by 1 are lifted"),
            std::nullopt;
-  // A bound that varies may be a minimum whose terms vary (a clipped tile).
+  // A bound that varies may be a minimum whose terms vary (a clipped tile),
+  // as may each bound of a conjunction of tests.
   std::vector<const Expr *> terms;
-  if (scope.isInvariant(source.bound))
-    terms.push_back(source.bound);
-  else
-    minTerms(source.bound, scope, terms);
+  std::vector<const Expr *> bounds{source.bound};
+  if (const auto *both = dyn_cast<BinaryOperator>(source.bound);
+      both && both->getOpcode() == BO_LAnd) {
+    bounds.clear();
+    for (const Expr *side : {both->getLHS(), both->getRHS()}) {
+      SourceLoop part = source;
+      parseTest(side, source.iv, part, scope);
+      bounds.push_back(part.bound);
+    }
+  }
+  for (const Expr *bound : bounds) {
+    if (scope.isInvariant(bound))
+      terms.push_back(bound);
+    else
+      minTerms(bound, scope, terms);
+  }
   if (down && terms.size() > 1)
     return scope.reject("the loop over " + iv +
                         " counts down to the smaller of several bounds"),

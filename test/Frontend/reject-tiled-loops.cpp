@@ -144,3 +144,31 @@ void initInOtherTiles(int n) {
           C[i][j] += A[i][k] * B[k][j];
   }
 }
+
+// A tile clipped by a second test at another bound than the tile loop's.
+void clippedByTestElsewhere(int m, int n, int k, const float *a,
+                            const float *b, float *c) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the tiles of 'i' are clipped at '-1 + m', not at the bound 'm' of 'i' [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i += 8)
+    for (int ii = i; ii < i + 8 && ii < m - 1; ii++)
+      for (int jj = 0; jj < n; jj++) {
+        float s = 0;
+        for (int p = 0; p < k; p++)
+          s += a[ii * k + p] * b[jj * k + p];
+        c[ii * n + jj] = s;
+      }
+}
+
+// Two tests of which one bounds iv from below and one from above: no
+// minimum of bounds.
+void testsBothWays(int m, int n, int k, const float *a, const float *b,
+                   float *c) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'ii' tests 'ii < m && ii <= n', which is no bound below every one of several values [-Rpass-missed=gemm]
+  for (int ii = 0; ii < m && ii <= n; ii++)
+    for (int jj = 0; jj < n; jj++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[ii * k + p] * b[jj * k + p];
+      c[ii * n + jj] = s;
+    }
+}

@@ -154,6 +154,23 @@ void initBeforeTiles(int n, const float *A, const float *B, float *C) {
   }
 }
 
-// OUT-NOT: gemm_opt_nest_10
+// OUT-NOT: gemm_opt_nest_11
 
 // MLIR: func.func @gemm_opt_nest_3(%arg0: memref<96x64xf32, strided<[64, 1], offset: ?>>, %arg1: memref<64x80xf32, strided<[80, 1], offset: ?>>, %arg2: memref<96x80xf32, strided<[80, 1], offset: ?>>, %arg3: f32, %arg4: f32)
+
+// Tiles clipped by a second test rather than a minimum (ggml's `ii < i +
+// blck_m && ii < m1`), in either order, the tile sizes held in locals.
+void clippedByTests(int m, int n, int k, const float *a, const float *b,
+                    float *c) {
+  long bm = 16, bn = 8;
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B column-major, C row-major; accumulates in 's', alpha = 1, beta = 0; 'ii' runs within the tiles of 'i'; 'jj' runs within the tiles of 'j'; the launcher runs only where bm > 0 and bn > 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_10 [-Rpass=gemm]
+  for (int j = 0; j < n; j += bn)
+    for (int i = 0; i < m; i += bm)
+      for (int ii = i; ii < i + bm && ii < m; ii++)
+        for (int jj = j; n > jj && jj < j + bn; jj++) {
+          float s = 0;
+          for (int p = 0; p < k; p++)
+            s += a[ii * k + p] * b[jj * k + p];
+          c[ii * n + jj] = s;
+        }
+}

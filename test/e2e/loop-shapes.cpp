@@ -12,7 +12,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-14: [-Rpass=gemm]
+// CHECK-COUNT-15: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -62,6 +62,23 @@ static void blocked(int m, int n, int k, const float *A, const float *B,
           for (int j = jj; j < (jj + 8 < n ? jj + 8 : n); j++)
             for (int l = kk; l < std::min(kk + 16, k); l++)
               C[i * ldc + j] += A[i * lda + l] * B[l * ldb + j];
+}
+
+// Tiles clipped by a second test rather than a minimum, ggml's
+// `ii < i + blck && ii < m`, with the tile sizes in locals.
+static void clippedByTests(int m, int n, int k, const float *A,
+                           const float *B, float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  long bm = 16, bn = 8;
+  for (int j = 0; j < n; j += bn)
+    for (int i = 0; i < m; i += bm)
+      for (int ii = i; ii < i + bm && ii < m; ii++)
+        for (int jj = j; n > jj && jj < j + bn; jj++) {
+          float s = 0;
+          for (int l = 0; l < k; l++)
+            s += A[ii * lda + l] * B[l * ldb + jj];
+          C[ii * ldc + jj] += s;
+        }
 }
 
 // Partial sums per tile of k, added into C.
@@ -277,6 +294,11 @@ int main() {
       Problem<float> p(m, n, k, 1);
       blocked(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("blocked");
+    }
+    {
+      Problem<float> p(m, n, k, 2);
+      clippedByTests(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("clipped-by-tests");
     }
     {
       Problem<double> p(m, n, k, 4);
