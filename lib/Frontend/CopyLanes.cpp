@@ -71,7 +71,7 @@ private:
   }
 
   /// The elements of `array` that `s` reads or writes, each `r[e]` with
-  /// its slot; false (and the obstacle) for a use of the whole array.
+  /// its slot; false for a use of the whole array.
   bool usesIn(Stmt *&slot, std::vector<Stmt **> &out) {
     Stmt *s = slot;
     if (!s)
@@ -84,8 +84,7 @@ private:
           return usesIn(child, out);
     }
     if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == array)
-      return fail(quoted(name) + " is used as a whole array, not element by "
-                                 "element");
+      return false;
     for (Stmt *&child : s->children())
       if (!usesIn(child, out))
         return false;
@@ -390,20 +389,27 @@ private:
     if (first >= last)
       return;
     std::vector<Stmt **> all;
+    bool whole = false;
     for (size_t m = first; m < last; ++m)
       if (Stmt *s = const_cast<Stmt *>(list[m]); !usesIn(s, all))
-        return;
-    // An array of constant lanes, or lanes picked otherwise (`t[p % 4]`),
-    // is PartialSums.cpp's.
+        whole = true;
+    // Some element is picked by a copy index alone; an array of constant
+    // lanes, or of lanes picked otherwise (`t[p % 4]`), is PartialSums.cpp's,
+    // and a tile copied into an array (`t[i*BS + j]`) is no set of
+    // accumulators.
     llvm::SmallPtrSet<const VarDecl *, 4> indices;
     for (size_t m = first; m < last; ++m)
       copyIndices(list[m], indices);
     if (llvm::none_of(all, [&](Stmt **use) {
-          return llvm::any_of(indices, [&](const VarDecl *x) {
-            return mentions(indexOf(use), x);
-          });
+          return indices.contains(referencedVar(indexOf(use)));
         }))
       return;
+    if (whole) {
+      fail(quoted(name) + " is used as a whole array, not element by "
+                          "element, so its elements are no accumulators of "
+                          "separate copies");
+      return;
+    }
     if (const auto *values = dyn_cast_or_null<InitListExpr>(var->getInit());
         var->getInit() &&
         !(values && llvm::all_of(values->inits(), [](const Expr *e) {
