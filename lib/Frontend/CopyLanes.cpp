@@ -113,10 +113,15 @@ private:
     if (!iv || !iv->getType()->isIntegerType())
       return std::nullopt;
     const auto *test = dyn_cast_or_null<BinaryOperator>(f->getCond());
+    if (!test || referencedVar(test->getLHS()) != iv)
+      return std::nullopt;
+    // A bound temporary (f2c's `i__2 = 4;` before the loop) reads its value.
+    const Expr *limit = test->getRHS();
+    if (const auto *ref = dyn_cast<DeclRefExpr>(stripCasts(limit)))
+      if (const Expr *value = scope.boundValues.lookup(ref))
+        limit = value;
     Expr::EvalResult bound;
-    if (!test || referencedVar(test->getLHS()) != iv ||
-        test->getRHS()->isValueDependent() ||
-        !test->getRHS()->EvaluateAsInt(bound, ctx))
+    if (limit->isValueDependent() || !limit->EvaluateAsInt(bound, ctx))
       return std::nullopt;
     int64_t value = bound.Val.getInt().getExtValue();
     if (test->getOpcode() == BO_LE)

@@ -372,6 +372,7 @@ class NestGen:
         self.tree = self.build_body()
         self.apply_statement_misses()
         self.shape_loops()
+        self.shape_copies()
         self.bound_temporaries()
         if (info.expect == "gemm" and info.kind == "valid" and
                 all(op.storage in DEVICE_OK for op in self.ops.values())):
@@ -1228,6 +1229,65 @@ class NestGen:
         parent.body[parent.body.index(block)] = unrolled
         parent.braces = True
         return True
+
+    def shape_copies(self):
+        """Some valid nests of the acc form, with no other shape, get the
+        loop around the accumulation stepped by U with one accumulator per
+        copy, as llm.c's matmul_forward (CopyLanes.cpp): `T s_copy[U];`,
+        loops over the copies that start, sum into and store each, the sum's
+        inside the K loop. The near miss: each copy also reads copy 0's
+        accumulator (times 0, which changes nothing finite), which ties the
+        copies together. Drawn from a generator of their own, so that the
+        other nests stay as they were."""
+        info = self.info
+        side = random.Random("copies " + str(self.rng.getstate()[1][:8]))
+        if (info.kind != "valid" or self.form != "acc" or self.shapes or
+                self.batched or side.random() >= 0.25):
+            return
+        kblock = self.innermost()
+        block = self.parent_of(self.tree, kblock)
+        lp = block.loop if block else None
+        s, at = re.match(r"(\w+)", self.update.text).group(1), self.acc_type
+        if (not lp or lp.shape != "for" or lp.outside or lp.pragma or
+                lp.temp or kblock.loop.shape != "for" or
+                kblock.body != [self.update] or len(block.body) not in (3, 4)
+                or block.body[-2] is not kblock or
+                not block.body[0].text.startswith(f"{at} {s}")):
+            return
+        extent = lp.hi - lp.lo
+        counts = [u for u in (2, 3, 4, 8) if extent % u == 0 and u < extent]
+        if not counts:
+            return
+        u = side.choice(counts)
+        cross = side.random() < 0.3
+        if cross:
+            info.kind, info.expect = "copies_cross", "miss"
+        v, x = lp.name, lp.name + "x"
+        lane = f"{s}_copy[{x}]"
+
+        def moved(text):
+            text = re.sub(rf"(?<![\w.>]){v}\b", f"({v}0 + {x})", text)
+            return re.sub(rf"(?<![\w.>]){s}\b", lane, text)
+
+        def over_copies(body):
+            return Block(Loop("c", x, 0, u, "int", "0", str(u)), body)
+        start = re.match(rf".*\b{s} = (.*);$", block.body[-3].text).group(1)
+        update = moved(self.update.text)
+        if cross:
+            update = update[:-1] + f" + 0 * {s}_copy[0];"
+        store = block.body[-1]
+        outer = Loop(lp.role, v + "0", lp.lo, lp.hi, lp.ctype, lp.lo_text,
+                     lp.hi_text, shape="tile", tile=u)
+        copies = Block(outer, [
+            Stmt(f"{at} {s}_copy[{u}];"),
+            over_copies([Stmt(f"{lane} = {moved(start)};")]),
+            Block(kblock.loop, [over_copies([Stmt(update)])], True),
+            over_copies([Stmt(moved(store.text),
+                              [moved(w) for w in store.writes])])], True)
+        parent = self.parent_of(self.tree, block)
+        parent.body[parent.body.index(block)] = copies
+        self.update = copies.body[2].body[0].body[0]
+        self.shapes.append("copies")
 
     def emit_lanes(self, node, depth, out):
         pad, lp, u = "  " * depth, node.loop, node.count
