@@ -1,0 +1,447 @@
+// bench/tf32/wgmma_tf32.cuh - standalone prototype of a Hopper-native (sm_90a)
+// TF32 / 3xTF32 GEMM. Not part of the runtime yet: a benchmark only.
+//
+//   C (M x N, row-major, ldc) = alpha * A (M x K, row-major, lda) * B + beta * C
+//
+// Fast path ("NT"): B given as Bt = B^T, i.e. N x K row-major (B column-major,
+// ldb >= K). Both operands are then K-major, which is the only layout wgmma
+// accepts for tf32 (no transposed / MN-major tf32 operands). Row-major B
+// ("NN", K x N) goes through a transposing pre-pass into a scratch N x K
+// buffer first (transpose_kernel), timed separately by the bench.
+//
+// 3xTF32 (template flag SPLIT3): a pre-pass splits every operand element a
+// into hi = cvt.rna.tf32(a) and lo = cvt.rna.tf32(a - hi) (a - hi is exact in
+// fp32), written as four arrays A_hi, A_lo (M x K) and B_hi, B_lo (N x K; the
+// row-major-B pre-pass transposes and splits in one pass). wgmma reads shared
+// memory directly, so splitting at register-load time is impossible; the
+// pre-pass is the simplest correct choice and is timed as part of the call.
+// The kernel keeps two accumulators: acc_small += A_lo*B_hi + A_hi*B_lo (the
+// two correction products, issued first for each k-step) and acc_big +=
+// A_hi*B_hi. The epilogue sums acc_big + acc_small, so the correction terms
+// are accumulated among themselves without being swamped by the big sum.
+// lo*lo is dropped (relative size ~2^-22).
+//
+// Plain TF32: fp32 bits are fed straight to the tensor cores, which ignore
+// the low 13 mantissa bits (truncation, not round-to-nearest).
+//
+// Kernel: CTA tile BM=128 x BN (128 or 256) x BK=32 floats (=128 bytes, one
+// 128B-swizzle row). 3 warpgroups (384 threads): WG0 = producer (one thread
+// issues TMA loads; setmaxnreg.dec 40), WG1/WG2 = consumers, each owns 64 rows
+// x BN of C (setmaxnreg.inc 232). STAGES-deep smem ring, full[] barriers
+// (count 1 + tx bytes) and empty[] barriers (count 8 = one arrive per consumer
+// warp). Consumers keep one wgmma group in flight (wait_group 1) and release
+// the previous k-tile's stage; the two consumer warpgroups also overlap.
+// -DTF32K_WAIT_ALL: wait_group 0 every k-tile instead (simpler, for A/B).
+// Not persistent: one CTA per output tile, grid (N tiles, M tiles).
+//
+// Requirements: K % 4 == 0 and lda, ldb % 4 == 0 (TMA: 16-byte global
+// strides), 16-byte aligned base pointers. M, N, K otherwise arbitrary: TMA
+// zero-fills out-of-bounds boxes (so a K tail contributes 0), and the epilogue
+// bounds-checks rows and columns. beta == 0 never reads C.
+#pragma once
+#include <cuda.h>   // CUtensorMap & enums only (no -lcuda: driver entry point)
+#include <cuda_runtime.h>
+#include <cstdint>
+#include <cstdio>
+
+namespace tf32k {
+
+constexpr int BM = 128, BK = 32;
+
+// ---------------------------------------------------------------- PTX helpers
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbar_init(uint64_t* bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(smem_u32(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" :: "r"(smem_u32(bar)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(smem_u32(bar)) : "memory");
+}
+// Wait until the phase with the given parity has completed.
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
+  asm volatile("{\n.reg .pred P1;\nLAB_WAIT:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\n"
+               "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}\n" :: "r"(smem_u32(bar)), "r"(parity) : "memory");
+}
+// 2D TMA load: box at (c0 = inner/K coordinate, c1 = row) into smem, completing on bar.
+__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, uint64_t* bar, int c0, int c1) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+               " [%0], [%1, {%3, %4}], [%2];\n"
+               :: "r"(smem_u32(dst)), "l"(reinterpret_cast<uint64_t>(map)), "r"(smem_u32(bar)),
+                  "r"(c0), "r"(c1) : "memory");
+}
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
+}
+template <int R> __device__ __forceinline__ void fence_regs(float (&d)[R]) {
+#pragma unroll
+  for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i]) :: "memory");
+}
+template <uint32_t R> __device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(R));
+}
+template <uint32_t R> __device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(R));
+}
+
+// Shared-memory matrix descriptor for a K-major operand with 128B swizzle:
+// rows of 128 bytes (32 floats), 8-row swizzle atoms of 1024 bytes stacked
+// along M/N. start address >> 4 in bits 0-13, leading byte offset >> 4 in
+// 16-29 (unused for swizzled K-major; 1 by convention), stride byte offset
+// >> 4 in 32-45 (1024 B between 8-row groups), base offset 0 (bits 49-51;
+// tiles are 1024-byte aligned), layout type 1 = SWIZZLE_128B in bits 62-63.
+// The k-th k8 slice inside the 128-byte row starts k*32 bytes further on.
+__device__ __forceinline__ uint64_t make_desc_sw128(uint32_t saddr) {
+  uint64_t d = 0;
+  d |= static_cast<uint64_t>((saddr & 0x3FFFF) >> 4);
+  d |= static_cast<uint64_t>(1) << 16;
+  d |= static_cast<uint64_t>(1024 >> 4) << 32;
+  d |= static_cast<uint64_t>(1) << 62;
+  return d;
+}
+
+// D(64x128, f32 regs) += A(64x8 tf32, smem desc) * B(128x8 tf32, smem desc)^T; both K-major.
+__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], uint64_t da, uint64_t db, int sd) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+      "}, %64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(da), "l"(db), "r"(sd));
+}
+
+// D(64x256, f32 regs) += A(64x8 tf32, smem desc) * B(256x8 tf32, smem desc)^T; both K-major.
+__device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], uint64_t da, uint64_t db, int sd) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+      "}, %128, %129, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(da), "l"(db), "r"(sd));
+}
+
+template <int BN> struct Wgmma;
+template <> struct Wgmma<128> {
+  static __device__ __forceinline__ void mma(float (&d)[64], uint64_t a, uint64_t b, int sd) { wgmma_m64n128k8_tf32(d, a, b, sd); }
+};
+template <> struct Wgmma<256> {
+  static __device__ __forceinline__ void mma(float (&d)[128], uint64_t a, uint64_t b, int sd) { wgmma_m64n256k8_tf32(d, a, b, sd); }
+};
+
+template <int BN, int STAGES, bool SPLIT3> struct Cfg {
+  static constexpr int A_BYTES = BM * BK * 4;           // 16 KB
+  static constexpr int B_BYTES = BN * BK * 4;           // 16 / 32 KB
+  static constexpr int NOPS = SPLIT3 ? 2 : 1;           // hi (+ lo) per operand
+  static constexpr int STAGE_BYTES = NOPS * (A_BYTES + B_BYTES);
+  static constexpr int SMEM = STAGES * STAGE_BYTES + 1024 /*align*/ + 2 * STAGES * 8 + 64;
+  static constexpr int THREADS = 384;
+  static constexpr int ACC = BN / 2;                    // f32 regs per thread per accumulator
+};
+
+// tmA: A or A_hi (M x K); tmAl: A_lo (SPLIT3 only); tmB: Bt or B_hi (N x K); tmBl: B_lo.
+template <int BN, int STAGES, bool SPLIT3>
+__global__ void __launch_bounds__(384, 1)
+gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmAl,
+                 const __grid_constant__ CUtensorMap tmB, const __grid_constant__ CUtensorMap tmBl,
+                 float* __restrict__ C, int M, int N, int K, int ldc, float alpha, float beta) {
+  using CF = Cfg<BN, STAGES, SPLIT3>;
+  extern __shared__ unsigned char smem_raw[];
+  // 128B swizzle atoms must be 1024-byte aligned (the descriptors assume base offset 0).
+  unsigned char* smem = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~static_cast<uintptr_t>(1023));
+  uint64_t* full = reinterpret_cast<uint64_t*>(smem + STAGES * CF::STAGE_BYTES);
+  uint64_t* empty = full + STAGES;
+
+  // stage s: [A_hi | (A_lo) | B_hi | (B_lo)]
+  auto sA = [&](int s, int part) { return smem + s * CF::STAGE_BYTES + part * CF::A_BYTES; };
+  auto sB = [&](int s, int part) {
+    return smem + s * CF::STAGE_BYTES + CF::NOPS * CF::A_BYTES + part * CF::B_BYTES;
+  };
+
+  const int wg = threadIdx.x / 128;
+  const int tid = threadIdx.x % 128;
+  const int m0 = blockIdx.y * BM;
+  const int n0 = blockIdx.x * BN;
+  const int ktiles = (K + BK - 1) / BK;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(&full[s], 1);
+      mbar_init(&empty[s], 8);  // one arrive per consumer warp (2 WGs x 4 warps)
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  if (wg == 0) {
+    // ------------------------------------------------------------ producer
+    setmaxnreg_dec<40>();
+    if (tid == 0) {
+      for (int kt = 0; kt < ktiles; ++kt) {
+        const int s = kt % STAGES;
+        // First pass over the ring: waiting for parity 1 of a fresh barrier returns at once.
+        mbar_wait(&empty[s], ((kt / STAGES) & 1) ^ 1);
+        // Full box bytes are counted even where TMA zero-fills out of bounds.
+        mbar_expect_tx(&full[s], CF::STAGE_BYTES);
+        const int kc = kt * BK;
+        tma_load_2d(sA(s, 0), &tmA, &full[s], kc, m0);
+        if (SPLIT3) tma_load_2d(sA(s, 1), &tmAl, &full[s], kc, m0);
+        tma_load_2d(sB(s, 0), &tmB, &full[s], kc, n0);
+        if (SPLIT3) tma_load_2d(sB(s, 1), &tmBl, &full[s], kc, n0);
+      }
+    }
+  } else {
+    // ------------------------------------------------------------ consumers
+    setmaxnreg_inc<232>();
+    const int cw = wg - 1;  // rows cw*64 .. cw*64+63 of the CTA tile
+    float acc[CF::ACC];
+    float acc2[SPLIT3 ? CF::ACC : 1];
+    // No zero-fill: the first wgmma of each accumulator runs with scale-d = 0
+    // (D = A*B), so the registers' old contents are ignored. (Zero-filling them
+    // with ordinary moves made ptxas serialize the wgmmas, C7515.)
+
+    for (int kt = 0; kt < ktiles; ++kt) {
+      const int s = kt % STAGES;
+      mbar_wait(&full[s], (kt / STAGES) & 1);
+      const uint32_t aHi = smem_u32(sA(s, 0)) + cw * 64 * 128;  // 64 rows x 128 B
+      const uint32_t bHi = smem_u32(sB(s, 0));
+      wgmma_fence();
+#pragma unroll
+      for (int k = 0; k < BK / 8; ++k) {
+        const uint64_t dAh = make_desc_sw128(aHi + k * 32);
+        const uint64_t dBh = make_desc_sw128(bHi + k * 32);
+        if constexpr (SPLIT3) {
+          const uint32_t aLo = smem_u32(sA(s, 1)) + cw * 64 * 128;
+          const uint32_t bLo = smem_u32(sB(s, 1));
+          const uint64_t dAl = make_desc_sw128(aLo + k * 32);
+          const uint64_t dBl = make_desc_sw128(bLo + k * 32);
+          Wgmma<BN>::mma(acc2, dAl, dBh, (kt | k) != 0);  // lo*hi
+          Wgmma<BN>::mma(acc2, dAh, dBl, 1);  // hi*lo
+        }
+        Wgmma<BN>::mma(acc, dAh, dBh, (kt | k) != 0);     // hi*hi
+      }
+      wgmma_commit();
+      // Keep this k-tile's group in flight; the previous group is complete
+      // now, so its stage goes back to the producer.
+#ifndef TF32K_WAIT_ALL
+      wgmma_wait<1>();
+      if (kt > 0) {
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[(kt + STAGES - 1) % STAGES]);
+      }
+#else  // fallback for A/B or debugging: drain each k-tile, release its own stage
+      wgmma_wait<0>();
+      __syncwarp();
+      if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[s]);
+#endif
+    }
+    wgmma_wait<0>();
+    fence_regs(acc);
+    if constexpr (SPLIT3) fence_regs(acc2);
+
+    // ------------------------------------------------------------ epilogue
+    // Accumulator fragment (m64nN f32): reg i of thread t (warp w = t/32,
+    // lane l) holds row w*16 + l/4 + 8*((i/2)%2), column 8*(i/4) + 2*(l%4) + i%2.
+    const int w = tid / 32, l = tid % 32;
+    const int rbase = m0 + cw * 64 + w * 16 + l / 4;
+    const int cbase = n0 + 2 * (l % 4);
+    const bool vec2 = (ldc % 2) == 0;
+#pragma unroll
+    for (int j = 0; j < CF::ACC / 4; ++j) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = rbase + 8 * h;
+        const int col = cbase + 8 * j;
+        if (row >= M || col >= N) continue;
+        float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+        if constexpr (SPLIT3) {
+          v0 += acc2[4 * j + 2 * h];
+          v1 += acc2[4 * j + 2 * h + 1];
+        }
+        float* p = C + static_cast<size_t>(row) * ldc + col;
+        if (vec2 && col + 1 < N) {
+          float2 o = make_float2(alpha * v0, alpha * v1);
+          if (beta != 0.f) {
+            const float2 c = *reinterpret_cast<const float2*>(p);
+            o.x = fmaf(beta, c.x, o.x);
+            o.y = fmaf(beta, c.y, o.y);
+          }
+          *reinterpret_cast<float2*>(p) = o;
+        } else {
+          p[0] = beta != 0.f ? fmaf(beta, p[0], alpha * v0) : alpha * v0;
+          if (col + 1 < N) p[1] = beta != 0.f ? fmaf(beta, p[1], alpha * v1) : alpha * v1;
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- pre-passes
+// hi = tf32 round-to-nearest(a) (cvt.rna), lo = tf32 rna(a - hi).
+__device__ __forceinline__ void split_tf32(float a, float& hi, float& lo) {
+  uint32_t h, lw;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(h) : "f"(a));
+  hi = __uint_as_float(h);
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(lw) : "f"(a - hi));
+  lo = __uint_as_float(lw);
+}
+
+// Row-major rows x cols (ld) -> split copies with the same shape (ld_out).
+__global__ void split_kernel(const float* __restrict__ X, int rows, int cols, int ld,
+                             float* __restrict__ Hi, float* __restrict__ Lo, int ldo) {
+  const size_t n = static_cast<size_t>(rows) * cols;
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    const size_t r = i / cols, c = i % cols;
+    float h, l;
+    split_tf32(X[r * ld + c], h, l);
+    Hi[r * ldo + c] = h;
+    Lo[r * ldo + c] = l;
+  }
+}
+
+// B row-major K x N (ldb) -> Bt N x K (ldt), optionally split into hi/lo.
+template <bool SPLIT>
+__global__ void transpose_kernel(const float* __restrict__ B, int K, int N, int ldb,
+                                 float* __restrict__ Hi, float* __restrict__ Lo, int ldt) {
+  __shared__ float t[32][33];
+  const int n0 = blockIdx.x * 32, k0 = blockIdx.y * 32;
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+    const int k = k0 + y, n = n0 + threadIdx.x;
+    t[y][threadIdx.x] = (k < K && n < N) ? B[static_cast<size_t>(k) * ldb + n] : 0.f;
+  }
+  __syncthreads();
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+    const int n = n0 + y, k = k0 + threadIdx.x;
+    if (n < N && k < K) {
+      const float v = t[threadIdx.x][y];
+      if (SPLIT) {
+        float h, l;
+        split_tf32(v, h, l);
+        Hi[static_cast<size_t>(n) * ldt + k] = h;
+        Lo[static_cast<size_t>(n) * ldt + k] = l;
+      } else {
+        Hi[static_cast<size_t>(n) * ldt + k] = v;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- host side
+using PFN_encodeTiled = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                                     const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                                     CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+inline PFN_encodeTiled get_encode_fn() {
+  static PFN_encodeTiled fn = nullptr;
+  if (!fn) {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess || !p) {
+      fprintf(stderr, "tf32k: cuTensorMapEncodeTiled not available\n");
+      return nullptr;
+    }
+    fn = reinterpret_cast<PFN_encodeTiled>(p);
+  }
+  return fn;
+}
+
+// Row-major rows x cols (cols contiguous, ld floats), box = boxRows x 32 floats, 128B swizzle.
+inline bool make_map(CUtensorMap* m, const float* base, int rows, int cols, int ld, int boxRows) {
+  PFN_encodeTiled enc = get_encode_fn();
+  if (!enc) return false;
+  cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * sizeof(float)};
+  cuuint32_t box[2] = {static_cast<cuuint32_t>(BK), static_cast<cuuint32_t>(boxRows)};
+  cuuint32_t estr[2] = {1, 1};
+  CUresult r = enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box, estr,
+                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    fprintf(stderr, "tf32k: cuTensorMapEncodeTiled failed (%d)\n", static_cast<int>(r));
+    return false;
+  }
+  return true;
+}
+
+// Launch on K-major operands: A (M x K, lda) and Bt (N x K, ldb); for SPLIT3
+// Al / Btl are the lo parts (A, Bt the hi parts). Returns false on a
+// precondition or launch failure.
+template <int BN, int STAGES, bool SPLIT3>
+bool launch_kmajor(const float* A, const float* Al, int lda, const float* Bt, const float* Btl, int ldb, float* C,
+                   int ldc, int M, int N, int K, float alpha, float beta, cudaStream_t st = 0) {
+  using CF = Cfg<BN, STAGES, SPLIT3>;
+  if (M <= 0 || N <= 0 || K <= 0 || K % 4 || lda % 4 || ldb % 4) return false;
+  if ((reinterpret_cast<uintptr_t>(A) | reinterpret_cast<uintptr_t>(Bt)) & 15) return false;
+  CUtensorMap mA, mAl, mB, mBl;
+  if (!make_map(&mA, A, M, K, lda, BM) || !make_map(&mB, Bt, N, K, ldb, BN)) return false;
+  if (SPLIT3) {
+    if ((reinterpret_cast<uintptr_t>(Al) | reinterpret_cast<uintptr_t>(Btl)) & 15) return false;
+    if (!make_map(&mAl, Al, M, K, lda, BM) || !make_map(&mBl, Btl, N, K, ldb, BN)) return false;
+  } else {
+    mAl = mA;
+    mBl = mB;
+  }
+  auto kern = gemm_tf32_kernel<BN, STAGES, SPLIT3>;
+  static bool attr = false;
+  if (!attr) {
+    if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, CF::SMEM) != cudaSuccess)
+      return false;
+    attr = true;
+  }
+  dim3 grid((N + BN - 1) / BN, (M + BM - 1) / BM);
+  kern<<<grid, CF::THREADS, CF::SMEM, st>>>(mA, mAl, mB, mBl, C, M, N, K, ldc, alpha, beta);
+  return cudaGetLastError() == cudaSuccess;
+}
+
+// Default configurations (smem: 227 KB per block on H100/H200).
+//   TF32:   BN=256, 4 stages x 48 KB = 192 KB
+//   3xTF32: BN=128, 3 stages x 64 KB = 192 KB (two 64-reg accumulators)
+constexpr int TF32_BN = 256, TF32_STAGES = 4;
+constexpr int X3_BN = 128, X3_STAGES = 3;
+
+}  // namespace tf32k
