@@ -199,6 +199,8 @@ public:
 
   bool walk(const Stmt *s) {
     s = unwrapLoopWrappers(s);
+    if (s == scope.side)
+      return true;
     // A statement that is not inside any inner loop of the outermost one can
     // be peeled: the nests below it may still be GEMMs.
     bool peelable = enclosing.size() <= 1;

@@ -150,6 +150,9 @@ public:
   /// 0;` before `while (i < m)`), if any: it stays where it is, before the
   /// guard, and counts as part of the nest.
   LoopStart outerStart;
+  /// A statement beside the product that the walk leaves out, to run after
+  /// the launcher (SplitOff.cpp); null for the whole nest.
+  const clang::Stmt *side = nullptr;
   /// The loops as written (walkNest), then the dimensions they make
   /// (shapeLoops): the loops of writes and locals are dimensions.
   std::vector<SourceLoop> sourceLoops;

@@ -12,6 +12,7 @@
 #include "Contraction.h"
 #include "GuardedBias.h"
 #include "PointerWalk.h"
+#include "SplitOff.h"
 #include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
@@ -105,9 +106,10 @@ size_t sharedLoops(const Write &init, const Contraction &c) {
 class Recognizer {
 public:
   Recognizer(const Stmt *outer, const FunctionDecl *function,
-             ASTContext &ctx, LoopStart start)
+             ASTContext &ctx, LoopStart start, const Stmt *side = nullptr)
       : scope(ctx, outer), function(function) {
     scope.outerStart = start;
+    scope.side = side;
   }
 
   Recognition run() {
@@ -706,6 +708,15 @@ std::optional<Nest> Recognizer::recognize() {
     epilogue.push_back(describeStep(step));
   if (!epilogue.empty())
     summary += "; epilogue: " + llvm::join(epilogue, ", ");
+  if (scope.side) {
+    std::vector<const Access *> operands = {&*x, &*y, &*out};
+    if (bias)
+      operands.push_back(&*bias);
+    std::optional<std::string> split = splitOff(scope, operands, nest);
+    if (!split)
+      return std::nullopt;
+    summary += "; " + *split;
+  }
   return nest;
 }
 
@@ -714,7 +725,15 @@ std::optional<Nest> Recognizer::recognize() {
 Recognition mlir::gemm::recognizeNest(const Stmt *outer,
                                       const FunctionDecl *function,
                                       ASTContext &ctx, LoopStart start) {
-  return Recognizer(outer, function, ctx, start).run();
+  Recognition whole = Recognizer(outer, function, ctx, start).run();
+  if (whole.nest)
+    return whole;
+  // A product beside another computation: the nest without it (SplitOff).
+  for (const Stmt *side : sideCandidates(outer))
+    if (Recognition split = Recognizer(outer, function, ctx, start, side).run();
+        split.nest)
+      return split;
+  return whole;
 }
 
 std::string mlir::gemm::layoutName(const OperandBinding &b) {

@@ -66,6 +66,8 @@ std::string mlir::gemm::launchCondition(const Nest &nest) {
   std::string condition;
   for (const std::string &precondition : nest.preconditions)
     condition += "(" + precondition + ") && ";
+  for (const std::string &check : nest.sideChecks)
+    condition += "(" + check + ") && ";
   return condition + launcherCall(nest);
 }
 
@@ -214,9 +216,10 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
                        const Nest *nest, bool brace) {
       if (!nest)
         return text;
-      std::string condition = nest->preconditions.empty()
-                                  ? launchCondition(*nest)
-                                  : "(" + launchCondition(*nest) + ")";
+      std::string condition =
+          nest->preconditions.empty() && nest->sideChecks.empty()
+              ? launchCondition(*nest)
+              : "(" + launchCondition(*nest) + ")";
       std::string guard = (brace ? "{ if (!" : "if (!") + condition + ") {";
       std::string out;
       if (atLineStart) {
@@ -235,7 +238,16 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
       } else {
         out += guard + assumptionChecks(*nest, result.isC) + " ";
       }
-      return out + text + (brace ? " } }" : " }");
+      out += text + " }";
+      // A statement split off runs after the launcher, in loops of its own
+      // with the nest's lines; the lines after keep their numbers.
+      if (!nest->sideText.empty())
+        out += " else {\n" + lineDirective(nest->sideLine, fileName) +
+               nest->sideText + "\n}\n" +
+               lineDirective(
+                   1 + source.take_front(nest->endOffset).count('\n'),
+                   fileName);
+      return out + (brace ? " }" : "");
     };
     if (!nest.versionCondition.empty()) {
       // A nest versioned on a branch (Unswitch.cpp): the condition is tested

@@ -74,13 +74,13 @@ void effects() {
       for (int k = 0; k < 64; ++k)
         C[i][j] += A[i][k] * (D[k][j] = B[k][j]);
 
-  // Two products into two arrays.
+  // Two products, the second reading what the first writes.
   // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: more than one multiply-accumulate in the nest [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       for (int k = 0; k < 64; ++k) {
         C[i][j] += A[i][k] * B[k][j];
-        D[i][j] += B[i][k] * A[k][j];
+        D[i][j] += C[i][k] * A[k][j];
       }
 
   // A comma expression hides a second assignment.

@@ -106,6 +106,13 @@ struct Nest {
   /// an arm that is no GEMM has no Nest and runs the original loops.
   std::string versionCondition;
   bool versionArm = true;
+  /// A statement beside the product, split off (SplitOff.cpp): the nest's
+  /// text with only that statement and what it reads, which runs after the
+  /// launcher, and the conditions, C++ valid before the nest, that its
+  /// memory and the product's do not overlap (else the loop runs).
+  std::string sideText;
+  unsigned sideLine = 0; ///< Where sideText starts.
+  std::vector<std::string> sideChecks;
 
   /// The params of every activation step, in order: the launcher's last
   /// arguments.

@@ -1,0 +1,338 @@
+//===- SplitOff.cpp - A product beside another computation ----------------===//
+//
+// Loop distribution, as far as the rewrite needs it. The nest N runs, in
+// each iteration, the product's statements P and a statement S beside them.
+// Where S reads no scalar that P sets (the accumulator) and assigns no
+// scalar outside itself, the only ties between the two are through memory:
+// S's stores against what P reads and writes, S's loads against what P
+// writes (C). Where those spans are disjoint, running all of P (the
+// launcher) and then all of S in the nest's loops computes what N does.
+// The spans are affine over the box, so their extremes are sums of
+// per-dimension extremes; the guard compares them before the launcher and
+// runs the original loops where they overlap. The side copy of the nest is
+// its text with everything but S, the loops around it and the declarations
+// it reads blanked out.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SplitOff.h"
+
+#include "LoopHeader.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+bool holdsStmt(const Stmt *s, const Stmt *e) {
+  return s == e || llvm::any_of(s->children(), [&](const Stmt *child) {
+           return child && holdsStmt(child, e);
+         });
+}
+
+bool holdsLoop(const Stmt *s) {
+  return isLoop(s) || llvm::any_of(s->children(), [](const Stmt *child) {
+           return child && holdsLoop(child);
+         });
+}
+
+bool storesToMemory(const Stmt *s) {
+  if (const auto *op = dyn_cast<BinaryOperator>(s);
+      op && op->isAssignmentOp() && isMemoryAccess(op->getLHS()))
+    return true;
+  return llvm::any_of(s->children(), [](const Stmt *child) {
+    return child && storesToMemory(child);
+  });
+}
+
+/// The statements that a loop (its body) or a block runs.
+std::vector<const Stmt *> statementsOf(const Stmt *s) {
+  s = unwrapLoopWrappers(s);
+  if (isLoop(s))
+    return {loopBody(s)};
+  if (const auto *block = dyn_cast<CompoundStmt>(s))
+    return {block->body_begin(), block->body_end()};
+  return {};
+}
+
+void collectCandidates(const Stmt *s, std::vector<const Stmt *> &out) {
+  for (const Stmt *child : statementsOf(s)) {
+    const Stmt *inner = unwrapLoopWrappers(child);
+    if (isLoop(inner) || isa<CompoundStmt>(inner))
+      collectCandidates(inner, out);
+    else if (!isa<DeclStmt>(inner) && !holdsLoop(inner) &&
+             storesToMemory(inner))
+      out.push_back(inner);
+  }
+}
+
+/// One side of a span check: the lowest and highest element an access
+/// reaches over the box, as C++ valid before the nest.
+struct Span {
+  std::string base, low, high;
+};
+
+class Splitter {
+public:
+  Splitter(NestScope &scope, ArrayRef<const Access *> operands, Nest &nest)
+      : scope(scope), ctx(scope.ctx), sm(ctx.getSourceManager()),
+        operands(operands), nest(nest), side(scope.side) {}
+
+  std::optional<std::string> run() {
+    std::string what = quoted(text(side));
+    // The dimensions whose loops run the side statement.
+    std::vector<int> context;
+    for (size_t d = 0; d < scope.loops.size(); ++d)
+      for (auto [l, weight] : scope.loops[d].members)
+        if (holdsStmt(loopBody(scope.sourceLoops[l].stmt), side) &&
+            !llvm::is_contained(context, int(d)))
+          context.push_back(d);
+    if (!readsOf(side, true))
+      return std::nullopt;
+    // The nest's locals it reads, and theirs, keep their declarations.
+    for (size_t n = 0; n < needed.size(); ++n) {
+      const VarDecl *var = needed[n];
+      bool index = llvm::any_of(scope.sourceLoops, [&](const SourceLoop &l) {
+        return l.iv == var;
+      });
+      if (scope.written.contains(var) && !index)
+        return scope.reject(what + " reads '" + var->getNameAsString() +
+                            "', which the product's statements set, so it "
+                            "depends on the product");
+      if (var->getInit() && !readsOf(var->getInit(), false))
+        return std::nullopt;
+    }
+    const Access &c = *operands[2];
+    std::vector<Span> cSpan = {span(c)}, all;
+    for (const Access *op : operands)
+      all.push_back(span(*op));
+    // The scalars the product reads through pointers (`*alpha`).
+    for (const UnaryOperator *read : scope.scalarReads)
+      all.push_back({scope.print(read->getSubExpr()), "0", "0"});
+    for (auto &[e, store] : accesses) {
+      std::optional<Access> access = scope.decomposeAccess(e, context);
+      if (!access)
+        return std::nullopt;
+      if (access->rowIndex || access->root == c.root)
+        return scope.reject(what + (store ? " stores to '" : " reads '") +
+                            scope.print(e) + "', " +
+                            (access->rowIndex ? "a row of a table, whose "
+                                                "span is not one range"
+                                              : "an element of C"));
+      for (const Access *op : operands)
+        if (store && access->root == op->root)
+          return scope.reject(what + " stores to '" + scope.print(e) +
+                              "', an element of '" + op->root +
+                              "', which the product reads");
+      Span mine = span(*access);
+      for (const Span &theirs : store ? all : cSpan)
+        if (std::string check = disjoint(mine, theirs);
+            !llvm::is_contained(nest.sideChecks, check))
+          nest.sideChecks.push_back(check);
+    }
+    if (!sideText())
+      return std::nullopt;
+    return what + " runs beside the product: it runs as written after the "
+                  "launcher, in the nest's loops, where its memory and the "
+                  "product's do not overlap (elsewhere the loop runs)";
+  }
+
+private:
+  NestScope &scope;
+  ASTContext &ctx;
+  SourceManager &sm;
+  ArrayRef<const Access *> operands;
+  Nest &nest;
+  const Stmt *side;
+  std::vector<std::pair<const Expr *, bool>> accesses; ///< (access, store)
+  std::vector<const VarDecl *> needed;
+  llvm::SmallPtrSet<const VarDecl *, 8> ownLocals;
+
+  /// `s` as written, on one line.
+  std::string text(const Stmt *s) {
+    CharSourceRange range = sm.getExpansionRange(s->getSourceRange());
+    SmallVector<StringRef> words;
+    Lexer::getSourceText(range, sm, ctx.getLangOpts())
+        .split(words, ' ', -1, false);
+    std::string out;
+    for (StringRef word : words)
+      out += (out.empty() ? "" : " ") + word.trim().str();
+    return out;
+  }
+
+  /// Records the memory `s` reads and stores, and the nest's locals it
+  /// reads; false (with the obstacle) for what has no span or an effect
+  /// besides its stores.
+  bool readsOf(const Stmt *s, bool inSide) {
+    if (const auto *decl = dyn_cast<DeclStmt>(s))
+      for (const Decl *d : decl->decls())
+        if (const auto *var = dyn_cast<VarDecl>(d))
+          ownLocals.insert(var);
+    if (const auto *e = dyn_cast<Expr>(s); e && isMemoryAccess(e)) {
+      accesses.push_back({stripCasts(e), false});
+      namesIn(e);
+      return true;
+    }
+    std::string what = quoted(text(side));
+    if (const auto *op = dyn_cast<BinaryOperator>(s);
+        op && op->isAssignmentOp()) {
+      const VarDecl *target = referencedVar(op->getLHS());
+      if (isMemoryAccess(op->getLHS())) {
+        accesses.push_back({stripCasts(op->getLHS()), true});
+        if (op->isCompoundAssignmentOp())
+          accesses.push_back({stripCasts(op->getLHS()), false});
+        namesIn(op->getLHS());
+        return readsOf(op->getRHS(), inSide);
+      }
+      if (!inSide || !target || !ownLocals.contains(target))
+        return scope.reject(what + " assigns '" + scope.print(op->getLHS()) +
+                            "', which it shares with the product"),
+               false;
+    }
+    if (const auto *unary = dyn_cast<UnaryOperator>(s);
+        unary && (unary->isIncrementDecrementOp() ||
+                  unary->getOpcode() == UO_Deref))
+      return scope.reject(what + " " +
+                          (unary->getOpcode() == UO_Deref
+                               ? "reads through '" +
+                                     scope.print(unary->getSubExpr()) +
+                                     "', whose span gemm-opt does not bound"
+                               : "steps '" +
+                                     scope.print(unary->getSubExpr()) + "'")),
+             false;
+    if (const auto *call = dyn_cast<CallExpr>(s);
+        call && !asMathCall(call) && !asMinMaxCall(call))
+      return scope.reject(what + " calls a function beside the product"),
+             false;
+    if (isa<MemberExpr>(s))
+      return scope.reject(what + " reads a member, whose span gemm-opt does "
+                                 "not bound"),
+             false;
+    namesIn(s, false);
+    return llvm::all_of(s->children(), [&](const Stmt *child) {
+      return !child || readsOf(child, inSide);
+    });
+  }
+
+  /// Notes the nest's locals that `s` names (all of its subtree, or `s`
+  /// alone): their declarations stay in the side copy.
+  void namesIn(const Stmt *s, bool deep = true) {
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl());
+          var && scope.findLocal(var) && !ownLocals.contains(var) &&
+          !llvm::is_contained(needed, var))
+        needed.push_back(var);
+    if (deep)
+      for (const Stmt *child : s->children())
+        if (child)
+          namesIn(child);
+  }
+
+  /// The elements `a` reaches: its first plus each dimension's coefficient
+  /// times 0 or extent - 1, whichever is lower (higher).
+  Span span(const Access &a) {
+    Span out{a.basePtr, a.index.constant.str(), a.index.constant.str()};
+    for (size_t d = 0; d < scope.loops.size(); ++d) {
+      const SymExpr &coeff = a.index.ivCoeffs[d];
+      if (coeff.isZero())
+        continue;
+      std::string s = parenthesize(coeff.str());
+      std::string reach = "(long long)" + s + " * ((long long)" +
+                          parenthesize(scope.loops[d].extent.str()) + " - 1)";
+      std::optional<int64_t> sign = coeff.getConstant();
+      if (!sign || *sign < 0)
+        out.low += sign ? " + " + reach
+                        : " + (" + s + " < 0 ? " + reach + " : 0)";
+      if (!sign || *sign > 0)
+        out.high += sign ? " + " + reach
+                         : " + (" + s + " > 0 ? " + reach + " : 0)";
+    }
+    return out;
+  }
+
+  static std::string at(const Span &s, const std::string &offset) {
+    return "(unsigned long long)(" + parenthesize(s.base) + " + (" + offset +
+           "))";
+  }
+  static std::string disjoint(const Span &x, const Span &y) {
+    return at(x, x.high + " + 1") + " <= " + at(y, y.low) + " || " +
+           at(y, y.high + " + 1") + " <= " + at(x, x.low);
+  }
+
+  /// The nest's text with only the side statement, the loops and blocks
+  /// around it and the declarations it reads; the rest is blanked to `;`.
+  bool sideText() {
+    const Stmt *outer = unwrapLoopWrappers(scope.outer);
+    SourceLocation begin = outer->getBeginLoc(), end = endOfStmt(outer);
+    if (begin.isMacroID() || end.isMacroID() ||
+        !sm.isWrittenInMainFile(begin))
+      return scope.reject("the nest is written in a macro or an included "
+                          "file, so no copy of it can run the statement "
+                          "beside the product"),
+             false;
+    unsigned from = sm.getFileOffset(begin);
+    unsigned to = sm.getFileOffset(
+        Lexer::getLocForEndOfToken(end, 0, sm, ctx.getLangOpts()));
+    StringRef original = sm.getBufferData(sm.getMainFileID()).slice(from, to);
+    if (original.contains('#'))
+      return scope.reject("a preprocessor line stands inside the nest, "
+                          "which a copy without the product could not keep"),
+             false;
+    std::vector<std::pair<unsigned, unsigned>> blanks;
+    blank(outer, blanks);
+    llvm::sort(blanks);
+    std::string out;
+    unsigned at = from;
+    for (auto [b, e] : blanks) {
+      out += original.slice(at - from, b - from).str() + ";";
+      at = e;
+    }
+    out += original.slice(at - from, to - from).str();
+    nest.sideText = out;
+    nest.sideLine = sm.getExpansionLineNumber(begin);
+    return true;
+  }
+
+  void blank(const Stmt *s, std::vector<std::pair<unsigned, unsigned>> &out) {
+    for (const Stmt *child : statementsOf(s)) {
+      if (child == side)
+        continue;
+      const Stmt *inner = unwrapLoopWrappers(child);
+      if ((isLoop(inner) || isa<CompoundStmt>(inner)) &&
+          holdsStmt(inner, side)) {
+        blank(inner, out);
+        continue;
+      }
+      if (const auto *decl = dyn_cast<DeclStmt>(inner);
+          decl && llvm::any_of(decl->decls(), [&](const Decl *d) {
+            return llvm::is_contained(needed, dyn_cast<VarDecl>(d));
+          }))
+        continue;
+      CharSourceRange range = sm.getExpansionRange(
+          SourceRange(child->getBeginLoc(), endOfStmt(child)));
+      out.push_back({sm.getFileOffset(range.getBegin()),
+                     sm.getFileOffset(Lexer::getLocForEndOfToken(
+                         range.getEnd(), 0, sm, ctx.getLangOpts()))});
+    }
+  }
+};
+
+} // namespace
+
+std::vector<const Stmt *> mlir::gemm::sideCandidates(const Stmt *outer) {
+  std::vector<const Stmt *> out;
+  collectCandidates(outer, out);
+  if (out.size() > 3)
+    out.resize(3);
+  return out;
+}
+
+std::optional<std::string>
+mlir::gemm::splitOff(NestScope &scope, ArrayRef<const Access *> operands,
+                     Nest &nest) {
+  return Splitter(scope, operands, nest).run();
+}

@@ -1,0 +1,104 @@
+// A product beside another computation (SplitOff.cpp): the other statement
+// runs after the launcher in the nest's loops, where its memory and the
+// product's do not overlap (checked before the launcher). Near misses keep
+// the nest as written: a statement that reads the accumulator or C, one
+// that steps a counter.
+//
+// RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
+// RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
+
+#include <stddef.h>
+
+void backward(float *dw, float *db, const float *dout, const float *in,
+              int B, int T, int C, int OC) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = C x OC x (B * T); A column-major, B row-major, C column-major; accumulates into C, alpha = 1, beta = 1; 'if (db != NULL) { db[o] += d; }' runs beside the product: it runs as written after the launcher, in the nest's loops, where its memory and the product's do not overlap (elsewhere the loop runs); rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
+  for (int o = 0; o < OC; o++)
+    for (int b = 0; b < B; b++)
+      for (int t = 0; t < T; t++) {
+        const float *drow = dout + (b * T + t) * OC;
+        const float *irow = in + (b * T + t) * C;
+        float *wrow = dw + o * C;
+        float d = drow[o];
+        if (db != NULL) { db[o] += d; }
+        for (int i = 0; i < C; i++)
+          wrow[i] += irow[i] * d;
+      }
+}
+// The guard compares the spans, then the side copy runs: the product's
+// statement and the pointers only it reads are blanked.
+// OUT: if (!(((unsigned long long)(db + {{.*}} && gemm_opt_nest_0(in, C, B * T, 1, C, dout, B * T, OC, OC, 1, dw, C, OC, 1, C, 1, 1))) {
+// OUT: } else {
+// OUT-NEXT: #line 15 "{{.*}}split-off.c"
+// OUT-NEXT: for (int o = 0; o < OC; o++)
+// OUT-NEXT:     for (int b = 0; b < B; b++)
+// OUT-NEXT:       for (int t = 0; t < T; t++) {
+// OUT-NEXT:         const float *drow = dout + (b * T + t) * OC;
+// OUT-NEXT:         ;
+// OUT-NEXT:         ;
+// OUT-NEXT:         float d = drow[o];
+// OUT-NEXT:         if (db != NULL) { db[o] += d; }
+// OUT-NEXT:         ;;
+// OUT-NEXT:       }
+// OUT-NEXT: }
+// OUT-NEXT: #line 25 "{{.*}}split-off.c"
+
+void colsums(int m, int n, int k, const double *a, const double *b, double *c,
+             double *cs) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = m x n x k; A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 0; 'cs[j] = cs[j] + b[j] * 0.5' runs beside the product: {{.*}} rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+      cs[j] = cs[j] + b[j] * 0.5;
+    }
+}
+
+// Two independent products: the second goes to the launcher, the first
+// runs as written beside it.
+void twoProducts(int n, const float *a, const float *b, float *c, float *d) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B column-major, C row-major; accumulates into C, alpha = 1, beta = 1; 'c[i * n + j] += a[i * n + k] * b[k * n + j]' runs beside the product: {{.*}} rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k) {
+        c[i * n + j] += a[i * n + k] * b[k * n + j];
+        d[i * n + j] += b[i * n + k] * a[j * n + k];
+      }
+}
+
+// Near misses.
+void rowsums(int m, int n, int k, const float *a, const float *b, float *c,
+             float *rs) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'c[i * n + j]' is written besides the accumulator and its store (only a zero-init or a scaling of the stored element may come before the sum) [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+      rs[i] += s;
+    }
+}
+void readsC(int m, int n, int k, const float *a, const float *b, float *c,
+            float *cs) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'cs[j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      for (int p = 0; p < k; p++)
+        c[i * n + j] += a[i * k + p] * b[p * n + j];
+      cs[j] += c[i * n + j];
+    }
+}
+int count;
+void counted(int m, int n, int k, const float *a, const float *b, float *c) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: increment of 'count' in the nest body [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int p = 0; p < k; p++)
+        s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+      count++;
+    }
+}
