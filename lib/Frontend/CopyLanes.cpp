@@ -52,6 +52,7 @@ private:
   std::optional<uint64_t> copies; ///< The copy loops' trip count.
   std::vector<CopyLoop> loops;
   std::vector<Stmt **> accesses; ///< Every `r[x]`.
+  bool whole = false; ///< The array is used as a whole somewhere.
   /// Declarations, assignments and loop headers outside the copy loops,
   /// which run in every copy once the copies are fused.
   std::vector<const Stmt *> perCopy;
@@ -64,31 +65,26 @@ private:
     return quoted(scope.print(cast<Expr>(s)));
   }
 
-  void replace(Stmt **slot, Stmt *with) {
-    Stmt *old = *slot;
-    scope.restore.push_back([slot, old] { *slot = old; });
-    *slot = with;
-  }
+  void replace(Stmt **slot, Stmt *with) { scope.replace(slot, with); }
 
   /// The elements of `array` that `s` reads or writes, each `r[e]` with
-  /// its slot; false for a use of the whole array.
-  bool usesIn(Stmt *&slot, std::vector<Stmt **> &out) {
+  /// its slot; a use of the whole array sets `whole`.
+  void usesIn(Stmt *&slot, std::vector<Stmt **> &out) {
     Stmt *s = slot;
     if (!s)
-      return true;
+      return;
     if (const auto *access = dyn_cast<ArraySubscriptExpr>(s);
         access && referencedVar(access->getBase()) == array) {
       out.push_back(&slot);
       for (Stmt *&child : s->children())
         if (child == access->getIdx())
-          return usesIn(child, out);
+          usesIn(child, out);
+      return;
     }
     if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == array)
-      return false;
+      whole = true;
     for (Stmt *&child : s->children())
-      if (!usesIn(child, out))
-        return false;
-    return true;
+      usesIn(child, out);
   }
 
   static const Expr *indexOf(Stmt *const *slot) {
@@ -243,8 +239,7 @@ private:
                   quoted(name));
     copies = count;
     std::vector<Stmt **> found;
-    if (!usesIn(*bodySlot(loop), found))
-      return false;
+    usesIn(*bodySlot(loop), found);
     for (Stmt **use : found)
       if (referencedVar(indexOf(use)) != iv)
         return fail(quoted(name) + " is indexed by " + text(indexOf(use)) +
@@ -291,8 +286,7 @@ private:
       return true;
     }
     std::vector<Stmt **> found;
-    if (!usesIn(slot ? *slot : s, found))
-      return false;
+    usesIn(slot ? *slot : s, found);
     if (const auto *decl = dyn_cast<DeclStmt>(s)) {
       for (const Decl *d : decl->decls())
         if (const auto *var = dyn_cast<VarDecl>(d);
@@ -380,6 +374,7 @@ private:
     loops.clear();
     accesses.clear();
     perCopy.clear();
+    whole = false;
     QualType element = ctx.getBaseElementType(var->getType());
     if (!element->isRealFloatingType() ||
         ctx.getAsArrayType(var->getType())->getElementType()->isArrayType() ||
@@ -394,10 +389,10 @@ private:
     if (first >= last)
       return;
     std::vector<Stmt **> all;
-    bool whole = false;
-    for (size_t m = first; m < last; ++m)
-      if (Stmt *s = const_cast<Stmt *>(list[m]); !usesIn(s, all))
-        whole = true;
+    for (size_t m = first; m < last; ++m) {
+      Stmt *s = const_cast<Stmt *>(list[m]);
+      usesIn(s, all);
+    }
     // Some element is picked by a copy index alone; an array of constant
     // lanes, or of lanes picked otherwise (`t[p % 4]`), is PartialSums.cpp's,
     // and a tile copied into an array (`t[i*BS + j]`) is no set of

@@ -33,6 +33,12 @@ const Stmt *mlir::gemm::unwrapLoopWrappers(const Stmt *s) {
   }
 }
 
+bool mlir::gemm::holds(const Stmt *s, const Stmt *e) {
+  return s == e || llvm::any_of(s->children(), [&](const Stmt *child) {
+           return child && holds(child, e);
+         });
+}
+
 bool mlir::gemm::isLoop(const Stmt *s) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s);
 }

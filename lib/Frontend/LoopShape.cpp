@@ -540,13 +540,6 @@ std::optional<Loop> Shaper::dimension(int anchor) {
   return dim;
 }
 
-/// Whether `s` is or holds `e`.
-bool holds(const Stmt *s, const Stmt *e) {
-  return s == e || llvm::any_of(s->children(), [&](const Stmt *child) {
-           return child && holds(child, e);
-         });
-}
-
 /// Whether `s` lies in the copies of a rerolled loop's body after its first,
 /// or in an unrolled loop: statements whose dimension holds the first copy
 /// or the remainder instead.

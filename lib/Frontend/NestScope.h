@@ -140,6 +140,12 @@ public:
   NestScope(const NestScope &) = delete;
   NestScope &operator=(const NestScope &) = delete;
   std::vector<std::function<void()>> restore;
+  /// Puts `with` in `slot` until the scope ends.
+  void replace(clang::Stmt **slot, clang::Stmt *with) {
+    clang::Stmt *old = *slot;
+    restore.push_back([slot, old] { *slot = old; });
+    *slot = with;
+  }
   /// Why a local array of the nest is no set of partial sums of one sum
   /// (PartialSums.cpp): the remark where the walk meets its declaration.
   llvm::DenseMap<const clang::VarDecl *, std::string> laneObstacles;
@@ -309,6 +315,9 @@ const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);
 /// Where `s` ends in the source. Unlike getEndLoc(), this sees through the
 /// OpenMP directives on inner loops, whose own range is the pragma line.
 clang::SourceLocation endOfStmt(const clang::Stmt *s);
+
+/// Whether `s` is or holds `e`.
+bool holds(const clang::Stmt *s, const clang::Stmt *e);
 
 /// Whether `s` is a loop: a `for`, `while`, `do` or range-`for`.
 bool isLoop(const clang::Stmt *s);

@@ -72,11 +72,7 @@ private:
 
   // --- Changes, undone when the scope ends --------------------------------
 
-  void replace(Stmt **slot, Stmt *with) {
-    Stmt *old = *slot;
-    scope.restore.push_back([slot, old] { *slot = old; });
-    *slot = with;
-  }
+  void replace(Stmt **slot, Stmt *with) { scope.replace(slot, with); }
   void rename(DeclRefExpr *ref, VarDecl *to) {
     ValueDecl *old = ref->getDecl();
     scope.restore.push_back([ref, old] { ref->setDecl(old); });

@@ -28,12 +28,6 @@ using namespace mlir::gemm;
 
 namespace {
 
-bool holdsStmt(const Stmt *s, const Stmt *e) {
-  return s == e || llvm::any_of(s->children(), [&](const Stmt *child) {
-           return child && holdsStmt(child, e);
-         });
-}
-
 bool holdsLoop(const Stmt *s) {
   return isLoop(s) || llvm::any_of(s->children(), [](const Stmt *child) {
            return child && holdsLoop(child);
@@ -88,7 +82,7 @@ public:
     std::vector<int> context;
     for (size_t d = 0; d < scope.loops.size(); ++d)
       for (auto [l, weight] : scope.loops[d].members)
-        if (holdsStmt(loopBody(scope.sourceLoops[l].stmt), side) &&
+        if (holds(loopBody(scope.sourceLoops[l].stmt), side) &&
             !llvm::is_contained(context, int(d)))
           context.push_back(d);
     if (!readsOf(side, true))
@@ -303,7 +297,7 @@ private:
         continue;
       const Stmt *inner = unwrapLoopWrappers(child);
       if ((isLoop(inner) || isa<CompoundStmt>(inner)) &&
-          holdsStmt(inner, side)) {
+          holds(inner, side)) {
         blank(inner, out);
         continue;
       }
