@@ -25,9 +25,13 @@
 using namespace clang;
 using namespace mlir::gemm;
 
-std::nullopt_t NestScope::reject(const std::string &reason, bool peelable) {
+std::nullopt_t NestScope::reject(const std::string &reason, bool peelable,
+                                 const Stmt *at) {
   if (!rejection)
-    rejection = Rejection{reason, peelable};
+    // A loop's analysis may concern the loops inside it: no one statement.
+    rejection = Rejection{reason, peelable,
+                          at ? at : walking && !isLoop(walking) ? walking
+                                                                : nullptr};
   return std::nullopt;
 }
 

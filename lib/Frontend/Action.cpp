@@ -161,19 +161,40 @@ private:
     const Stmt *inner = unwrapLoopWrappers(s);
     if (isLoop(inner) && !overContainer(inner) && isCandidate(inner, minDepth))
       return handle(inner, function);
+    scanInside(inner, [&](const Stmt *child) { scan(child, function); });
+  }
+
+  /// Calls `each` on the statements directly inside `s`, with `s` enclosing
+  /// them.
+  template <class Each> void scanInside(const Stmt *s, Each each) {
     // The body of an OpenMP region (`omp parallel`, not a loop directive) is
     // not among its children().
-    const Stmt *body = inner;
-    if (const auto *directive = dyn_cast<OMPExecutableDirective>(inner);
+    const Stmt *body = s;
+    if (const auto *directive = dyn_cast<OMPExecutableDirective>(s);
         directive && directive->hasAssociatedStmt())
       body = directive->getInnermostCapturedStmt()->getCapturedStmt();
-    enclosing.push_back(inner);
-    if (body != inner)
-      scan(body, function);
+    enclosing.push_back(s);
+    if (body != s)
+      each(body);
     else
-      for (const Stmt *child : inner->children())
-        scan(child, function);
+      for (const Stmt *child : s->children())
+        each(child);
     enclosing.pop_back();
+  }
+
+  /// Scans the nests of `s` that do not hold `obstacle`, a statement that
+  /// kept the nest around them from being one product: each is a candidate
+  /// of its own.
+  void scanBeside(const Stmt *s, const FunctionDecl *function,
+                  const Stmt *obstacle) {
+    if (!s)
+      return;
+    const Stmt *inner = unwrapLoopWrappers(s);
+    if (!holds(inner, obstacle))
+      return scan(inner, function);
+    scanInside(inner, [&](const Stmt *child) {
+      scanBeside(child, function, obstacle);
+    });
   }
 
   /// The text of the file that holds `loc`'s expansion, and `loc`'s offset
@@ -313,7 +334,8 @@ private:
         return "in its instantiation '" + which + "': " +
                (same ? r.rejection.reason : "the loop is not instantiated");
       bool clash = llvm::any_of(out, [&](const Recognition &other) {
-        return other.nest->isDouble == r.nest->isDouble;
+        return other.nest->isDouble == r.nest->isDouble &&
+               other.nest->sumsInDouble == r.nest->sumsInDouble;
       });
       if (!out.empty() &&
           (clash ||
@@ -363,10 +385,14 @@ private:
                 loop, function, ctx, startBefore(loop), r.rejection))
           return handleVersions(loop, *versions);
         unsigned before = reported;
-        if (r.rejection.peelable) {
+        const Stmt *obstacle = r.rejection.obstacle;
+        if (r.rejection.peelable || (obstacle && holds(loop, obstacle))) {
           llvm::SaveAndRestore peeled(minDepth, 3);
           enclosing.push_back(loop);
-          scan(loopBody(loop), function);
+          if (r.rejection.peelable)
+            scan(loopBody(loop), function);
+          else
+            scanBeside(loopBody(loop), function, obstacle);
           enclosing.pop_back();
         }
         if (reported == before)
@@ -385,7 +411,9 @@ private:
       place(loop, *r.nest, name,
             recognized.size() == 1
                 ? name
-                : name + (r.nest->isDouble ? "_f64" : "_f32"));
+                : name + (r.nest->isDouble       ? "_f64"
+                          : r.nest->sumsInDouble ? "_f32f64"
+                                                 : "_f32"));
     ++reported;
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId)
         << summary + "; rewritten to call " + name;

@@ -826,7 +826,8 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
       return scope.reject("'" + scope.print(w.lhs) +
                           "' is written besides the accumulation into C "
                           "(only a zero-init, a scaling of C or a bias "
-                          "element may be fused)");
+                          "element may be fused)",
+                          /*peelable=*/false, w.statement);
     c.init = &w;
     c.beta = *beta;
     c.form = c.bias         ? "fused bias init of C"

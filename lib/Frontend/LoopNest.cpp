@@ -18,6 +18,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -34,9 +35,16 @@ const Stmt *mlir::gemm::unwrapLoopWrappers(const Stmt *s) {
 }
 
 bool mlir::gemm::holds(const Stmt *s, const Stmt *e) {
-  return s == e || llvm::any_of(s->children(), [&](const Stmt *child) {
-           return child && holds(child, e);
-         });
+  if (s == e)
+    return true;
+  // An OpenMP directive's statement is not among its children().
+  if (const auto *omp = dyn_cast<OMPExecutableDirective>(s);
+      omp && omp->hasAssociatedStmt() &&
+      holds(omp->getInnermostCapturedStmt()->getCapturedStmt(), e))
+    return true;
+  return llvm::any_of(s->children(), [&](const Stmt *child) {
+    return child && holds(child, e);
+  });
 }
 
 bool mlir::gemm::isLoop(const Stmt *s) {
@@ -207,6 +215,7 @@ public:
     s = unwrapLoopWrappers(s);
     if (s == scope.side)
       return true;
+    llvm::SaveAndRestore at(scope.walking, s);
     // A statement that is not inside any inner loop of the outermost one can
     // be peeled: the nests below it may still be GEMMs.
     bool peelable = enclosing.size() <= 1;
@@ -538,8 +547,8 @@ private:
                       "', which is neither an array element nor a scalar",
                   peelable);
     }
-    scope.writes.push_back(
-        {lhs, assign->getRHS(), assign->getOpcode(), enclosing, order++});
+    scope.writes.push_back({lhs, assign->getRHS(), assign->getOpcode(),
+                            enclosing, order++, {}, scope.walking});
     return true;
   }
 };
@@ -583,5 +592,7 @@ bool mlir::gemm::walkNest(NestScope &scope) {
   Walker walker(scope);
   if (scope.outerStart.statement)
     walker.startOuter(scope.outerStart.value);
-  return walker.walk(scope.outer);
+  bool walked = walker.walk(scope.outer);
+  scope.walking = nullptr;
+  return walked;
 }

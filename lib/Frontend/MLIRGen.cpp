@@ -58,15 +58,18 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
   for (const Nest &nest : result.nests) {
     Location loc =
         FileLineColLoc::get(&context, nest.file, nest.line, nest.column);
+    // The matrices' element type, and the type the product is summed in
+    // (alpha's): wider where a double accumulator sums float matrices.
     Type element = nest.isDouble ? Type(builder.getF64Type())
                                  : Type(builder.getF32Type());
+    Type sum = nest.sumsInDouble ? Type(builder.getF64Type()) : element;
     SmallVector<Type> args = {memrefType(nest.a, element),
                               memrefType(nest.b, element),
-                              memrefType(nest.c, element), element, element};
+                              memrefType(nest.c, element), sum, sum};
     if (nest.bias)
       args.push_back(memrefType(*nest.bias, element));
     const size_t params = nest.activationParams().size();
-    args.append(params, element);
+    args.append(params, sum);
     for (const ScalarReadBinding &read : nest.scalarReads)
       args.push_back(MemRefType::get({}, read.isDouble
                                              ? Type(builder.getF64Type())

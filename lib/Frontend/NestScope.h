@@ -72,6 +72,8 @@ struct Write {
   /// Loops over tiles that enclose it but not their point loop: it runs
   /// once per tile (source loops).
   std::vector<int> perTile;
+  /// The statement of the source that holds it, for rejections.
+  const clang::Stmt *statement = nullptr;
 };
 
 /// The reference BLAS's scaling of C ahead of the update, `if (beta == 0)
@@ -118,6 +120,10 @@ struct Access {
 struct Rejection {
   std::string reason;
   bool peelable = false;
+  /// The statement of the nest (not a loop) that the reason is about, or
+  /// null where it is no one statement's: the nests beside it are
+  /// candidates of their own.
+  const clang::Stmt *obstacle = nullptr;
 };
 
 /// A statement before a loop that gives its induction variable the value
@@ -186,6 +192,8 @@ public:
   /// floatReadsChecked, each once.
   mutable std::vector<const clang::UnaryOperator *> scalarReads;
   std::optional<Rejection> rejection;
+  /// The statement the walk (walkNest) stands on, for the rejection.
+  const clang::Stmt *walking = nullptr;
   /// Values the nest was lifted with that the source spells as other than a
   /// literal (macros, enumerators, sizeof, array bounds): the spelling and
   /// the value. The rewrite asserts them, so a build with other -D values
@@ -209,7 +217,9 @@ public:
 
   /// Records the first reason the nest cannot be rewritten; returns nullopt so
   /// callers can `return scope.reject(...)`.
-  std::nullopt_t reject(const std::string &reason, bool peelable = false);
+  /// The obstacle is `at`, else the statement the walk stands on.
+  std::nullopt_t reject(const std::string &reason, bool peelable = false,
+                        const clang::Stmt *at = nullptr);
   bool failed() const { return rejection.has_value(); }
 
   /// The source loop of an induction variable (innermost active one), or -1.

@@ -609,20 +609,30 @@ std::optional<Nest> Recognizer::recognize() {
                         y->elementType.getAsString() + " -> " +
                         out->elementType.getAsString() +
                         "): A, B and C must all be float or all double");
-  // The loop rounds each partial sum to its accumulator's type; the kernel
-  // sums in the element type.
+  // The loop rounds each partial sum to its accumulator's type: the kernel
+  // sums in the element type, or for float matrices summed in a double, in
+  // double (the launcher widens the operands, runtime/include/gemm_widen.h).
+  bool sumsInDouble = false;
   if (c->accumulator) {
     QualType acc = c->accumulator->getType().getCanonicalType();
-    if (acc.getUnqualifiedType() != out->elementType)
+    QualType element = out->elementType;
+    sumsInDouble = acc->isSpecificBuiltinType(BuiltinType::Double) &&
+                   element->isSpecificBuiltinType(BuiltinType::Float);
+    if (sumsInDouble && (x->rowIndex || y->rowIndex || out->rowIndex))
+      return scope.reject("accumulator '" +
+                          c->accumulator->getNameAsString() +
+                          "' sums float rows in double, and the rows are "
+                          "separate allocations (a table of rows), which the "
+                          "launcher cannot widen to double");
+    if (acc.getUnqualifiedType() != element && !sumsInDouble)
       return scope.reject("accumulator '" +
                           c->accumulator->getNameAsString() + "' is '" +
                           acc.getUnqualifiedType().getAsString() +
-                          "' but A, B and C are '" +
-                          out->elementType.getAsString() +
+                          "' but A, B and C are '" + element.getAsString() +
                           "': the loop rounds each partial sum to '" +
                           acc.getUnqualifiedType().getAsString() +
                           "', the kernel would sum in '" +
-                          out->elementType.getAsString() + "'");
+                          element.getAsString() + "'");
   }
   for (const Access *in : {&*x, &*y})
     if (in->root == out->root)
@@ -642,6 +652,7 @@ std::optional<Nest> Recognizer::recognize() {
   };
   Nest nest;
   nest.isDouble = out->elementType->isSpecificBuiltinType(BuiltinType::Double);
+  nest.sumsInDouble = sumsInDouble;
   nest.batched = !batch.empty();
   nest.a = bind(*x, c->macLoops, withBatch(byDim[M][0], byDim[K][0]));
   nest.b = bind(*y, c->macLoops, withBatch(byDim[K][0], byDim[N][0]));
@@ -678,6 +689,10 @@ std::optional<Nest> Recognizer::recognize() {
             extent(byDim[N][0]) + " x " + extent(byDim[K][0]);
   if (nest.batched)
     summary += ", batch " + extent(batch[0]);
+  if (sumsInDouble)
+    summary += "; summed in double, as the accumulator '" +
+               c->accumulator->getNameAsString() +
+               "' is: the operands are widened to double";
   summary += "; A " + layoutName(nest.a) + ", B " + layoutName(nest.b) +
              ", C " + layoutName(nest.c) + "; " + c->form + ", alpha = " +
              nest.alpha + ", beta = " + nest.beta;

@@ -144,6 +144,7 @@ private:
   const Stmt *side;
   std::vector<std::pair<const Expr *, bool>> accesses; ///< (access, store)
   std::vector<const VarDecl *> needed;
+  llvm::SmallPtrSet<const VarDecl *, 4> headerVars;
   llvm::SmallPtrSet<const VarDecl *, 8> ownLocals;
 
   /// `s` as written, on one line.
@@ -277,6 +278,7 @@ private:
                           "which a copy without the product could not keep"),
              false;
     std::vector<std::pair<unsigned, unsigned>> blanks;
+    collectHeaders(outer);
     blank(outer, blanks);
     llvm::sort(blanks);
     std::string out;
@@ -291,6 +293,46 @@ private:
     return true;
   }
 
+  /// The variables that the headers of the loops around the side statement
+  /// read: a bound temporary (`i__3 = M;` before the loop), a `while`
+  /// loop's index, its start and its step.
+  void collectHeaderVars(const Stmt *s) {
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        headerVars.insert(var);
+    for (const Stmt *child : s->children())
+      if (child)
+        collectHeaderVars(child);
+  }
+
+  /// headerVars of the loops in `s` around the side statement.
+  void collectHeaders(const Stmt *s) {
+    for (const Stmt *child : statementsOf(s)) {
+      const Stmt *inner = unwrapLoopWrappers(child);
+      if (!(isLoop(inner) || isa<CompoundStmt>(inner)) || !holds(inner, side))
+        continue;
+      if (isLoop(inner))
+        for (const Stmt *part : inner->children())
+          if (part && part != loopBody(inner))
+            collectHeaderVars(part);
+      collectHeaders(inner);
+    }
+  }
+
+  /// True if `s` only sets a variable the loops' headers read, which the
+  /// copy must then set as the nest does.
+  bool setsHeaderVar(const Stmt *s) const {
+    const Expr *target = nullptr;
+    if (const auto *op = dyn_cast<BinaryOperator>(s); op && op->isAssignmentOp())
+      target = op->getLHS();
+    else if (const auto *op = dyn_cast<UnaryOperator>(s);
+             op && op->isIncrementDecrementOp())
+      target = op->getSubExpr();
+    const auto *ref =
+        target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+    return ref && headerVars.contains(dyn_cast<VarDecl>(ref->getDecl()));
+  }
+
   void blank(const Stmt *s, std::vector<std::pair<unsigned, unsigned>> &out) {
     for (const Stmt *child : statementsOf(s)) {
       if (child == side)
@@ -301,6 +343,13 @@ private:
         blank(inner, out);
         continue;
       }
+      if (setsHeaderVar(inner))
+        continue;
+      if (const auto *decl = dyn_cast<DeclStmt>(inner);
+          decl && llvm::any_of(decl->decls(), [&](const Decl *d) {
+            return headerVars.contains(dyn_cast<VarDecl>(d));
+          }))
+        continue;
       if (const auto *decl = dyn_cast<DeclStmt>(inner);
           decl && llvm::any_of(decl->decls(), [&](const Decl *d) {
             return llvm::is_contained(needed, dyn_cast<VarDecl>(d));

@@ -55,7 +55,7 @@ func.func @three_clamps(%a: memref<?x?xf32>, %s: f32) {
 // -----
 
 func.func @bound_type(%a: memref<?x?xf32>, %s: f32, %d: f64) {
-  // expected-error @+1 {{activation params must have the element type 'f32', got 'f64'}}
+  // expected-error @+1 {{activation params must have alpha's type 'f32', got 'f64'}}
   gemm.matmul %a, %a, %a, %s, %s params(%d : f64) {activation = [#gemm.clamp<lower, nan = bound>]} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f32
   return
 }
@@ -87,7 +87,7 @@ func.func @two_functions(%a: memref<?x?xf32>, %s: f32) {
 // -----
 
 func.func @erf_param_type(%a: memref<?x?xf64>, %s: f64, %f: f32) {
-  // expected-error @+1 {{activation params must have the element type 'f64', got 'f32'}}
+  // expected-error @+1 {{activation params must have alpha's type 'f64', got 'f32'}}
   gemm.matmul %a, %a, %a, %s, %s params(%f : f32) {activation = [#gemm.fn<gelu_erf>]} : memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>, f64
   return
 }

@@ -97,9 +97,10 @@ func.func @element_type_i32(%a: memref<?x?xi32>, %s: f32) {
 
 // -----
 
-func.func @alpha_type(%a: memref<?x?xf32>, %s: f64) {
-  // expected-error @+1 {{'gemm.matmul' op alpha and beta must have the element type 'f32', got 'f64'}}
-  gemm.matmul %a, %a, %a, %s, %s : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f64
+// f32 operands may be summed in f64 (widened); f64 ones never in f32.
+func.func @alpha_type(%a: memref<?x?xf64>, %s: f32) {
+  // expected-error @+1 {{'gemm.matmul' op alpha and beta must have the element type, or f64 for f32 operands, got 'f32' for 'f64'}}
+  gemm.matmul %a, %a, %a, %s, %s : memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>, f32
   return
 }
 

@@ -20,6 +20,16 @@ func.func @f32_dynamic(%a: memref<?x?xf32, strided<[?, 1], offset: ?>>,
   return
 }
 
+// f32 operands summed in f64 (a float loop with a double accumulator).
+// CHECK-LABEL: func.func @f32_summed_in_f64
+// CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f64
+func.func @f32_summed_in_f64(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
+                             %c: memref<?x?xf32>, %alpha: f64, %beta: f64) {
+  gemm.matmul %a, %b, %c, %alpha, %beta
+      : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, f64
+  return
+}
+
 // CHECK-LABEL: func.func @f64_static
 // CHECK: gemm.matmul %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : memref<64x32xf64>, memref<32x16xf64>, memref<64x16xf64>, f64
 func.func @f64_static(%a: memref<64x32xf64>, %b: memref<32x16xf64>,

@@ -1,9 +1,10 @@
 // The loop rounds each partial sum to its accumulator's type, and each
 // factor to the type it is cast or stored to. A kernel computes in the
-// element type of A, B and C, so a nest whose arithmetic rounds to another
-// type is left as written, and the remark names the types. Rounding to a
-// wider type (a double literal in a float nest) stays within the element
-// type's error bound and is rewritten.
+// element type of A, B and C, or in double for float matrices summed in a
+// double accumulator (the launcher widens them); a nest whose arithmetic
+// rounds to another type is left as written, and the remark names the
+// types. Rounding to a wider type (a double literal in a float nest) stays
+// within the element type's error bound and is rewritten.
 //
 // RUN: gemm-opt %s --reference-kernel -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 
@@ -19,12 +20,24 @@ void floatSumOfDoubles(int n, const double *a, const double *b, double *c) {
 }
 
 void doubleSumOfFloats(int n, const float *a, const float *b, float *c) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 'acc' is 'double' but A, B and C are 'float': the loop rounds each partial sum to 'double', the kernel would sum in 'float' [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; summed in double, as the accumulator 'acc' is: the operands are widened to double; {{.*}}rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       double acc = 0.0;
       for (int k = 0; k < n; ++k)
         acc += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = acc;
+    }
+}
+
+// Rows that are separate allocations are gathered as they are, not widened.
+void doubleSumOfFloatRows(int n, float *const *a, const float *b, float *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 'acc' sums float rows in double, and the rows are separate allocations (a table of rows), which the launcher cannot widen to double [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      double acc = 0.0;
+      for (int k = 0; k < n; ++k)
+        acc += a[i][k] * b[k * n + j];
       c[i * n + j] = acc;
     }
 }

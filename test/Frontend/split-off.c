@@ -67,6 +67,39 @@ void twoProducts(int n, const float *a, const float *b, float *c, float *d) {
       }
 }
 
+// The copy sets what its loops' headers read as the nest does: f2c's bound
+// temporary (`i__3 = m;`), a `while` loop's start and step.
+void boundTemporary(int m, int n, int k, const float *a, const float *b,
+                    float *c, float *rows) {
+  int i, j, l, i__3;
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; {{.*}}'rows[i] = rows[i] + 1.F' runs beside the product: {{.*}} rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+  for (j = 0; j < n; ++j) {
+    l = 0;
+    while (l < k) {
+      i__3 = m;
+      for (i = 0; i < i__3; ++i) {
+        c[i + j * m] += a[i + l * m] * b[l + j * k];
+        rows[i] = rows[i] + 1.F;
+      }
+      l++;
+    }
+  }
+}
+// OUT: } else {
+// OUT-NEXT: #line [[@LINE-13]] "{{.*}}split-off.c"
+// OUT-NEXT: for (j = 0; j < n; ++j) {
+// OUT-NEXT:     l = 0;
+// OUT-NEXT:     while (l < k) {
+// OUT-NEXT:       i__3 = m;
+// OUT-NEXT:       for (i = 0; i < i__3; ++i) {
+// OUT-NEXT:         ;;
+// OUT-NEXT:         rows[i] = rows[i] + 1.F;
+// OUT-NEXT:       }
+// OUT-NEXT:       l++;
+// OUT-NEXT:     }
+// OUT-NEXT:   }
+// OUT-NEXT: }
+
 // Near misses.
 void rowsums(int m, int n, int k, const float *a, const float *b, float *c,
              float *rs) {

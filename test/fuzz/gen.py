@@ -74,7 +74,7 @@ NEAR_MISSES = {
     "read_c": (1, "miss"), "call": (1, "miss"), "control": (3, "miss"),
     "liveout_iv": (1, "miss"), "liveout_acc": (1, "miss"),
     "increment": (1, "miss"), "other_write": (1, "miss"),
-    "mixed": (2, "miss"), "mixed_acc": (2, "any"),
+    "mixed": (2, "miss"), "mixed_acc": (2, "miss"),
     "alias_runtime": (2, "gemm"), "alias_static": (1, "miss"),
     "c_overlap": (1, "any"), "double_update": (1, "miss"),
     # No near-miss: B lies in A's buffer (at A's origin, inside, past it).
@@ -98,6 +98,11 @@ NEAR_MISSES = {
     # alone, or read right where every term happens to be even.
     "byte_half": (1, "any"),
 }
+# Statements beside the product (shape_side), drawn apart from NEAR_MISSES:
+# "side" sums into an array of its own (split off, rewritten); "side_acc"
+# also reads the accumulator (left as written); "side_c" reads C's element,
+# which the launcher's overlap check sends to the loop (either is right).
+SIDE_KINDS = {"side": "gemm", "side_acc": "miss", "side_c": "any"}
 SHAPE_MISSES = ("lanes_cross", "lanes_missing",
                 "tile_gap", "tile_overlap", "unroll_copy", "remainder_start",
                 "iv_changed", "jam_copy")
@@ -324,6 +329,7 @@ class NestGen:
         self.shapes = []          # loop shapes drawn (shape_loops)
         self.has_function = False
         self.bias_start = None    # (Stmt, s, bias, type): `T s = bias;`
+        self.side = None          # (array, size, type, role it reads)
 
     def pick(self, *options):
         return self.rng.choice(options)
@@ -373,10 +379,14 @@ class NestGen:
         self.apply_statement_misses()
         self.shape_loops()
         self.shape_copies()
+        self.shape_side()
         self.bound_temporaries()
         if (info.expect == "gemm" and info.kind == "valid" and
                 all(op.storage in DEVICE_OK for op in self.ops.values())):
             info.memkind = [self.pick(0, 1, 1, 2) for _ in "ABC"]
+        # The split-off statement runs on the host: what it reads stays there.
+        if self.side and self.side[3] in "AB":
+            info.memkind["ABC".index(self.side[3])] = 0
         self.branch_update()
         self.guards_and_conjugates()
         info.summary = self.summary()
@@ -770,7 +780,10 @@ class NestGen:
             s = self.pick("s", "acc", "sum", "u")
             at = t
             if self.info.kind == "mixed_acc":
+                # Float matrices summed in double are widened (rewritten);
+                # double ones summed in float stay as written.
                 at = "float" if t == "double" else "double"
+                self.info.expect = "gemm" if at == "double" else "miss"
             prod, self.alpha = self.product(a, b)
             self.prod = prod
             self.update = Stmt(self.pick(f"{s} += {prod};",
@@ -1289,6 +1302,44 @@ class NestGen:
         self.update = copies.body[2].body[0].body[0]
         self.shapes.append("copies")
 
+    def shape_side(self):
+        """Some valid nests of the plain and acc forms, with no other shape,
+        get a statement beside the product in its innermost loop that sums
+        into an array of its own, `fz_sideN[v] += x;` with x a constant or
+        an element of A or B (SplitOff.cpp: the launcher computes the product,
+        then the statement runs in a copy of the loops); or a near miss
+        (SIDE_KINDS). The array is dumped bit for bit: the statement runs
+        in the loops' order. Drawn from a generator of their own, so that
+        the other nests stay as they were."""
+        info = self.info
+        side = random.Random("side " + str(self.rng.getstate()[1][:8]))
+        if (info.kind != "valid" or self.form not in ("plain", "acc") or
+                self.shapes or side.random() >= 0.2):
+            return
+        block = self.innermost()
+        kinds = ["side", "side", "side", "side_c"]
+        if self.form == "acc":
+            kinds[-1] = "side_acc"
+        kind = side.choice(kinds)
+        if kind != "side":
+            info.kind, info.expect = kind, SIDE_KINDS[kind]
+        role = side.choice([r for r in self.order])
+        lp = self.loops[role]
+        name, t = f"fz_side{self.n}", self.dtype
+        read = side.choice(["", "A", "B"]) if kind == "side" else "C"
+        x = {"": lit(t, 0.5), "A": self.access("A"),
+             "B": self.access("B"), "C": self.access("C")}[read]
+        if kind == "side_acc":
+            x = re.match(r"(\w+)", self.update.text).group(1)
+            read = ""
+        self.globals.append(f"static {t} {name}[{lp.hi}];")
+        self.side = (name, lp.hi, t, read)
+        text = side.choice([f"{name}[{lp.name}] += {x};",
+                            f"{name}[{lp.name}] = {name}[{lp.name}] + {x};"])
+        block.body.insert(side.choice([0, len(block.body)]), Stmt(text))
+        block.braces = True
+        self.shapes.append("side")
+
     def emit_lanes(self, node, depth, out):
         pad, lp, u = "  " * depth, node.loop, node.count
         v, h = lp.name, lp.hi_text
@@ -1564,6 +1615,9 @@ class NestGen:
             for e in cells.values():
                 total *= e
             L(f"  scale = 1.2 * scale + std::sqrt({total}.0);")
+        if self.side:
+            L(f"  fz_fill({self.side[0]}, {self.side[1]}, "
+              f"{self.rng.getrandbits(48)}ull);")
         L("  fz_sink_l = 0;")
         L("  fz_sink_d = 0;")
         for i, r in enumerate("ABC"):
@@ -1582,6 +1636,9 @@ class NestGen:
         for r, (t, span) in regions.items():
             mask = "mC" if r == creg else f"({t} *)nullptr"
             L(f'  fz_dump_cells("{r}", h{r}, {mask}, {span + 2 * G});')
+        if self.side:
+            L(f'  fz_dump_cells("S", {self.side[0]}, ({self.side[2]} *)nullptr, '
+              f'{self.side[1]});')
         L('  printf("s %ld %016llx\\n", fz_sink_l, fz_bits(fz_sink_d));')
         L("  fflush(stdout);")
         for r in regions:

@@ -83,7 +83,10 @@ struct Nest {
   /// 0 where the nest is in the main file; else 1 + its included copy's
   /// index in FrontendResult::copies.
   unsigned copy = 0;
-  bool isDouble = false;
+  bool isDouble = false; ///< A, B and C are double (else float).
+  /// Float matrices summed in a double accumulator: the product is computed
+  /// in double, as the loop computes it.
+  bool sumsInDouble = false;
   bool batched = false;
   OperandBinding a, b, c;
   std::string alpha, beta;

@@ -32,7 +32,7 @@ static LogicalResult verifyExtent(MatmulOp op, StringRef lhsWhat, int64_t lhs,
 }
 
 /// The bias is laid out like C and has its extents; the activation's steps
-/// take its params in order, each of the element type. The runtime's
+/// take its params in order, each of alpha's type. The runtime's
 /// Epilogue holds two clamps and a function.
 static LogicalResult verifyEpilogue(MatmulOp op) {
   MemRefType cType = op.getCType();
@@ -66,9 +66,9 @@ static LogicalResult verifyEpilogue(MatmulOp op) {
     return op.emitOpError("at most 1 function is supported, got ")
            << functions;
   for (Value param : op.getParams())
-    if (param.getType() != cType.getElementType())
-      return op.emitOpError("activation params must have the element type ")
-             << cType.getElementType() << ", got " << param.getType();
+    if (param.getType() != op.getElementType())
+      return op.emitOpError("activation params must have alpha's type ")
+             << op.getElementType() << ", got " << param.getType();
   // The runtime's ScalarReads holds four.
   if (op.getReads().size() > 4)
     return op.emitOpError("at most 4 scalar reads are checked, got ")
@@ -125,10 +125,13 @@ LogicalResult MatmulOp::verify() {
            << cType.getElementType();
   if (!elementType.isF32() && !elementType.isF64())
     return emitOpError("element type must be f32 or f64, got ") << elementType;
-  // AllTypesMatch has already made beta's type equal to alpha's.
-  if (getAlpha().getType() != elementType)
-    return emitOpError("alpha and beta must have the element type ")
-           << elementType << ", got " << getAlpha().getType();
+  // AllTypesMatch has already made beta's type equal to alpha's: the type
+  // the product is summed in, the element type or f64 for f32 matrices.
+  Type sum = getAlpha().getType();
+  if (sum != elementType && !(elementType.isF32() && sum.isF64()))
+    return emitOpError("alpha and beta must have the element type, or f64 "
+                       "for f32 operands, got ")
+           << sum << " for " << elementType;
 
   if (failed(verifyEpilogue(*this)) || failed(verifyRows(*this)))
     return failure();
@@ -136,9 +139,8 @@ LogicalResult MatmulOp::verify() {
   if (getAlternativesAttr() && !getScheduleAttr())
     return emitOpError("alternatives need a schedule");
   for (ScheduleAttr schedule : getSchedules())
-    if (schedule.getCompute() == Compute::Dmma && !elementType.isF64())
-      return emitOpError("compute = dmma multiplies f64 only, got ")
-             << elementType;
+    if (schedule.getCompute() == Compute::Dmma && !sum.isF64())
+      return emitOpError("compute = dmma multiplies f64 only, got ") << sum;
   // A kernel plans its schedule: one each, in order.
   if (ArrayAttr kernels = getKernelsAttr()) {
     SmallVector<ScheduleAttr> schedules = getSchedules();

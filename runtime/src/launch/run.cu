@@ -2,11 +2,13 @@
 //
 // gemm_rt::run: the checks that send a nest back to its original loop, the
 // route of calls with host operands (profit.h, staging.h), tables of rows
-// (rows.h), the launch and the trace.
+// (rows.h), the launch and the trace; runWidened, the same on double copies
+// of float operands (widen.h).
 //
 //===----------------------------------------------------------------------===//
 #include "gemm_runtime.h"
 #include "gemm_tuning.h"
+#include "gemm_widen.h"
 
 #include "core/check.h"
 #include "launch/choose.h"
@@ -17,6 +19,7 @@
 #include "host/gather.h"
 #include "host/profit.h"
 #include "launch/rows.h"
+#include "launch/widen.h"
 #include "host/staging.h"
 #include "core/switches.h"
 #include "checks/verify.h"
@@ -86,6 +89,14 @@ const char *loopOnHost(const Problem &p, const RowOperands &rows) {
                     (rows.c.start || surelyHost(p.c.ptr)) &&
                     (!p.epilogue.bias.ptr || surelyHost(p.epilogue.bias.ptr));
   return host ? why : nullptr;
+}
+
+/// Stops the program: p cannot run on the GPU for `why`, and its loop cannot
+/// read `operand`, which is in device memory.
+[[noreturn]] void noLoop(const Problem &p, const char *operand,
+                         const std::string &why) {
+  fatal(p.nest, why + "; the original loop cannot run either, since " +
+                    operand + " is in device memory");
 }
 
 /// One operand of the problem and whose memory it is (a table's is host).
@@ -261,13 +272,9 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   for (const Placement *op : {&c, &a, &b, bias ? &*bias : nullptr})
     if (!inDevice && op && op->kind == PointerKind::Device)
       inDevice = op;
-  auto noLoop = [&](const std::string &why) {
-    fatal(p.nest, why + "; the original loop cannot run either, since " +
-                      inDevice->name + " is in device memory");
-  };
   if (const char *unsafe = unsafeLayout(p, rows)) {
     if (inDevice)
-      noLoop(unsafe);
+      noLoop(p, inDevice->name, unsafe);
     return fallBack(p, unsafe);
   }
   // The GPU that holds the device operands runs the call (docs/switches.md,
@@ -300,7 +307,7 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
                    inDevice ? Profitability::Gpu : profitability(),
                    currentMachine);
     if (!staged->gpu && inDevice)
-      noLoop(staged->why);
+      noLoop(p, inDevice->name, staged->why);
     if (!staged->gpu)
       return fallBack(p, staged->why.c_str());
   }
@@ -358,6 +365,37 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
   return true;
 }
 
+/// runWidened(): the float problem's checks, then the double problem on
+/// copies (widen.h).
+bool runWidenedOn(const Problem &p, const Plan &plan) {
+  Problem stored = p;
+  stored.dtype = DType::F32;
+  if (const char *why = precluded(stored))
+    return fallBack(p, why);
+  // GEMM_OPT_DEVICE=cpu checks every call that may run.
+  if (const char *why = cpuMode() ? nullptr : loopOnHost(p, RowOperands{}))
+    return fallBack(p, why);
+  // The copies share no memory: overlaps show in the floats only.
+  if (const char *unsafe = unsafeLayout(stored, RowOperands{})) {
+    const std::pair<const char *, const void *> operands[] = {
+        {"C", p.c.ptr}, {"A", p.a.ptr}, {"B", p.b.ptr},
+        {"the bias", p.epilogue.bias.ptr}};
+    for (auto [name, ptr] : operands)
+      if (ptr && !cpuMode() &&
+          pointerOf(ptr, p.nest).kind == PointerKind::Device)
+        noLoop(p, name, unsafe);
+    return fallBack(p, unsafe);
+  }
+  if (tracing())
+    std::fprintf(stderr, "gemm-opt: nest %s sums float matrices in double: "
+                 "it runs on double copies of them\n", p.nest);
+  const Widened wide(p);
+  if (!runOn(wide.problem(), RowOperands{}, plan))
+    return false;
+  wide.narrowC();
+  return true;
+}
+
 } // namespace
 
 namespace detail {
@@ -381,6 +419,15 @@ bool run(const Problem &p, const RowOperands &rows, const Plan &plan) {
 bool run(const Problem &p, const RowOperands &rows, LaunchFn launch) {
   const Variant only{launch, 0, 0, 0, 0};
   return runOn(p, rows, Plan{&only, 1, 0});
+}
+
+bool runWidened(const Problem &p, const Plan &plan) {
+  return runWidenedOn(p, plan);
+}
+
+bool runWidened(const Problem &p, LaunchFn launch) {
+  const Variant only{launch, 0, 0, 0, 0};
+  return runWidenedOn(p, Plan{&only, 1, 0});
 }
 
 LastRun lastRun() { return last; }

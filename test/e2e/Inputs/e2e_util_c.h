@@ -16,7 +16,7 @@
 
 #define GUARD 5
 
-static void fill_f(float *p, long n, unsigned seed) {
+static inline void fill_f(float *p, long n, unsigned seed) {
   unsigned long state = seed * 2654435761UL + 12345UL;
   long i;
   for (i = 0; i < n; ++i) {
@@ -25,7 +25,7 @@ static void fill_f(float *p, long n, unsigned seed) {
   }
 }
 
-static void fill_d(double *p, long n, unsigned seed) {
+static inline void fill_d(double *p, long n, unsigned seed) {
   unsigned long state = seed * 2246822519UL + 777UL;
   long i;
   for (i = 0; i < n; ++i) {
@@ -34,7 +34,7 @@ static void fill_d(double *p, long n, unsigned seed) {
   }
 }
 
-static double norm_f(const float *p, long n) {
+static inline double norm_f(const float *p, long n) {
   double s = 0;
   long i;
   for (i = 0; i < n; ++i)
@@ -42,7 +42,7 @@ static double norm_f(const float *p, long n) {
   return sqrt(s);
 }
 
-static double norm_d(const double *p, long n) {
+static inline double norm_d(const double *p, long n) {
   double s = 0;
   long i;
   for (i = 0; i < n; ++i)
@@ -50,7 +50,7 @@ static double norm_d(const double *p, long n) {
   return sqrt(s);
 }
 
-static void show_f(const char *label, long k, double scale, const float *c,
+static inline void show_f(const char *label, long k, double scale, const float *c,
                    long count) {
   long i, broken = 0;
   printf("matrix %s f32 %ld %.17g %ld", label, k, scale, count);
@@ -62,7 +62,7 @@ static void show_f(const char *label, long k, double scale, const float *c,
   printf("guards %s %ld broken\n", label, broken);
 }
 
-static void show_d(const char *label, long k, double scale, const double *c,
+static inline void show_d(const char *label, long k, double scale, const double *c,
                    long count) {
   long i, broken = 0;
   printf("matrix %s f64 %ld %.17g %ld", label, k, scale, count);

@@ -1,7 +1,8 @@
 // Regression (GPU): rewritten nests called on device, managed and host
 // memory over tiny to medium problems (1x1x1 and 7x5x3 up), f32 and f64, in
-// three forms: A row-major, A transposed with alpha and beta on a scalar
-// accumulator, and a bias with ReLU. Run with no GEMM_OPT_* switch set, the
+// four forms: A row-major, A transposed with alpha and beta on a scalar
+// accumulator, a bias with ReLU, and a double accumulator (float matrices
+// widened to double). Run with no GEMM_OPT_* switch set, the
 // configuration users run: a tiny call on device operands must not reach
 // its host loop (it would dereference device memory), and every result must
 // match a reference, with C's padding and guard cells untouched. The
@@ -45,6 +46,19 @@ static void biasRelu(int M, int N, int K, const T *A, int lda, const T *B,
       for (int k = 0; k < K; ++k)
         s += A[i * lda + k] * B[k * ldb + j];
       C[i * ldc + j] = s > 0 ? s : 0;
+    }
+}
+
+// Summed in double whatever T is: float matrices are widened (gemm_widen.h).
+template <class T>
+static void widened(int M, int N, int K, const T *A, int lda, const T *B,
+                    int ldb, T *C, int ldc) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int k = 0; k < K; ++k)
+        s += A[i * lda + k] * B[k * ldb + j];
+      C[i * ldc + j] += s;
     }
 }
 
@@ -103,9 +117,11 @@ template <class T> static bool check(int form, int kind, int M, int N, int K) {
     else if (form == 1)
       transposedA(M, N, K, alpha, p[0] + G, lda, p[1] + G, ldb, beta,
                   p[3] + G, ldc);
-    else
+    else if (form == 2)
       biasRelu(M, N, K, p[0] + G, lda, p[1] + G, ldb, p[2] + G, p[3] + G,
                ldc);
+    else
+      widened(M, N, K, p[0] + G, lda, p[1] + G, ldb, p[3] + G, ldc);
   });
   const double eps = sizeof(T) == 4 ? 0x1p-24 : 0x1p-53;
   bool ok = true;
@@ -123,7 +139,7 @@ template <class T> static bool check(int form, int kind, int M, int N, int K) {
       s += dot(ak, b[G + size_t(k) * ldb + j]);
       norm += std::fabs(ak * b[G + size_t(k) * ldb + j]);
     }
-    double ref = form == 0   ? c0[x] + s
+    double ref = form == 0 || form == 3 ? c0[x] + s
                  : form == 1 ? alpha * s + beta * c0[x]
                              : (s > 0 ? s : 0);
     norm = (form == 1 ? 1.5 : 1) * norm + std::fabs(c0[x]);
@@ -145,7 +161,7 @@ int main() {
   std::srand(4242);
   int calls = 0, failures = 0;
   for (const auto &s : shapes)
-    for (int form = 0; form < 3; ++form)
+    for (int form = 0; form < 4; ++form)
       for (int kind = 0; kind < 3; ++kind) {
         failures += !check<float>(form, kind, s[0], s[1], s[2]);
         failures += !check<double>(form, kind, s[0], s[1], s[2]);

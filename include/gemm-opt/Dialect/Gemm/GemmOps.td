@@ -28,8 +28,11 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
 
     The layout is in the types: a transposed or column-major operand is the
     same op with other strides, and a leading dimension larger than the row is
-    a larger outer stride. `alpha` and `beta` are SSA values of the element
-    type (f32 or f64); `beta` = 0 overwrites C.
+    a larger outer stride. `alpha` and `beta` are SSA values of the type the
+    product is summed in: the element type (f32 or f64), or f64 for f32
+    operands, as a loop that sums float elements in a `double` accumulator
+    computes it (the launcher widens the operands to f64 and rounds C back
+    once). `beta` = 0 overwrites C.
 
     The optional epilogue finishes each element after the whole sum over K:
     a `bias` operand laid out like C, with a stride of 0 along the
@@ -38,7 +41,7 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
     `activation` steps are applied in order: `#gemm.clamp`s and at most one
     `#gemm.fn` (tanh, sigmoid, GELU). Each step takes its scalars (a
     clamp's bound, a GELU's constants) in order from the `params(...)`
-    operands, which have the element type.
+    operands, which have alpha's type.
 
     The optional `reads` are the scalars that the source reads through
     pointers (f2c's `*alpha`) and whose values alpha, beta or the params
@@ -151,8 +154,14 @@ def Gemm_MatmulOp : Gemm_Op<"matmul", [AllTypesMatch<["alpha", "beta"]>,
   let extraClassDeclaration = [{
     /// True if the operands have a leading batch dimension (rank 3).
     bool isBatched() { return getAType().getRank() == 3; }
-    /// The element type shared by A, B, C, alpha and beta.
-    ::mlir::Type getElementType() { return getAType().getElementType(); }
+    /// The type the product is summed in: alpha's and beta's, which is the
+    /// operands' element type or f64 for f32 operands (the launcher widens
+    /// them). Kernels, schedules and the cost model go by this type.
+    ::mlir::Type getElementType() { return getAlpha().getType(); }
+    /// The element type of A, B, C and the bias in memory.
+    ::mlir::Type getStorageType() { return getAType().getElementType(); }
+    /// True if f32 operands are summed in f64.
+    bool isWidened() { return getElementType() != getStorageType(); }
     ::mlir::MemRefType getAType() { return getA().getType(); }
     ::mlir::MemRefType getBType() { return getB().getType(); }
     ::mlir::MemRefType getCType() { return getC().getType(); }
