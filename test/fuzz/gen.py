@@ -10,7 +10,12 @@ nest are written in another shape over the same values: within tiles
 (clipped or, where the tile divides the range, not), as `while` loops, or
 unrolled with a remainder loop; the shape near-misses make tiles overlap or
 leave gaps, copy one unrolled term at the wrong offset, restart the
-remainder, or change a `while` loop's variable in its body.
+remainder, or change a `while` loop's variable in its body. Some nests
+carry a statement beside the product that sums into an array of its own
+(split off by gemm-opt, the array compared bit for bit), read an input
+through a pointer that walks the innermost loop, or sum float matrices in
+a double accumulator; their near misses read the accumulator or C beside
+the product, or bump the pointer in some iterations only.
 
 Every operand lives in a flat *region* of the harness: GUARD poisoned cells,
 the cells the operand's view can reach, GUARD poisoned cells. A view hands
@@ -380,6 +385,7 @@ class NestGen:
         self.shape_loops()
         self.shape_copies()
         self.shape_side()
+        self.shape_walk()
         self.bound_temporaries()
         if (info.expect == "gemm" and info.kind == "valid" and
                 all(op.storage in DEVICE_OK for op in self.ops.values())):
@@ -1339,6 +1345,52 @@ class NestGen:
         block.body.insert(side.choice([0, len(block.body)]), Stmt(text))
         block.braces = True
         self.shapes.append("side")
+
+    def shape_walk(self):
+        """Some valid nests of the plain form, with no other shape, read an
+        input through a pointer that walks the innermost loop
+        (PointerWalk.cpp): `const T *pa = &A[...];` at the loop's first
+        index, before the loop, and `*pa` bumped by the loop's stride after
+        the update (`pa += lda;`), or `*pa++` where the stride is 1. The
+        near miss "walk_skip" bumps it in odd iterations only, which no
+        affine offset describes. Drawn from a generator of their own, so
+        that the other nests stay as they were."""
+        info = self.info
+        side = random.Random("walk " + str(self.rng.getstate()[1][:8]))
+        if (info.kind != "valid" or self.form != "plain" or self.shapes or
+                side.random() >= 0.4):
+            return
+        block = self.innermost()
+        lp = block.loop
+        roles = [r for r in "AB"
+                 if self.ops[r].storage in ("ptr", "vec", "struct") and
+                 not self.ops[r].bytes and not self.ops[r].extra and
+                 lp.role in self.ops[r].vars]
+        if (block.body != [self.update] or lp.shape != "for" or lp.pragma or
+                lp.temp or not roles):
+            return
+        role = side.choice(roles)
+        op = self.ops[role]
+        stride = op.stride_texts[op.vars.index(lp.role)]
+        name = f"p{role.lower()}{self.n}"
+        start = self.subst()
+        start[lp.role] = lp.lo_text
+        miss = side.random() < 0.25
+        inline = stride == "1" and not miss and side.random() < 0.5
+        self.update.text = self.update.text.replace(
+            self.access(role), f"*{name}++" if inline else f"*{name}", 1)
+        parent = self.parent_of(self.tree, block)
+        parent.body.insert(parent.body.index(block), Stmt(
+            f"const {op.ctype} *{name} = &{op.access(start)};"))
+        parent.braces = True
+        if not inline:
+            bump = f"{name} += {stride};"
+            block.body.append(Stmt(f"if ({lp.name} & 1) {bump}" if miss
+                                   else bump))
+            block.braces = True
+        if miss:
+            info.kind, info.expect = "walk_skip", "miss"
+        self.shapes.append("walk")
 
     def emit_lanes(self, node, depth, out):
         pad, lp, u = "  " * depth, node.loop, node.count
