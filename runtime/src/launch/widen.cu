@@ -10,6 +10,9 @@
 #include "core/device.h"
 #include "launch/layout.h"
 
+#include <array>
+#include <map>
+
 namespace gemm_rt::detail {
 
 namespace {
@@ -38,53 +41,83 @@ unsigned blocksFor(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + 255) / 256, 4096));
 }
 
+/// A buffer that grows and is kept.
+struct Buffer {
+  double *data = nullptr;
+  size_t count = 0;
+};
+
+/// The operands' buffers: A, B, C and the bias, on the host and per GPU.
+struct Pool {
+  std::mutex mutex;
+  Buffer host[4];
+  std::map<int, std::array<Buffer, 4>> device;
+};
+
+Pool &pool() {
+  static Pool *p = new Pool; // Never destroyed: kernels may still use it.
+  return *p;
+}
+
+/// `buffer` with room for `count` doubles, on `device` (-1: the host).
+double *reserve(Buffer &buffer, size_t count, int device, const char *nest) {
+  if (buffer.count >= count)
+    return buffer.data;
+  if (device < 0) {
+    delete[] buffer.data;
+    buffer.data = new double[count];
+  } else {
+    // The old buffer may still be read by a kernel queued before.
+    checkCuda(cudaDeviceSynchronize(), nest, "a widened operand's kernel");
+    checkCuda(cudaFree(buffer.data), nest, "cudaFree of a widened operand");
+    checkCuda(cudaMalloc(&buffer.data, count * sizeof(double)), nest,
+              "cudaMalloc of a widened operand");
+  }
+  buffer.count = count;
+  return buffer.data;
+}
+
 } // namespace
 
-Widened::Widened(const Problem &p) : p(p), wide(p) {
-  wide.a = widen(p.a, p.m, p.k, true);
-  wide.b = widen(p.b, p.k, p.n, true);
-  wide.c = widen(p.c, p.m, p.n, p.beta != 0);
-  cDevice = copies.back().device;
+Widened::Widened(const Problem &p)
+    : lock(pool().mutex), p(p), wide(p) {
+  wide.a = widen(p.a, p.m, p.k, true, 0);
+  wide.b = widen(p.b, p.k, p.n, true, 1);
+  wide.c = widen(p.c, p.m, p.n, p.beta != 0, 2);
   if (p.epilogue.bias.ptr)
-    wide.epilogue.bias = widen(p.epilogue.bias, p.m, p.n, true);
+    wide.epilogue.bias = widen(p.epilogue.bias, p.m, p.n, true, 3);
 }
 
-Widened::~Widened() {
-  for (const Copy &copy : copies) {
-    if (copy.device < 0) {
-      delete[] copy.buffer;
-      continue;
-    }
-    const DeviceScope on(copy.device, p.nest);
-    checkCuda(cudaFree(copy.buffer), p.nest, "cudaFree of a widened operand");
-  }
-}
+Widened::~Widened() = default;
 
 Operand Widened::widen(const Operand &op, int64_t rows, int64_t cols,
-                       bool read) {
+                       bool read, int slot) {
   const Span span = spanOf(op, {p.batch, rows, cols}, sizeof(float));
   const size_t count = span.size() / sizeof(float);
   const float *from = reinterpret_cast<const float *>(span.begin);
   const Pointer where = cpuMode() ? Pointer{PointerKind::Host, -1}
                                   : pointerOf(op.ptr, p.nest);
-  Copy copy{nullptr, where.kind == PointerKind::Host ? -1 : where.device};
-  if (copy.device < 0) {
-    copy.buffer = new double[count];
+  const int device = where.kind == PointerKind::Host ? -1 : where.device;
+  double *buffer;
+  if (device < 0) {
+    buffer = reserve(pool().host[slot], count, -1, p.nest);
     for (size_t e = 0; read && e < count; ++e)
-      copy.buffer[e] = from[e];
+      buffer[e] = from[e];
   } else {
-    const DeviceScope on(copy.device, p.nest);
-    checkCuda(cudaMalloc(&copy.buffer, count * sizeof(double)), p.nest,
-              "cudaMalloc of a widened operand");
+    const DeviceScope on(device, p.nest);
+    buffer = reserve(pool().device[device][slot], count, device, p.nest);
     if (read) {
-      widenKernel<<<blocksFor(count), 256>>>(from, copy.buffer, count);
+      widenKernel<<<blocksFor(count), 256>>>(from, buffer, count);
       checkCuda(cudaGetLastError(), p.nest, "widening an operand");
     }
   }
-  copies.push_back(copy);
+  if (slot == 2) {
+    cDevice = device;
+    cManaged = where.kind == PointerKind::Managed;
+  }
   Operand w = op;
-  w.ptr = copy.buffer + (reinterpret_cast<uintptr_t>(op.ptr) - span.begin) /
-                            sizeof(float);
+  w.ptr = buffer + (reinterpret_cast<uintptr_t>(op.ptr) - span.begin) /
+                       sizeof(float);
   return w;
 }
 
@@ -104,7 +137,10 @@ void Widened::narrowC() const {
   narrowKernel<<<blocksFor(p.batch * p.m * p.n), 256>>>(from, to, p.c,
                                                         p.batch, p.m, p.n);
   checkCuda(cudaGetLastError(), p.nest, "rounding C to float");
-  checkCuda(cudaDeviceSynchronize(), p.nest, "rounding C to float");
+  // Device memory: queued on the default stream, as run() leaves its
+  // kernels; the host reads managed memory directly, so that waits.
+  if (cManaged)
+    checkCuda(cudaStreamSynchronize(0), p.nest, "rounding C to float");
 }
 
 } // namespace gemm_rt::detail

@@ -12,10 +12,14 @@
 
 #include "gemm_runtime.h"
 
-#include <vector>
+#include <mutex>
 
 namespace gemm_rt::detail {
 
+/// The copies live in buffers that grow and are kept, one per operand and
+/// per GPU (and per operand on the host), so that repeated calls allocate
+/// nothing; a Widened holds them until it is destroyed, one call at a time.
+/// Kernels that use them are ordered on the default stream.
 class Widened {
 public:
   /// Double copies of `p`'s float operands, each where the operand lies
@@ -32,18 +36,16 @@ public:
   void narrowC() const;
 
 private:
-  /// One copy: its buffer, and the GPU it is on (-1: host memory).
-  struct Copy {
-    double *buffer;
-    int device;
-  };
+  Operand widen(const Operand &op, int64_t rows, int64_t cols, bool read,
+                int slot);
 
-  Operand widen(const Operand &op, int64_t rows, int64_t cols, bool read);
-
+  std::unique_lock<std::mutex> lock;
   const Problem &p;
   Problem wide;
-  std::vector<Copy> copies;
+  /// Where C lies: the GPU that holds it (-1: host memory), and whether
+  /// the host may read it as soon as the call returns (managed memory).
   int cDevice = -1;
+  bool cManaged = false;
 };
 
 } // namespace gemm_rt::detail
