@@ -81,10 +81,18 @@ private:
     for (const Stmt *child : s->children())
       if (child && child != body && mentions(child, var))
         return nullptr;
+    // A body without braces is a block of one statement, in its slot.
+    Stmt **only = nullptr;
+    for (Stmt *&child : const_cast<Stmt *>(s)->children())
+      if (child == body)
+        only = &child;
     auto *block = dyn_cast<CompoundStmt>(const_cast<Stmt *>(body));
-    if (!block)
+    if (!block && !only)
       return nullptr;
-    auto statements = block->body();
+    llvm::MutableArrayRef<Stmt *> statements =
+        block ? llvm::MutableArrayRef<Stmt *>(block->body_begin(),
+                                              block->body_end())
+              : llvm::MutableArrayRef<Stmt *>(only, 1);
     for (auto it = statements.begin(); it != statements.end(); ++it) {
       if (!mentions(*it, var))
         continue;

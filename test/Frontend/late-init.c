@@ -59,6 +59,20 @@ void helper(int m, int n, int k, const double *a, int lda, const double *b,
       dot_column(k, &a[i], lda, &b[j * ldb], &c[j * ldc + i]);
 }
 
+// A hoisted factor declared at the top of the outer loop and set first two
+// loops down, through a loop body without braces.
+void hoisted(int m, int n, int k, const float *a, const float *b, float *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+  for (int p = 0; p < k; p++) {
+    float t;
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < m; i++) {
+        t = b[p * n + j];
+        c[i * n + j] += a[i * k + p] * t;
+      }
+  }
+}
+
 // Near misses.
 // Read before it is set in the iteration: the last iteration's value.
 void stale(int m, int n, int k, const float *a, const float *b, float *c) {

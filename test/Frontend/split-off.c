@@ -85,8 +85,9 @@ void boundTemporary(int m, int n, int k, const float *a, const float *b,
     }
   }
 }
+// OUT: gemm_opt_nest_3(a, m, k, 1, m, b, k, n, 1, k, c, m, n, 1, m, 1, 1))) {
 // OUT: } else {
-// OUT-NEXT: #line [[@LINE-13]] "{{.*}}split-off.c"
+// OUT-NEXT: #line [[@LINE-14]] "{{.*}}split-off.c"
 // OUT-NEXT: for (j = 0; j < n; ++j) {
 // OUT-NEXT:     l = 0;
 // OUT-NEXT:     while (l < k) {

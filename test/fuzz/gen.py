@@ -14,7 +14,8 @@ remainder, or change a `while` loop's variable in its body. Some nests
 carry a statement beside the product that sums into an array of its own
 (split off by gemm-opt, the array compared bit for bit), read an input
 through a pointer that walks the innermost loop, or sum float matrices in
-a double accumulator; their near misses read the accumulator or C beside
+a double accumulator, or declare a hoisted factor without initialiser
+(C89) and set it later; their near misses read the accumulator or C beside
 the product, or bump the pointer in some iterations only.
 
 Every operand lives in a flat *region* of the harness: GUARD poisoned cells,
@@ -335,6 +336,7 @@ class NestGen:
         self.has_function = False
         self.bias_start = None    # (Stmt, s, bias, type): `T s = bias;`
         self.side = None          # (array, size, type, role it reads)
+        self.hoist = None         # the hoist form's `T h = x;`
 
     def pick(self, *options):
         return self.rng.choice(options)
@@ -381,6 +383,7 @@ class NestGen:
         self.layout()
         self.choose_headers()
         self.tree = self.build_body()
+        self.late_init()
         self.apply_statement_misses()
         self.shape_loops()
         self.shape_copies()
@@ -860,7 +863,8 @@ class NestGen:
             self.update = Stmt(self.pick(f"{c} += {h} * {y};",
                                          f"{c} -= {y} * {h};"), [c])
             inner = Block(loops[-1], [self.update], self.chance(0.3))
-            return self.nest(loops[:-1], [Stmt(f"{t} {h} = {x};"), inner])
+            self.hoist = Stmt(f"{t} {h} = {x};")
+            return self.nest(loops[:-1], [self.hoist, inner])
         # A zero-init or scaling of C fused into the nest (PolyBench gemm).
         prod, self.alpha = self.product(a, b)
         self.update = Stmt(f"{c} += {prod};", [c])
@@ -1307,6 +1311,26 @@ class NestGen:
         parent.body[parent.body.index(block)] = copies
         self.update = copies.body[2].body[0].body[0]
         self.shapes.append("copies")
+
+    def late_init(self):
+        """Some valid nests of the hoist form declare the hoisted factor
+        without initialiser, C89's way, at the top of the outermost loop's
+        body or before the nest, and set it where it was declared
+        (LateInit.cpp). Drawn from a generator of their own, so that the
+        other nests stay as they were."""
+        side = random.Random("late " + str(self.rng.getstate()[1][:8]))
+        if (self.form != "hoist" or self.info.kind != "valid" or
+                side.random() >= 0.4):
+            return
+        decl, value = self.hoist.text.split(" = ", 1)
+        t, h = decl.rsplit(" ", 1)
+        self.hoist.text = f"{h} = {value}"
+        if side.random() < 0.5:
+            self.prelude.append(f"{t} {h};")
+        else:
+            self.tree.body.insert(0, Stmt(f"{t} {h};"))
+            self.tree.braces = True
+        self.shapes.append("late")
 
     def shape_side(self):
         """Some valid nests of the plain and acc forms, with no other shape,
