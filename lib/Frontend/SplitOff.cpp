@@ -214,12 +214,14 @@ private:
   }
 
   /// Notes the nest's locals that `s` names (all of its subtree, or `s`
-  /// alone): their declarations stay in the side copy.
+  /// alone): their declarations stay in the side copy. So for variables
+  /// declared before the nest that it sets (an accumulator declared at the
+  /// top of the function), which run() then refuses.
   void namesIn(const Stmt *s, bool deep = true) {
     if (const auto *ref = dyn_cast<DeclRefExpr>(s))
       if (const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-          var && scope.findLocal(var) && !ownLocals.contains(var) &&
-          !llvm::is_contained(needed, var))
+          var && (scope.findLocal(var) || scope.written.contains(var)) &&
+          !ownLocals.contains(var) && !llvm::is_contained(needed, var))
         needed.push_back(var);
     if (deep)
       for (const Stmt *child : s->children())

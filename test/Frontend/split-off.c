@@ -124,6 +124,21 @@ void readsC(int m, int n, int k, const float *a, const float *b, float *c,
       cs[j] += c[i * n + j];
     }
 }
+// The accumulator declared before the nest (C89): still the product's.
+void partials(int m, int n, int k, const float *a, const float *b, float *c,
+              float *ps) {
+  float s;
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'ps[p]' is written besides the accumulator and its store (only a zero-init or a scaling of the stored element may come before the sum) [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      s = 0;
+      for (int p = 0; p < k; p++) {
+        ps[p] += s;
+        s += a[i * k + p] * b[p * n + j];
+      }
+      c[i * n + j] = s;
+    }
+}
 int count;
 void counted(int m, int n, int k, const float *a, const float *b, float *c) {
   // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: increment of 'count' in the nest body [-Rpass-missed=gemm]
