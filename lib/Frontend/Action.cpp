@@ -184,13 +184,13 @@ private:
 
   /// Scans the nests of `s` that do not hold `obstacle`, a statement that
   /// kept the nest around them from being one product: each is a candidate
-  /// of its own.
+  /// of its own (all of them where it is null).
   void scanBeside(const Stmt *s, const FunctionDecl *function,
                   const Stmt *obstacle) {
     if (!s)
       return;
     const Stmt *inner = unwrapLoopWrappers(s);
-    if (!holds(inner, obstacle))
+    if (!obstacle || !holds(inner, obstacle))
       return scan(inner, function);
     scanInside(inner, [&](const Stmt *child) {
       scanBeside(child, function, obstacle);
@@ -385,14 +385,13 @@ private:
                 loop, function, ctx, startBefore(loop), r.rejection))
           return handleVersions(loop, *versions);
         unsigned before = reported;
-        const Stmt *obstacle = r.rejection.obstacle;
+        // A peeled loop opens whole; else only beside the obstacle.
+        const Stmt *obstacle =
+            r.rejection.peelable ? nullptr : r.rejection.obstacle;
         if (r.rejection.peelable || (obstacle && holds(loop, obstacle))) {
           llvm::SaveAndRestore peeled(minDepth, 3);
           enclosing.push_back(loop);
-          if (r.rejection.peelable)
-            scan(loopBody(loop), function);
-          else
-            scanBeside(loopBody(loop), function, obstacle);
+          scanBeside(loopBody(loop), function, obstacle);
           enclosing.pop_back();
         }
         if (reported == before)

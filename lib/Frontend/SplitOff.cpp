@@ -347,14 +347,11 @@ private:
       }
       if (setsHeaderVar(inner))
         continue;
+      // The declarations the statement or the loops' headers read.
       if (const auto *decl = dyn_cast<DeclStmt>(inner);
           decl && llvm::any_of(decl->decls(), [&](const Decl *d) {
-            return headerVars.contains(dyn_cast<VarDecl>(d));
-          }))
-        continue;
-      if (const auto *decl = dyn_cast<DeclStmt>(inner);
-          decl && llvm::any_of(decl->decls(), [&](const Decl *d) {
-            return llvm::is_contained(needed, dyn_cast<VarDecl>(d));
+            const auto *var = dyn_cast<VarDecl>(d);
+            return headerVars.contains(var) || llvm::is_contained(needed, var);
           }))
         continue;
       CharSourceRange range = sm.getExpansionRange(
