@@ -190,7 +190,19 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
         }
         }
       });
+  if (auto instance = func->getAttrOfType<DenseI64ArrayAttr>(
+          GemmDialect::getInstanceAttrName())) {
+    os << ", " << instanceTag << "<";
+    llvm::interleaveComma(instance.asArrayRef(), os);
+    os << ">";
+  }
   os << ")";
+}
+
+bool hasInstanceTag(ModuleOp module) {
+  return llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp func) {
+    return func->hasAttr(GemmDialect::getInstanceAttrName());
+  });
 }
 
 bool isOverloaded(func::FuncOp func) {
@@ -334,6 +346,8 @@ LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
         return MatmulOp(n.op).isWidened();
       }))
     os << "#include \"gemm_widen.h\"\n\n";
+  if (hasInstanceTag(module))
+    os << instanceTagDefinition << "\n";
   for (const PlannedNest &nest : *nests)
     emitLauncher(nest, os, linkage);
   return success();
@@ -360,6 +374,8 @@ LogicalResult mlir::gemm::emitLauncherDeclarations(ModuleOp module,
         "in its\n   kernels file (compile that with nvcc and link it). */\n"
      << "#ifdef __cplusplus\n" << "extern \"C\" {\n" << "#endif\n"
      << plain << "#ifdef __cplusplus\n}\n"
-     << (vectors ? "#include <vector>\n" : "") << overloads << "#endif\n";
+     << (vectors ? "#include <vector>\n" : "")
+     << (hasInstanceTag(module) ? instanceTagDefinition : "") << overloads
+     << "#endif\n";
   return success();
 }

@@ -240,6 +240,12 @@ std::string NestScope::describeVarying(const VarDecl *var) const {
   return name;
 }
 
+/// An integer object that C's aliasing rule keeps floating-point stores
+/// from changing: not a character, which may alias anything.
+static bool isIntegerObject(QualType type) {
+  return type->isIntegerType() && !type->isAnyCharacterType();
+}
+
 bool NestScope::isInvariant(const Expr *e) const {
   e = e->IgnoreParens();
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
@@ -263,7 +269,7 @@ bool NestScope::isInvariant(const Expr *e) const {
     if (unary->getOpcode() == UO_Deref) {
       if (!isInvariant(unary->getSubExpr()))
         return false;
-      if (integerReadsInvariant && unary->getType()->isIntegerType())
+      if (integerReadsInvariant && isIntegerObject(unary->getType()))
         return true;
       if (!floatReadsChecked || !unary->getType()->isRealFloatingType())
         return false;
@@ -276,6 +282,10 @@ bool NestScope::isInvariant(const Expr *e) const {
     return !unary->isIncrementDecrementOp() &&
            isInvariant(unary->getSubExpr());
   }
+  // An integer element, `a->shape[0]`, as an integer `*p`.
+  if (const auto *element = dyn_cast<ArraySubscriptExpr>(e))
+    return integerReadsInvariant && isIntegerObject(element->getType()) &&
+           isInvariant(element->getBase()) && isInvariant(element->getIdx());
   if (const auto *binary = dyn_cast<BinaryOperator>(e))
     return !binary->isAssignmentOp() && !binary->isCompoundAssignmentOp() &&
            isInvariant(binary->getLHS()) && isInvariant(binary->getRHS());

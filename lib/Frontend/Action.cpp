@@ -151,6 +151,8 @@ private:
   unsigned launchers = 0; ///< Launcher names handed out.
   /// The statements around the scan, outermost first.
   std::vector<const Stmt *> enclosing;
+  /// Per file text: the line of its first OpenACC directive, or 0.
+  llvm::DenseMap<const char *, size_t> openaccLines;
   /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
   /// nest (three) stands for it, else the peeled loop gets the remark.
   int minDepth = 2;
@@ -172,7 +174,7 @@ private:
     const Stmt *body = s;
     if (const auto *directive = dyn_cast<OMPExecutableDirective>(s);
         directive && directive->hasAssociatedStmt())
-      body = directive->getInnermostCapturedStmt()->getCapturedStmt();
+      body = directive->getRawStmt();
     enclosing.push_back(s);
     if (body != s)
       each(body);
@@ -204,6 +206,87 @@ private:
     return {sm.getBufferData(file), offset};
   }
 
+  /// Why OpenACC leaves the nest at `loop` as written: its file holds an
+  /// OpenACC directive. An OpenACC compiler keeps device copies of arrays
+  /// (data regions, `enter data` in any function) and runs compute regions
+  /// on the device, none of which a launcher would see or could run in; the
+  /// directives are read from the text, parsed with -fopenacc or not.
+  std::optional<std::string> openaccObstacle(const Stmt *loop) {
+    auto [text, at] = textAt(loop->getBeginLoc());
+    auto [cached, fresh] = openaccLines.try_emplace(text.data(), 0);
+    if (fresh) {
+      SmallVector<StringRef> lines;
+      text.split(lines, '\n');
+      for (size_t n = 0; n < lines.size() && !cached->second; ++n) {
+        StringRef line = lines[n].ltrim();
+        bool pragma = line.consume_front("#") &&
+                      (line = line.ltrim()).consume_front("pragma") &&
+                      (line = line.ltrim()).consume_front("acc") &&
+                      (line.empty() || !isAsciiIdentifierContinue(line[0]));
+        if (pragma || lines[n].contains("_Pragma(\"acc "))
+          cached->second = n + 1;
+      }
+    }
+    if (!cached->second)
+      return std::nullopt;
+    return "its file holds an OpenACC directive (line " +
+           std::to_string(cached->second) +
+           "): an OpenACC compiler keeps device copies of arrays and runs "
+           "compute regions on the device, which a launcher would neither "
+           "see nor run in";
+  }
+
+  /// The `#pragma omp parallel` line of the region around `loop` where the
+  /// region's block holds only loops, each shared out by an `omp for`
+  /// without `nowait`, `loop` one of them: the team runs them one after
+  /// the other, each as a `parallel for` would. Its clauses must be ones a
+  /// region of one loop keeps as they are (no reduction, no copyin).
+  std::optional<std::string> sharedRegion(const Stmt *loop) {
+    const auto *block = enclosing.empty()
+                            ? nullptr
+                            : dyn_cast<CompoundStmt>(enclosing.back());
+    if (!block || !llvm::is_contained(block->body(), loop) &&
+                      llvm::none_of(block->body(), [&](const Stmt *s) {
+                        return unwrapLoopWrappers(s) == loop;
+                      }))
+      return std::nullopt;
+    // The one OpenMP directive above `s`, with its line.
+    auto directiveAbove = [&](const Stmt *s)
+        -> std::optional<std::pair<std::string, StringRef>> {
+      auto [text, at] = textAt(s->getBeginLoc());
+      std::optional<std::pair<std::string, StringRef>> found;
+      for (StringRef pragma : pragmasAbove(text, at).pragmas)
+        if (std::optional<std::string> name = openmpDirective(pragma)) {
+          if (found)
+            return std::nullopt;
+          found = {*name, pragma};
+        }
+      return found;
+    };
+    auto region = directiveAbove(block);
+    if (!region || region->first != "parallel" ||
+        region->second.contains("reduction") ||
+        region->second.contains("copyin"))
+      return std::nullopt;
+    for (const Stmt *s : block->body()) {
+      if (isa<NullStmt>(s))
+        continue;
+      const Stmt *inner = unwrapLoopWrappers(s);
+      auto shares = isLoop(inner) ? directiveAbove(inner) : std::nullopt;
+      if (!shares || (shares->first != "for" && shares->first != "for simd") ||
+          shares->second.contains("nowait"))
+        return std::nullopt;
+    }
+    return region->second.str();
+  }
+
+  /// Whether `s` is the OpenMP directive whose region's block is `block`.
+  static bool isRegionOf(const Stmt *s, const Stmt *block) {
+    const auto *directive = dyn_cast<OMPExecutableDirective>(s);
+    return directive && directive->hasAssociatedStmt() &&
+           directive->getRawStmt() == block;
+  }
+
   /// Why OpenMP makes the nest at `loop` more than one product that one
   /// call computes, or nullopt. The directives are read from the text, so
   /// that a file parsed without -fopenmp (where clang drops them) is judged
@@ -215,12 +298,16 @@ private:
     auto line = [](StringRef text, size_t offset) {
       return std::to_string(1 + text.take_front(offset).count('\n'));
     };
+    // A region that only shares out loops is one `parallel for` per loop.
+    const Stmt *shared = sharedRegion(loop) ? enclosing.back() : nullptr;
     auto region = [&](StringRef directive, const std::string &at) {
       return "it is inside an OpenMP '" + directive.str() + "' region (line " +
              at + "), where every thread that reaches it would launch the "
              "whole product";
     };
     for (const Stmt *s : enclosing) {
+      if (shared && (s == shared || isRegionOf(s, shared)))
+        continue;
       auto [text, at] = textAt(s->getBeginLoc());
       if (const auto *directive = dyn_cast<OMPExecutableDirective>(s))
         return region(llvm::omp::getOpenMPDirectiveName(
@@ -248,6 +335,8 @@ private:
       case LoopDirective::Alone:
         continue;
       case LoopDirective::Shared:
+        if (shared && pragma.data() < text.data() + begin)
+          continue;
         return "its OpenMP '" + *name + "' directive (line " + at +
                ") shares a loop with the threads of an enclosing region, "
                "perhaps a caller's, and each of them would launch the whole "
@@ -307,6 +396,37 @@ private:
     return instances;
   }
 
+  /// The named non-type template parameters of `function`'s template (or
+  /// its class template's) with integer values in `instance`, spelled as
+  /// the template's text names them, with those values.
+  static std::vector<std::pair<std::string, int64_t>>
+  instanceTag(const FunctionDecl *function, const FunctionDecl *instance) {
+    const TemplateParameterList *params = nullptr;
+    const TemplateArgumentList *args = nullptr;
+    if (const FunctionTemplateDecl *pattern =
+            function->getDescribedFunctionTemplate()) {
+      params = pattern->getTemplateParameters();
+      args = instance->getTemplateSpecializationArgs();
+    } else if (const auto *spec = dyn_cast<ClassTemplateSpecializationDecl>(
+                   cast<CXXMethodDecl>(instance)->getParent())) {
+      params = spec->getSpecializedTemplate()->getTemplateParameters();
+      args = &spec->getTemplateArgs();
+    }
+    std::vector<std::pair<std::string, int64_t>> tag;
+    if (!params || !args || params->size() != args->size())
+      return tag;
+    for (unsigned i = 0; i < params->size(); ++i) {
+      const auto *param =
+          dyn_cast<NonTypeTemplateParmDecl>(params->getParam(i));
+      const TemplateArgument &arg = args->get(i);
+      if (param && !param->getName().empty() &&
+          arg.getKind() == TemplateArgument::Integral)
+        tag.push_back({param->getNameAsString(),
+                       arg.getAsIntegral().getExtValue()});
+    }
+    return tag;
+  }
+
   /// Recognises the nest of a function template, or of a member of a class
   /// template, in each of its instantiations in this file, whose launchers
   /// then overload one name; returns why not where an instantiation fails,
@@ -333,13 +453,18 @@ private:
       if (!r.nest)
         return "in its instantiation '" + which + "': " +
                (same ? r.rejection.reason : "the loop is not instantiated");
+      r.nest->instance = instanceTag(function, instance);
+      // Instantiations with other values of the non-type parameters may
+      // call their launchers differently: C++17 picks the call at compile
+      // time (SourceRewriter.cpp, guardCall).
       bool clash = llvm::any_of(out, [&](const Recognition &other) {
-        return other.nest->isDouble == r.nest->isDouble &&
-               other.nest->sumsInDouble == r.nest->sumsInDouble;
+        bool sameTag = other.nest->instance == r.nest->instance;
+        return (sameTag && other.nest->isDouble == r.nest->isDouble &&
+                other.nest->sumsInDouble == r.nest->sumsInDouble) ||
+               ((sameTag || !ctx.getLangOpts().CPlusPlus17) &&
+                launchCondition(*other.nest) != launchCondition(*r.nest));
       });
-      if (!out.empty() &&
-          (clash ||
-           launchCondition(*out.front().nest) != launchCondition(*r.nest)))
+      if (clash)
         return "its instantiations lift to different launcher calls, or two "
                "to one element type ('" +
                which + "'); one guard cannot serve them";
@@ -356,6 +481,8 @@ private:
   void handle(const Stmt *loop, const FunctionDecl *function) {
     if (pragmaOff(loop))
       return missed(loop, "'#pragma gemm_opt off' asks to leave it as written");
+    if (std::optional<std::string> why = openaccObstacle(loop))
+      return missed(loop, *why);
     if (std::optional<std::string> why = openmpObstacle(loop))
       return missed(loop, *why);
     // A nest may end in a macro expansion (`C(i, j) += A(i, l) * B(l, j);`
@@ -406,13 +533,16 @@ private:
       summary += "; and in the template's other " +
                  std::to_string(recognized.size() - 1) +
                  " instantiation(s), one launcher overload each";
-    for (Recognition &r : recognized)
-      place(loop, *r.nest, name,
-            recognized.size() == 1
-                ? name
-                : name + (r.nest->isDouble       ? "_f64"
-                          : r.nest->sumsInDouble ? "_f32f64"
-                                                 : "_f32"));
+    for (Recognition &r : recognized) {
+      std::string symbol = name;
+      if (recognized.size() > 1 || !r.nest->instance.empty())
+        symbol += r.nest->isDouble       ? "_f64"
+                  : r.nest->sumsInDouble ? "_f32f64"
+                                         : "_f32";
+      for (const auto &[spelling, value] : r.nest->instance)
+        symbol += (value < 0 ? "_m" : "_") + std::to_string(std::abs(value));
+      place(loop, *r.nest, name, symbol);
+    }
     ++reported;
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId)
         << summary + "; rewritten to call " + name;
@@ -434,6 +564,7 @@ private:
     nest.beginOffset = sm.getFileOffset(loop->getBeginLoc());
     nest.endOffset = sm.getFileOffset(endOfNest(loop));
     nest.copy = copies.copyFor(loop->getBeginLoc());
+    nest.openmpRegion = sharedRegion(loop).value_or("");
     result.nests.push_back(std::move(nest));
   }
 

@@ -8,8 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BetaStore.h"
-
-#include <set>
+#include "Unswitch.h"
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -23,11 +22,54 @@ const BinaryOperator *mlir::gemm::soleAssignment(const Stmt *arm) {
   return assign && assign->getOpcode() == BO_Assign ? assign : nullptr;
 }
 
+namespace {
+
+/// The scalar that `cond` compares with zero, and whether the first arm is
+/// the one for beta == 0 (`beta == 0`, or `beta != 0` with the arms
+/// swapped); null beta for any other condition.
+std::pair<const Expr *, bool> betaTest(const Expr *cond) {
+  if (const Expr *beta = comparedWith(cond, BO_EQ, 0))
+    return {beta, true};
+  return {comparedWith(cond, BO_NE, 0), false};
+}
+
+/// Whether `full` is `zero + beta*c` (terms and factors in any order), or
+/// `beta*c` where `zero` is the literal 0; `c` null accepts any element.
+bool addsBetaTerm(const Expr *zero, const Expr *full, const Expr *beta,
+                  const Expr *c, const NestScope &scope) {
+  auto text = [&](const Expr *e) { return scope.print(stripCasts(e)); };
+  auto isBetaTerm = [&](const Expr *e) {
+    const auto *product = dyn_cast<BinaryOperator>(stripCasts(e));
+    if (!product || product->getOpcode() != BO_Mul)
+      return false;
+    for (auto [b, x] : {std::pair(product->getLHS(), product->getRHS()),
+                        std::pair(product->getRHS(), product->getLHS())})
+      if (text(b) == text(beta) && (c ? text(x) == text(c)
+                                      : isa<ArraySubscriptExpr, UnaryOperator>(
+                                            stripCasts(x))))
+        return true;
+    return false;
+  };
+  if (isLiteral(zero, 0) && isBetaTerm(full))
+    return true;
+  const auto *sum = dyn_cast<BinaryOperator>(stripCasts(full));
+  if (!c || !sum || sum->getOpcode() != BO_Add)
+    return false;
+  return (text(sum->getLHS()) == text(zero) && isBetaTerm(sum->getRHS())) ||
+         (text(sum->getRHS()) == text(zero) && isBetaTerm(sum->getLHS()));
+}
+
+/// The remark's note: `what` ("the store's branch") on beta folds.
+std::string foldNote(const NestScope &scope, const std::string &what,
+                     const Expr *beta) {
+  return what + " on '" + scope.print(stripCasts(beta)) +
+         "' folds into beta (beta == 0 never reads C)";
+}
+
+} // namespace
+
 const Stmt *mlir::gemm::foldBetaStore(const IfStmt *branch, NestScope &scope) {
-  bool equal = true;
-  const Expr *beta = comparedWith(branch->getCond(), BO_EQ, 0);
-  if (!beta && (beta = comparedWith(branch->getCond(), BO_NE, 0)))
-    equal = false;
+  auto [beta, equal] = betaTest(branch->getCond());
   if (!beta || branch->getInit() || branch->getConditionVariable())
     return nullptr;
   const Stmt *zeroArm = equal ? branch->getThen() : branch->getElse();
@@ -35,29 +77,49 @@ const Stmt *mlir::gemm::foldBetaStore(const IfStmt *branch, NestScope &scope) {
   const BinaryOperator *zero = soleAssignment(zeroArm);
   const BinaryOperator *full = soleAssignment(fullArm);
   auto text = [&](const Expr *e) { return scope.print(stripCasts(e)); };
-  const auto *sum =
-      full ? dyn_cast<BinaryOperator>(stripCasts(full->getRHS())) : nullptr;
   if (!zero || !full || text(zero->getLHS()) != text(full->getLHS()))
     return nullptr;
-  // X + beta*C or beta*C + X, with beta*C or C*beta.
-  std::vector<std::pair<const Expr *, const Expr *>> splits;
-  if (sum && sum->getOpcode() == BO_Add)
-    splits = {{sum->getLHS(), sum->getRHS()}, {sum->getRHS(), sum->getLHS()}};
-  for (auto [kept, scaled] : splits) {
-    const auto *product = dyn_cast<BinaryOperator>(stripCasts(scaled));
-    if (text(kept) != text(zero->getRHS()) || !product ||
-        product->getOpcode() != BO_Mul)
-      continue;
-    std::set<std::string> factors = {text(product->getLHS()),
-                                     text(product->getRHS())};
-    if (factors != std::set<std::string>{text(beta), text(full->getLHS())})
-      continue;
-    scope.notes.push_back("the store's branch on '" + text(beta) +
-                          "' folds into beta (beta == 0 never reads C)");
+  if (addsBetaTerm(zero->getRHS(), full->getRHS(), beta, full->getLHS(),
+                   scope)) {
+    scope.notes.push_back(foldNote(scope, "the store's branch", beta));
     return fullArm;
   }
   scope.reject("the branches on '" + text(beta) + "' store values to '" +
                text(full->getLHS()) + "' that differ by more than the term '" +
                text(beta) + " * " + text(full->getLHS()) + "'");
   return nullptr;
+}
+
+BetaChoices::BetaChoices(NestScope &scope) : scope(scope) {
+  fold(const_cast<Stmt *>(scope.outer), nullptr);
+}
+
+BetaChoices::~BetaChoices() {
+  for (auto &[slot, old] : llvm::reverse(slots))
+    *slot = old;
+}
+
+void BetaChoices::fold(Stmt *s, const Expr *target) {
+  if (!s)
+    return;
+  // What an assignment's right side may read as C: its left side.
+  const auto *assign = dyn_cast<BinaryOperator>(s);
+  const Expr *stored =
+      assign && assign->getOpcode() == BO_Assign ? assign->getLHS() : nullptr;
+  for (Stmt *&child : s->children()) {
+    const auto *choice =
+        dyn_cast_or_null<ConditionalOperator>(child);
+    auto [beta, equal] = choice ? betaTest(choice->getCond())
+                                : std::pair<const Expr *, bool>();
+    if (beta && !assumedValue(choice->getCond())) {
+      Expr *zero = equal ? choice->getTrueExpr() : choice->getFalseExpr();
+      Expr *full = equal ? choice->getFalseExpr() : choice->getTrueExpr();
+      if (addsBetaTerm(zero, full, beta, target, scope)) {
+        scope.notes.push_back(foldNote(scope, "the choice", beta));
+        slots.push_back({&child, child});
+        child = full;
+      }
+    }
+    fold(child, stored && child == assign->getRHS() ? stored : target);
+  }
 }

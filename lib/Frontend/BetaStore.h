@@ -16,6 +16,26 @@ namespace mlir::gemm {
 const clang::Stmt *foldBetaStore(const clang::IfStmt *branch,
                                  NestScope &scope);
 
+/// The same rule for a `?:` (`beta == 0 ? X : X + beta*C`, or `beta == 0 ?
+/// 0 : beta*C` where an accumulator starts), for the time of one
+/// recognition: each such `?:` of scope.outer reads as the arm that reads
+/// C. C is the left side of the assignment that stores the `?:`; where the
+/// zero arm is 0, any element, which the accumulator's check then requires
+/// to be the one it is stored to. The AST is put back when destroyed.
+class BetaChoices {
+public:
+  explicit BetaChoices(NestScope &scope);
+  ~BetaChoices();
+  BetaChoices(const BetaChoices &) = delete;
+  BetaChoices &operator=(const BetaChoices &) = delete;
+
+private:
+  NestScope &scope;
+  std::vector<std::pair<clang::Stmt **, clang::Stmt *>> slots;
+
+  void fold(clang::Stmt *s, const clang::Expr *target);
+};
+
 /// The one assignment `x = e` that an arm holds, braced or not, or null.
 const clang::BinaryOperator *soleAssignment(const clang::Stmt *arm);
 

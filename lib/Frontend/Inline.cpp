@@ -616,8 +616,7 @@ bool Inliner::cloneInto(const Stmt *s, Frame *f, std::vector<Stmt *> &out) {
   // computes the same without it.
   if (const auto *omp = dyn_cast<OMPExecutableDirective>(s);
       omp && omp->hasAssociatedStmt())
-    return cloneInto(omp->getInnermostCapturedStmt()->getCapturedStmt(), f,
-                     out);
+    return cloneInto(omp->getRawStmt(), f, out);
   if (isa<NullStmt>(s))
     return true;
   if (!touches(s, f)) {

@@ -40,7 +40,7 @@ bool mlir::gemm::holds(const Stmt *s, const Stmt *e) {
   // An OpenMP directive's statement is not among its children().
   if (const auto *omp = dyn_cast<OMPExecutableDirective>(s);
       omp && omp->hasAssociatedStmt() &&
-      holds(omp->getInnermostCapturedStmt()->getCapturedStmt(), e))
+      holds(omp->getRawStmt(), e))
     return true;
   return llvm::any_of(s->children(), [&](const Stmt *child) {
     return child && holds(child, e);

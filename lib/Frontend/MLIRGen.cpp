@@ -79,6 +79,10 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
     if (nest.symbol != nest.name)
       func->setAttr(GemmDialect::getLauncherAttrName(),
                     builder.getStringAttr(nest.name));
+    if (!nest.instance.empty())
+      func->setAttr(GemmDialect::getInstanceAttrName(),
+                    builder.getDenseI64ArrayAttr(llvm::to_vector(
+                        llvm::make_second_range(nest.instance))));
     Block *body = func.addEntryBlock();
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(body);

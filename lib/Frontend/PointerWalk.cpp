@@ -253,9 +253,18 @@ private:
         return std::nullopt;
       return name(var) + ", which the nest changes";
     }
-    if (isa<ArraySubscriptExpr>(e) ||
-        (isa<UnaryOperator>(e) &&
-         cast<UnaryOperator>(e)->getOpcode() == UO_Deref))
+    // An element's address (`&b[j*ldb + p]`) and a row of an array (`a[i]`
+    // of `&a[i][j]`) read no memory; their bases and indices may vary.
+    const auto *addr = dyn_cast<UnaryOperator>(e);
+    if (addr && addr->getOpcode() == UO_AddrOf)
+      if (const auto *element =
+              dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens())) {
+        if (std::optional<std::string> why = varies(element->getBase(), ivsOfChain))
+          return why;
+        return varies(element->getIdx(), ivsOfChain);
+      }
+    if ((isa<ArraySubscriptExpr>(e) && !e->getType()->isArrayType()) ||
+        (addr && addr->getOpcode() == UO_Deref))
       return "'" + scope.print(e) + "', which reads memory";
     if (isa<CallExpr>(e))
       return "the call '" + scope.print(e) + "'";

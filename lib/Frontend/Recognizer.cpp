@@ -10,6 +10,7 @@
 #include "Recognizer.h"
 #include "BoundTemporaries.h"
 #include "Contraction.h"
+#include "BetaStore.h"
 #include "GuardedBias.h"
 #include "PointerWalk.h"
 #include "SplitOff.h"
@@ -114,11 +115,16 @@ public:
 
   Recognition run() {
     Recognition result;
+    // Branches on constants read as their arm (Unswitch.cpp).
+    KnownBranches known(scope.ctx);
     // Walked pointers read as offsets until the recognition ends.
     PointerWalk walks(scope, function);
     // A bias assigned under a test reads as a `?:` until then too
     // (GuardedBias.cpp).
     GuardedBias guards(scope);
+    // And a `?:` on beta == 0 whose arms differ by beta * C reads as the arm
+    // with the term (BetaStore.cpp).
+    BetaChoices choices(scope);
     std::optional<Nest> nest =
         walks.normalise() ? recognize() : std::optional<Nest>();
     if (nest) {

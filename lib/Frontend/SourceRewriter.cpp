@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <set>
 
 using namespace mlir::gemm;
 
@@ -59,6 +60,13 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
           return args.push_back(nest.scalarReads[param.index].ptr);
         }
       });
+  if (!nest.instance.empty()) {
+    llvm::SmallVector<std::string> values;
+    for (const auto &[spelling, value] : nest.instance)
+      values.push_back("(long long)(" + spelling + ")");
+    args.push_back(instanceTag.str() + "<" + llvm::join(values, ", ") +
+                   ">()");
+  }
   return nest.name + "(" + llvm::join(args, ", ") + ")";
 }
 
@@ -167,6 +175,35 @@ static bool followedByElse(llvm::StringRef source, size_t offset) {
          (rest.size() == 4 || !isIdentifierChar(rest[4]));
 }
 
+/// What the guard of the nests at one place tests: one nest's launch
+/// condition, or the one that the instantiations of a template agree on;
+/// else a choice made in each instantiation by the values of the template's
+/// non-type parameters (C++17's `if constexpr`, whose discarded calls are
+/// never instantiated). The front end leaves no two ways for one value.
+static std::string guardCall(llvm::ArrayRef<Nest> nests) {
+  const Nest &first = nests.front();
+  std::string call = launchCondition(first);
+  if (llvm::all_of(nests, [&](const Nest &n) {
+        return launchCondition(n) == call;
+      }))
+    return first.preconditions.empty() && first.sideChecks.empty()
+               ? call
+               : "(" + call + ")";
+  std::string choice = "([&]() -> bool { ";
+  std::set<std::vector<std::pair<std::string, int64_t>>> seen;
+  for (const Nest &n : nests) {
+    if (!seen.insert(n.instance).second)
+      continue;
+    llvm::SmallVector<std::string> tests;
+    for (const auto &[spelling, value] : n.instance)
+      tests.push_back("(long long)(" + spelling +
+                      ") == " + std::to_string(value) + "LL");
+    choice += "if constexpr (" + llvm::join(tests, " && ") + ") return " +
+              launchCondition(n) + "; else ";
+  }
+  return choice + "return false; }())";
+}
+
 /// Assertions of the values the nest was lifted with, for the start of the
 /// guard's block: a build with other values stops here, at the nest's line,
 /// not with wrong results from kernels specialised on the old ones.
@@ -211,15 +248,27 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
     out += between(copied, begin);
     unsigned number = 1 + source.take_front(begin).count('\n');
     std::string text = source.slice(begin, nest.endOffset).str();
+    // A loop of a region that only shares out loops runs as written in a
+    // region of its own (Nest::openmpRegion).
+    const std::string &region = nest.openmpRegion;
+    if (!region.empty())
+      text = region + "\n{\n" + lineDirective(number, fileName) + text + "\n}";
     // The nest under `if (!launcher(...))`, or as written without a nest.
+    // The nests of one place: a template's instantiations, or one nest.
+    size_t last = n + 1;
+    while (last < result.nests.size() &&
+           result.nests[last].copy == copy &&
+           result.nests[last].beginOffset == nest.beginOffset &&
+           result.nests[last].versionCondition.empty())
+      ++last;
     auto guarded = [&, begin = begin, atLineStart = atLineStart](
                        const Nest *nest, bool brace) {
       if (!nest)
         return text;
       std::string condition =
-          nest->preconditions.empty() && nest->sideChecks.empty()
-              ? launchCondition(*nest)
-              : "(" + launchCondition(*nest) + ")";
+          nest == &result.nests[n]
+              ? guardCall(llvm::ArrayRef(result.nests).slice(n, last - n))
+              : guardCall(*nest);
       std::string guard = (brace ? "{ if (!" : "if (!") + condition + ") {";
       std::string out;
       if (atLineStart) {
@@ -249,6 +298,7 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
                    fileName);
       return out + (brace ? " }" : "");
     };
+    std::string piece;
     if (!nest.versionCondition.empty()) {
       // A nest versioned on a branch (Unswitch.cpp): the condition is tested
       // once; its arms follow one another, and one without a Nest runs the
@@ -270,14 +320,20 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
       for (llvm::StringRef size : llvm::concat<const std::string>(
                nest.c.sizes, llvm::ArrayRef(nest.a.sizes).take_back()))
         extents += (extents.empty() ? "(" : " && (") + size.str() + ") > 0";
-      out += "{ if (!(" + extents + ")) {\n" + arm(nullptr) +
+      piece = "{ if (!(" + extents + ")) {\n" + arm(nullptr) +
              "\n} else if (" + nest.versionCondition + ") {\n" +
              arm(nest.versionArm ? &nest : other) + "\n} else {\n" +
              arm(nest.versionArm ? other : &nest) + " } }";
     } else {
       // Braced where an `else` follows, so that it keeps its own `if`.
-      out += guarded(&nest, followedByElse(source, nest.endOffset));
+      piece = guarded(&nest, followedByElse(source, nest.endOffset));
     }
+    // The region ends before the guard and opens again after it.
+    if (!region.empty())
+      piece = "}\n" + piece + "\n" + region + "\n{\n" +
+              lineDirective(1 + source.take_front(nest.endOffset).count('\n'),
+                            fileName);
+    out += piece;
     copied = nest.endOffset;
   }
   return out + between(copied, source.size());

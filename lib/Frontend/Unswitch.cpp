@@ -29,6 +29,20 @@ struct Assumption {
 /// The assumption of the arm being recognised. Recognition runs on one
 /// thread, one nest at a time; versionNest sets it for one arm's run.
 Assumption *active = nullptr;
+/// The context of the recognition in progress (KnownBranches), whose
+/// constant conditions fold.
+const ASTContext *constants = nullptr;
+
+/// The value of a condition that is an integer constant expression in the
+/// instantiation read (a template's `bool isTransB`, a `constexpr` flag,
+/// `sizeof(T) == 4`): every run takes the same arm, so no version is needed.
+std::optional<bool> constantValue(const Expr *cond, const ASTContext &ctx) {
+  if (cond->isValueDependent())
+    return std::nullopt;
+  if (std::optional<llvm::APSInt> value = cond->getIntegerConstantExpr(ctx))
+    return value->getBoolValue();
+  return std::nullopt;
+}
 
 /// A branch of the nest: its condition, and whether it has two arms (an
 /// `if` without `else` has one).
@@ -37,18 +51,22 @@ struct Branch {
   bool twoArms;
 };
 
-/// The `if`s and `?:`s in `s`, in source order (an `if` with an init
-/// statement or a condition variable is no plain test).
-void collectBranches(const Stmt *s, std::vector<Branch> &out) {
+/// The `if`s and `?:`s in `s` whose condition is not a constant, in source
+/// order (an `if` with an init statement or a condition variable is no
+/// plain test).
+void collectBranches(const Stmt *s, const ASTContext &ctx,
+                     std::vector<Branch> &out) {
   if (!s)
     return;
   if (const auto *branch = dyn_cast<IfStmt>(s);
-      branch && !branch->getInit() && !branch->getConditionVariable())
+      branch && !branch->getInit() && !branch->getConditionVariable() &&
+      !constantValue(branch->getCond(), ctx))
     out.push_back({branch->getCond(), branch->getElse() != nullptr});
-  if (const auto *choice = dyn_cast<ConditionalOperator>(s))
+  if (const auto *choice = dyn_cast<ConditionalOperator>(s);
+      choice && !constantValue(choice->getCond(), ctx))
     out.push_back({choice->getCond(), true});
   for (const Stmt *child : s->children())
-    collectBranches(child, out);
+    collectBranches(child, ctx, out);
 }
 
 /// `e` as the source spells it (not as the scope prints it, with the values
@@ -83,8 +101,16 @@ const VarDecl *varyingVar(const NestScope &scope, const Expr *e) {
 std::optional<bool> mlir::gemm::assumedValue(const Expr *cond) {
   if (active && active->cond == cond)
     return active->value;
+  if (constants)
+    return constantValue(cond, *constants);
   return std::nullopt;
 }
+
+KnownBranches::KnownBranches(const ASTContext &ctx) : outer(constants) {
+  constants = &ctx;
+}
+
+KnownBranches::~KnownBranches() { constants = outer; }
 
 bool mlir::gemm::checkAssumedBranch(NestScope &scope) {
   if (!active || scope.isInvariant(active->cond))
@@ -104,7 +130,7 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
                                                 LoopStart start,
                                                 Rejection &why) {
   std::vector<Branch> branches;
-  collectBranches(outer, branches);
+  collectBranches(outer, ctx, branches);
   std::optional<std::string> varying;
   for (const Branch &branch : branches) {
     // Only the condition stood in the way where each of two arms walked

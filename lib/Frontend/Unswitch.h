@@ -5,7 +5,8 @@
 // `isTransB ? B[..] : B[..]`) makes the nest two nests, one per arm. Each arm
 // is recognised on its own, with the condition's truth value substituted;
 // the rewrite tests the condition once and runs the arm's launcher, or the
-// original nest where an arm is no GEMM (Unswitch.cpp).
+// original nest where an arm is no GEMM (Unswitch.cpp). A branch on a
+// constant (a template's `bool isTransB`) needs no version: its arm is read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_UNSWITCH_H
@@ -16,8 +17,22 @@
 namespace mlir::gemm {
 
 /// The value that the recognition in progress assumes for the branch
-/// condition `cond` (an `if`'s or a `?:`'s, as written), or nullopt.
+/// condition `cond` (an `if`'s or a `?:`'s, as written): the versioned
+/// arm's, or the condition's own where it is a constant; else nullopt.
 std::optional<bool> assumedValue(const clang::Expr *cond);
+
+/// For its lifetime, assumedValue folds the constant conditions of `ctx`'s
+/// AST (one recognition).
+class KnownBranches {
+public:
+  explicit KnownBranches(const clang::ASTContext &ctx);
+  ~KnownBranches();
+  KnownBranches(const KnownBranches &) = delete;
+  KnownBranches &operator=(const KnownBranches &) = delete;
+
+private:
+  const clang::ASTContext *outer;
+};
 
 /// Once the walk is complete: rejects the nest where the condition assumed
 /// for it is not loop-invariant ("the branch on 'x' depends on 'k'").

@@ -4,18 +4,35 @@
 // same remarks and the same output. A launcher inside a region would run on
 // every thread that reaches it (each adding the whole product into C), so a
 // nest with any directive around it is left alone, and so is one with a
-// directive on or in it that does more than divide a loop's iterations.
+// directive on or in it that does more than divide a loop's iterations;
+// but for a region that only shares out loops, each one `parallel for`.
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
 // RUN: gemm-opt %s -o %t.omp.cu -- -fopenmp 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.omp.cu | FileCheck %s --check-prefix=OUT
 
+// A region that only shares out the nest's loop: the region ends before
+// the guard, the loop as written runs in a region of its own, and the
+// region opens again after it.
 void region(int n, const double *A, const double *B, double *C) {
 #pragma omp parallel
   {
+  // OUT:      {{^}}void region(
+  // OUT-NEXT: {{^}}#pragma omp parallel
+  // OUT-NEXT: {{^}}  {
+  // OUT-NEXT: {{^}}}
+  // OUT-NEXT: {{^}}if (!gemm_opt_nest_0({{.*}})) {
+  // OUT-NEXT: {{^}}#line [[@LINE+8]] "{{.*}}openmp-region.cpp"
+  // OUT-NEXT: {{^}}#pragma omp parallel
+  // OUT-NEXT: {{^}}{
+  // OUT-NEXT: {{^}}#line [[@LINE+5]] "{{.*}}openmp-region.cpp"
+  // OUT-NEXT: {{^}}#pragma omp for
+  // OUT:      {{^}}} }
+  // OUT-NEXT: {{^}}#pragma omp parallel
+  // OUT-NEXT: {{^}}{
 #pragma omp for
-    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-3]]), where every thread that reaches it would launch the whole product [-Rpass-missed=gemm]
+    // CHECK: :[[@LINE+1]]:5: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         for (int k = 0; k < n; ++k)
@@ -136,8 +153,8 @@ void afterRegion(int n, float *scratch, const float *A, const float *B, float *C
 #pragma omp parallel for
   for (int i = 0; i < n; ++i)
     scratch[i] = 0;
-  // CHECK: :[[@LINE+12]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
-  // OUT:      {{^}}if (!gemm_opt_nest_0({{.*}})) {
+  // CHECK: :[[@LINE+12]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+  // OUT:      {{^}}if (!gemm_opt_nest_1({{.*}})) {
   // OUT-NEXT: {{^}}#line [[@LINE+5]] "{{.*}}openmp-region.cpp"
   // OUT-NEXT: {{^}}#ifdef _OPENMP
   // OUT-NEXT: {{^}}#pragma omp parallel for \

@@ -2,7 +2,11 @@
 // with it, built with OpenMP and run on four threads. A nest inside a
 // parallel region, or under a worksharing `for` that binds to one, is left
 // as written: a launcher there would add the product into C once per
-// thread. A nest whose own loop carries `parallel for` is rewritten.
+// thread. A nest whose own loop carries `parallel for` is rewritten, and so
+// is each loop of a region that only shares out loops (PolyBench's OpenMP
+// style: the region ends before the launcher and opens again after it),
+// the second product reading the first's result; with `nowait` or another
+// statement in the region, the loops stay as written.
 //
 // RUN: %host_cxx -O1 -fopenmp -I %S/Inputs %s -o %t.orig && env OMP_NUM_THREADS=4 %t.orig > %t.expected
 // RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=remark:
@@ -20,7 +24,7 @@
 
 constexpr int M = 37, N = 29, K = 23;
 
-// CHECK: :[[@LINE+6]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region
+// CHECK: :[[@LINE+6]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
 static void inRegion(const float *A, const float *B, float *C) {
 #pragma omp parallel
   {
@@ -30,6 +34,59 @@ static void inRegion(const float *A, const float *B, float *C) {
       for (int j = 0; j < N; ++j)
         for (int k = 0; k < K; ++k)
           C[i * N + j] += A[i * K + k] * B[k * N + j];
+  }
+}
+
+// tmp = A*B, then D = tmp*E, both loops shared out by one region.
+// CHECK: :[[@LINE+7]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+// CHECK: :[[@LINE+13]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+static void twoInRegion(const float *A, const float *B, const float *E,
+                        float *tmp, float *D) {
+#pragma omp parallel num_threads(3)
+  {
+#pragma omp for
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        tmp[i * N + j] = 0;
+        for (int k = 0; k < K; ++k)
+          tmp[i * N + j] += A[i * K + k] * B[k * N + j];
+      }
+#pragma omp for
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < K; ++j) {
+        D[i * K + j] *= 0.5f;
+        for (int k = 0; k < N; ++k)
+          D[i * K + j] += tmp[i * N + k] * E[k * K + j];
+      }
+  }
+}
+
+// Near misses: threads leave the first loop unsynchronised, or every thread
+// runs a statement of the region.
+// CHECK: :[[@LINE+5]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region
+static void nowaitRegion(const float *A, const float *B, float *C) {
+#pragma omp parallel
+  {
+#pragma omp for nowait
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        for (int k = 0; k < K; ++k)
+          C[i * N + j] += A[i * K + k] * B[k * N + j];
+  }
+}
+
+// CHECK: :[[@LINE+6]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region
+static void countedRegion(const float *A, const float *B, float *C,
+                          int *threads) {
+#pragma omp parallel
+  {
+#pragma omp for
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        for (int k = 0; k < K; ++k)
+          C[i * N + j] += A[i * K + k] * B[k * N + j];
+#pragma omp atomic
+    ++*threads;
   }
 }
 
@@ -64,6 +121,21 @@ int main() {
                        frobenius(c.data(), M * N);
   inRegion(a.data(), b.data(), c.data());
   printMatrix("region", K, scale, c.data(), M, N, N, 1);
+  nowaitRegion(a.data(), b.data(), c.data());
+  printMatrix("nowait", K, 2 * scale, c.data(), M, N, N, 1);
+  int threads = 0;
+  countedRegion(a.data(), b.data(), c.data(), &threads);
+  printMatrix("counted", K, 3 * scale, c.data(), M, N, N, 1);
+
+  std::vector<float> e(N * K), tmp(M * N), d(M * K);
+  fillRandom(e.data(), N * K, 8);
+  fillRandom(tmp.data(), M * N, 9);
+  fillRandom(d.data(), M * K, 10);
+  const double dScale = frobenius(a.data(), M * K) * frobenius(b.data(), K * N) *
+                            frobenius(e.data(), N * K) +
+                        frobenius(d.data(), M * K);
+  twoInRegion(a.data(), b.data(), e.data(), tmp.data(), d.data());
+  printMatrix("two-in-region", N, dScale, d.data(), M, K, K, 1);
 
   std::vector<double> da(M * K), db(K * N), dc(M * N), dd(M * N);
   fillRandom(da.data(), M * K, 4);

@@ -1,8 +1,11 @@
 // Nests versioned on a loop-invariant branch: a dense layer whose weights
 // are stored either way round (the flag read through a parameter struct,
 // the branch in the K loop, an optional bias), a product whose B layout a
-// `?:` picks, and a nest whose one arm is no GEMM. Each is run with the
-// condition true and false, with guard cells around C.
+// `?:` picks, a nest whose one arm is no GEMM, and a tensor library's
+// layer (AIfES's style: extents read from `uint16_t` shape arrays, which by
+// C's aliasing rule the float stores cannot change, and `if (c != 0) sum +=
+// bias[j];` after the K loop). Each is run with the condition true and
+// false, with guard cells around C.
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
@@ -10,7 +13,7 @@
 // RUN: %python %S/compare.py %t.expected %t.actual
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-4: versioned on
+// CHECK-COUNT-5: versioned on
 #include "e2e_util.h"
 
 #include <vector>
@@ -97,6 +100,29 @@ template <class T> static void checkGuards(const char *label,
   std::printf("guards %s %ld broken\n", label, broken);
 }
 
+struct Tensor {
+  unsigned short *shape;
+  void *data;
+};
+
+static void linear(const Tensor *a, const Tensor *b, const Tensor *c,
+                   Tensor *result) {
+  unsigned short i, j, k;
+  float sum;
+  float *A = (float *)a->data, *B = (float *)b->data;
+  float *bias = c != 0 ? (float *)c->data : 0;
+  float *R = (float *)result->data;
+  for (i = 0; i < a->shape[0]; i++)
+    for (j = 0; j < b->shape[1]; j++) {
+      sum = 0.0f;
+      for (k = 0; k < a->shape[1]; k++)
+        sum += A[i * a->shape[1] + k] * B[k * b->shape[1] + j];
+      if (c != 0)
+        sum += bias[j];
+      R[i * result->shape[1] + j] = sum;
+    }
+}
+
 int main() {
   const int M = 19, N = 23, K = 31;
   std::vector<float> af(M * K), bf(K * N), bias(N);
@@ -143,6 +169,18 @@ int main() {
     const char *label = transB ? "flagT" : "flagN";
     printMatrix(label, K, normD, c.data() + GUARD, M, N, N, 1);
     checkGuards(label, c);
+  }
+  for (bool withBias : {true, false}) {
+    unsigned short aShape[] = {M, K}, bShape[] = {K, N}, cShape[] = {N},
+                   rShape[] = {M, N};
+    std::vector<float> out = guarded(long(M) * N, float(NAN));
+    Tensor ta = {aShape, af.data()}, tb = {bShape, bf.data()},
+           tc = {cShape, bias.data()}, tr = {rShape, out.data() + GUARD};
+    linear(&ta, &tb, withBias ? &tc : nullptr, &tr);
+    const char *label = withBias ? "linearB" : "linear";
+    printMatrix(label, K, normF + (withBias ? frobenius(bias.data(), N) : 0),
+                out.data() + GUARD, M, N, N, 1);
+    checkGuards(label, out);
   }
   for (int square : {0, 1}) {
     std::vector<float> c = guarded(long(M) * N, 0.5f);

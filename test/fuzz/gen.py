@@ -847,6 +847,13 @@ class NestGen:
                             else f"{alt} * {s}")
                     st = (f"if ({bet} == 0) {c} = {zero}; "
                           f"else {c} = {alt} * {s} + {bet} * {c};")
+                    # Or as a `?:` (BetaChoices), drawn apart so that the
+                    # other nests keep their draws.
+                    side = random.Random(
+                        "choice " + str(self.rng.getstate()[1][:8]))
+                    if side.random() < 0.5:
+                        st = (f"{c} = {bet} == 0 ? {zero} : "
+                              f"{alt} * {s} + {bet} * {c};")
                     self.c0_unread = be == 0.0
                 self.alpha *= abs(al)
                 self.beta = abs(be)

@@ -92,7 +92,11 @@ def outermost_loops(cursor, main, inside=False):
         location = child.location
         if location.file and location.file.name != main:
             continue
-        if child.kind in LOOPS and not inside:
+        try:
+            kind = child.kind
+        except ValueError:  # a kind these bindings predate (OpenACC's)
+            kind = None
+        if kind in LOOPS and not inside:
             yield child
         else:
             yield from outermost_loops(child, main, inside)

@@ -75,6 +75,10 @@ struct Nest {
   /// function template (whose launchers overload the name) the name and
   /// its element type.
   std::string symbol;
+  /// The nest of one instantiation of a template with non-type template
+  /// parameters: each parameter as spelled and its value here, the
+  /// launcher's instantiation tag (LauncherSignature.h).
+  std::vector<std::pair<std::string, int64_t>> instance;
   std::string file;
   unsigned line = 0, column = 0; ///< Of the outermost `for`.
   /// Byte range of the nest in the main file (leading pragmas included),
@@ -114,6 +118,11 @@ struct Nest {
   /// launcher, and the conditions, C++ valid before the nest, that its
   /// memory and the product's do not overlap (else the loop runs).
   std::string sideText;
+  /// The `#pragma omp parallel` line of a region whose block only shares
+  /// out loops, this nest one of them: the rewrite ends the region before
+  /// the guard, runs the loop as written in a region of its own, and opens
+  /// the region again after it.
+  std::string openmpRegion;
   unsigned sideLine = 0; ///< Where sideText starts.
   std::vector<std::string> sideChecks;
 

@@ -48,6 +48,15 @@ def Gemm_Dialect : Dialect {
       return ::llvm::StringLiteral("gemm.launcher");
     }
 
+    /// The discardable i64 array attribute of a launcher func lifted from
+    /// one instantiation of a template: the values of its non-type template
+    /// arguments, which the launcher's last parameter names (an
+    /// instantiation tag, LauncherSignature.h), so that instantiations with
+    /// one element type overload the name too.
+    static constexpr ::llvm::StringLiteral getInstanceAttrName() {
+      return ::llvm::StringLiteral("gemm.instance");
+    }
+
     /// The discardable attribute of a gemm.matmul whose extents are
     /// dynamic: an array of #gemm.measured, the problems a tuning database
     /// timed and their fastest choices. The launcher runs calls near one

@@ -65,6 +65,19 @@ void forEachLauncherParam(unsigned rank, bool bias, unsigned params,
     fn(LauncherParam{Kind::Read, "", i});
 }
 
+/// The launcher of one instantiation of a template with non-type template
+/// parameters takes a last, unnamed argument of type
+/// `gemm_opt_instance<v...>`, v the instantiation's values of those
+/// parameters; the call, in the template's text, names them. The overloads
+/// of one name then differ where their element types do not.
+constexpr llvm::StringLiteral instanceTag = "gemm_opt_instance";
+
+/// The tag's definition, for a file that declares or defines such a
+/// launcher (the host file and the kernels file may both).
+constexpr llvm::StringLiteral instanceTagDefinition =
+    "#ifndef GEMM_OPT_INSTANCE_TAG\n#define GEMM_OPT_INSTANCE_TAG\n"
+    "template <long long...> struct gemm_opt_instance {};\n#endif\n";
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_DIALECT_GEMM_LAUNCHERSIGNATURE_H
