@@ -1477,7 +1477,9 @@ class NestGen:
             f"{v} + {u} <= {h}"
         out.append(f"{pad}for ({v} = {lp.lo_text}; {test}; {v} += {u}) {{")
         if node.sum and not twin:
-            m = re.match(r"(.*?)( \+=| -=| = .*? \+) (.*);$", upd.text)
+            # `C = C + x`: the right side starts with the left (whose
+            # subscript may itself hold ` + `).
+            m = re.match(r"(.*?)( \+=| -=| = \1 \+) (.*);$", upd.text)
             terms = " + ".join(f"({self.copy(m.group(3), lp, k)})"
                                for k in shifts)
             out.append(f"{pad}  {m.group(1)}{m.group(2)} {terms};")
