@@ -114,6 +114,11 @@ bool mayReach(const Stmt *nest, const Stmt *read, const VarDecl *var,
        cur = parent) {
     if (isLoop(parent) && inside(nest, parent, parents))
       return true;
+    // A `for` whose init sets var runs it before its test, step and body.
+    if (const auto *loop = dyn_cast<ForStmt>(parent);
+        loop && cur != loop->getInit() && loop->getInit() &&
+        asAssignmentTo(loop->getInit(), var))
+      return false;
     const auto *block = dyn_cast<CompoundStmt>(parent);
     // A jump to a label skips the assignments before it.
     if (!block || isa<SwitchCase, LabelStmt>(cur))
@@ -144,6 +149,11 @@ public:
     jumps |= isa<GotoStmt, IndirectGotoStmt, LabelStmt>(s);
     return true;
   }
+  // An OpenMP `private` or `shared` clause names a variable without reading
+  // or writing it; other clauses' names (firstprivate, lastprivate, ...)
+  // count as uses outside any statement, which keep it live.
+  bool VisitOMPPrivateClause(OMPPrivateClause *) { return true; }
+  bool VisitOMPSharedClause(OMPSharedClause *) { return true; }
   llvm::MapVector<const VarDecl *, std::vector<const DeclRefExpr *>> refs;
   bool jumps = false;
 };

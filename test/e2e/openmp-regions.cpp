@@ -37,25 +37,28 @@ static void inRegion(const float *A, const float *B, float *C) {
   }
 }
 
-// tmp = A*B, then D = tmp*E, both loops shared out by one region.
-// CHECK: :[[@LINE+7]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
-// CHECK: :[[@LINE+13]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+// tmp = A*B, then D = tmp*E, both loops shared out by one region, the
+// indices declared before it and private to each loop (PolyBench's 2mm):
+// each nest leaves them dead, the second's `for (j = 0; ...)` sets j again.
+// CHECK: :[[@LINE+8]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+// CHECK: :[[@LINE+14]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
 static void twoInRegion(const float *A, const float *B, const float *E,
                         float *tmp, float *D) {
+  int i, j, k;
 #pragma omp parallel num_threads(3)
   {
-#pragma omp for
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < N; ++j) {
+#pragma omp for private(j, k)
+    for (i = 0; i < M; ++i)
+      for (j = 0; j < N; ++j) {
         tmp[i * N + j] = 0;
-        for (int k = 0; k < K; ++k)
+        for (k = 0; k < K; ++k)
           tmp[i * N + j] += A[i * K + k] * B[k * N + j];
       }
-#pragma omp for
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < K; ++j) {
+#pragma omp for private(j, k)
+    for (i = 0; i < M; ++i)
+      for (j = 0; j < K; ++j) {
         D[i * K + j] *= 0.5f;
-        for (int k = 0; k < N; ++k)
+        for (k = 0; k < N; ++k)
           D[i * K + j] += tmp[i * N + k] * E[k * K + j];
       }
   }
