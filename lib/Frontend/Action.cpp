@@ -151,6 +151,8 @@ private:
   unsigned launchers = 0; ///< Launcher names handed out.
   /// The statements around the scan, outermost first.
   std::vector<const Stmt *> enclosing;
+  /// The nest being handled carries an orphaned `for` (openmpObstacle).
+  bool callerTeam = false;
   /// Per file text: the line of its first OpenACC directive, or 0.
   llvm::DenseMap<const char *, size_t> openaccLines;
   /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
@@ -236,6 +238,14 @@ private:
            "see nor run in";
   }
 
+  /// What the remark says of an orphaned `for` (callerTeam).
+  std::string teamNote() const {
+    return callerTeam ? "; its OpenMP 'for' shares the loop with a caller's "
+                        "team where one is active: the launcher runs only "
+                        "outside parallel regions"
+                      : "";
+  }
+
   /// The `#pragma omp parallel` line of the region around `loop` where the
   /// region's block holds only loops, each shared out by an `omp for`
   /// without `nowait`, `loop` one of them: the team runs them one after
@@ -295,6 +305,7 @@ private:
   /// directive that does more than run a loop's iterations on threads or
   /// lanes of its own (classifyLoopDirective).
   std::optional<std::string> openmpObstacle(const Stmt *loop) {
+    callerTeam = false;
     auto line = [](StringRef text, size_t offset) {
       return std::to_string(1 + text.take_front(offset).count('\n'));
     };
@@ -337,6 +348,13 @@ private:
       case LoopDirective::Shared:
         if (shared && pragma.data() < text.data() + begin)
           continue;
+        // An orphaned `for` on the nest's own loop: the launcher runs only
+        // where no team is active (Nest::outsideParallel).
+        if (pragma.data() < text.data() + begin &&
+            (*name == "for" || *name == "for simd")) {
+          callerTeam = true;
+          continue;
+        }
         return "its OpenMP '" + *name + "' directive (line " + at +
                ") shares a loop with the threads of an enclosing region, "
                "perhaps a caller's, and each of them would launch the whole "
@@ -528,7 +546,7 @@ private:
       recognized.push_back(std::move(r));
     }
     std::string name = newLauncherName();
-    std::string summary = recognized.front().summary;
+    std::string summary = recognized.front().summary + teamNote();
     if (recognized.size() > 1)
       summary += "; and in the template's other " +
                  std::to_string(recognized.size() - 1) +
@@ -565,13 +583,15 @@ private:
     nest.endOffset = sm.getFileOffset(endOfNest(loop));
     nest.copy = copies.copyFor(loop->getBeginLoc());
     nest.openmpRegion = sharedRegion(loop).value_or("");
+    nest.outsideParallel = callerTeam;
     result.nests.push_back(std::move(nest));
   }
 
   /// A nest versioned on a loop-invariant branch: each arm that is a GEMM
   /// gets a launcher; the remark says what became of each.
   void handleVersions(const Stmt *loop, Versions &versions) {
-    std::string remark = "versioned on '" + versions.condition + "'";
+    std::string remark =
+        "versioned on '" + versions.condition + "'" + teamNote();
     for (bool arm : {true, false}) {
       Recognition &r = arm ? versions.whenTrue : versions.whenFalse;
       remark += arm ? "; where it holds, " : "; where it does not, ";

@@ -71,7 +71,8 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
 }
 
 std::string mlir::gemm::launchCondition(const Nest &nest) {
-  std::string condition;
+  std::string condition =
+      nest.outsideParallel ? "!gemm_opt_in_parallel() && " : "";
   for (const std::string &precondition : nest.preconditions)
     condition += "(" + precondition + ") && ";
   for (const std::string &check : nest.sideChecks)
@@ -186,7 +187,8 @@ static std::string guardCall(llvm::ArrayRef<Nest> nests) {
   if (llvm::all_of(nests, [&](const Nest &n) {
         return launchCondition(n) == call;
       }))
-    return first.preconditions.empty() && first.sideChecks.empty()
+    return first.preconditions.empty() && first.sideChecks.empty() &&
+                   !first.outsideParallel
                ? call
                : "(" + call + ")";
   std::string choice = "([&]() -> bool { ";
@@ -221,8 +223,15 @@ static std::string assumptionChecks(const Nest &nest, bool isC) {
 
 std::string mlir::gemm::rewriteSource(const FrontendResult &result,
                                       llvm::StringRef launchers) {
-  return launchers.str() + lineDirective(1, result.fileName) +
-         guardNests(result, 0);
+  // The runtime's test for an active OpenMP team (Nest::outsideParallel).
+  bool team = llvm::any_of(result.nests, [](const Nest &nest) {
+    return nest.outsideParallel;
+  });
+  return launchers.str() +
+         (team ? "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
+                 "int gemm_opt_in_parallel(void);\n"
+               : "") +
+         lineDirective(1, result.fileName) + guardNests(result, 0);
 }
 
 std::string mlir::gemm::guardNests(const FrontendResult &result,

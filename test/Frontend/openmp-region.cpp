@@ -5,7 +5,8 @@
 // every thread that reaches it (each adding the whole product into C), so a
 // nest with any directive around it is left alone, and so is one with a
 // directive on or in it that does more than divide a loop's iterations;
-// but for a region that only shares out loops, each one `parallel for`.
+// but for a region that only shares out loops, each one `parallel for`, and
+// an orphaned `for` on the nest's loop, launched outside parallel regions.
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -18,6 +19,7 @@
 void region(int n, const double *A, const double *B, double *C) {
 #pragma omp parallel
   {
+  // OUT:      {{^}}int gemm_opt_in_parallel(void);
   // OUT:      {{^}}void region(
   // OUT-NEXT: {{^}}#pragma omp parallel
   // OUT-NEXT: {{^}}  {
@@ -90,10 +92,15 @@ void task(int n, const float *A, const float *B, float *C) {
   }
 }
 
-// Orphaned worksharing: the function runs inside a region its caller opened,
-// whose threads share the loop.
+// Orphaned worksharing: the function may run inside a region its caller
+// opened, whose threads share the loop. The launcher runs only where no
+// region is active; in one, every thread takes the original loop. On an
+// inner loop, the `for` shares that loop only: left as written.
+// OUT:      {{^}}if (!(!gemm_opt_in_parallel() && gemm_opt_nest_1({{.*}}))) {
+// OUT-NEXT: {{^}}#line [[@LINE+4]] "{{.*}}openmp-region.cpp"
+// OUT-NEXT: {{^}}#pragma omp for schedule(dynamic)
 void orphaned(int n, const float *A, const float *B, float *C) {
-  // CHECK: :[[@LINE+2]]:3: remark: loop nest not rewritten: its OpenMP 'for' directive (line [[@LINE+1]]) shares a loop with the threads of an enclosing region, perhaps a caller's, and each of them would launch the whole product [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+2]]:3: remark: GEMM recognised: {{.*}}; its OpenMP 'for' shares the loop with a caller's team where one is active: the launcher runs only outside parallel regions; rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
 #pragma omp for schedule(dynamic)
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
@@ -153,8 +160,8 @@ void afterRegion(int n, float *scratch, const float *A, const float *B, float *C
 #pragma omp parallel for
   for (int i = 0; i < n; ++i)
     scratch[i] = 0;
-  // CHECK: :[[@LINE+12]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
-  // OUT:      {{^}}if (!gemm_opt_nest_1({{.*}})) {
+  // CHECK: :[[@LINE+12]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
+  // OUT:      {{^}}if (!gemm_opt_nest_2({{.*}})) {
   // OUT-NEXT: {{^}}#line [[@LINE+5]] "{{.*}}openmp-region.cpp"
   // OUT-NEXT: {{^}}#ifdef _OPENMP
   // OUT-NEXT: {{^}}#pragma omp parallel for \

@@ -3,6 +3,7 @@
 // parallel region, or under a worksharing `for` that binds to one, is left
 // as written: a launcher there would add the product into C once per
 // thread. A nest whose own loop carries `parallel for` is rewritten, and so
+// is one with an orphaned `for` (launched only outside parallel regions), and so
 // is each loop of a region that only shares out loops (PolyBench's OpenMP
 // style: the region ends before the launcher and opens again after it),
 // the second product reading the first's result; with `nowait` or another
@@ -93,8 +94,9 @@ static void countedRegion(const float *A, const float *B, float *C,
   }
 }
 
-// Called from inside a region: the `for` binds to the caller's team.
-// CHECK: :[[@LINE+3]]:3: remark: loop nest not rewritten: its OpenMP 'for' directive
+// Called from inside a region, the `for` binds to the caller's team and the
+// loop runs as written; called outside one, the launcher runs.
+// CHECK: :[[@LINE+3]]:3: remark: GEMM recognised: {{.*}}; its OpenMP 'for' shares the loop with a caller's team where one is active
 static void orphaned(const double *A, const double *B, double *C) {
 #pragma omp for
   for (int i = 0; i < M; ++i)
@@ -150,6 +152,8 @@ int main() {
 #pragma omp parallel
   orphaned(da.data(), db.data(), dc.data());
   printMatrix("orphaned", K, dscale, dc.data(), M, N, N, 1);
+  orphaned(da.data(), db.data(), dc.data());
+  printMatrix("orphaned-alone", K, 2 * dscale, dc.data(), M, N, N, 1);
 
   ownParallelFor(da.data(), db.data(), dd.data());
   printMatrix("own-parallel-for", K,

@@ -123,6 +123,11 @@ struct Nest {
   /// the guard, runs the loop as written in a region of its own, and opens
   /// the region again after it.
   std::string openmpRegion;
+  /// The nest's loop carries an orphaned `omp for`, whose team may be a
+  /// caller's: the launcher runs only where no parallel region is active
+  /// (the runtime's gemm_opt_in_parallel()); in one, every thread meets
+  /// the guard alike and the team shares the loop as written.
+  bool outsideParallel = false;
   unsigned sideLine = 0; ///< Where sideText starts.
   std::vector<std::string> sideChecks;
 
