@@ -255,10 +255,9 @@ private:
     const auto *block = enclosing.empty()
                             ? nullptr
                             : dyn_cast<CompoundStmt>(enclosing.back());
-    if (!block || !llvm::is_contained(block->body(), loop) &&
-                      llvm::none_of(block->body(), [&](const Stmt *s) {
-                        return unwrapLoopWrappers(s) == loop;
-                      }))
+    if (!block || llvm::none_of(block->body(), [&](const Stmt *s) {
+          return unwrapLoopWrappers(s) == loop;
+        }))
       return std::nullopt;
     // The one OpenMP directive above `s`, with its line.
     auto directiveAbove = [&](const Stmt *s)
@@ -390,19 +389,30 @@ private:
   }
 
   /// The instantiations of a templated function: a function template's
-  /// specializations, or a class template member's copy in each
-  /// specialization of its class; nullopt for other templated functions.
+  /// specializations, a class template member's copy in each
+  /// specialization of its class, or the specializations of a member
+  /// template's copy in each; nullopt for other templated functions.
   static std::optional<std::vector<const FunctionDecl *>>
   instancesOf(const FunctionDecl *function) {
     std::vector<const FunctionDecl *> instances;
-    if (const FunctionTemplateDecl *pattern =
-            function->getDescribedFunctionTemplate()) {
-      llvm::append_range(instances, pattern->specializations());
-      return instances;
-    }
     const auto *method = dyn_cast<CXXMethodDecl>(function);
     const ClassTemplateDecl *owner =
         method ? method->getParent()->getDescribedClassTemplate() : nullptr;
+    if (const FunctionTemplateDecl *pattern =
+            function->getDescribedFunctionTemplate()) {
+      llvm::append_range(instances, pattern->specializations());
+      if (!owner)
+        return instances;
+      for (const ClassTemplateSpecializationDecl *spec :
+           owner->specializations())
+        for (const Decl *member : spec->decls())
+          if (const auto *copy = dyn_cast<FunctionTemplateDecl>(member);
+              copy && copy->getInstantiatedFromMemberTemplate() &&
+              copy->getInstantiatedFromMemberTemplate()->getCanonicalDecl() ==
+                  pattern->getCanonicalDecl())
+            llvm::append_range(instances, copy->specializations());
+      return instances;
+    }
     if (!owner)
       return std::nullopt;
     for (const ClassTemplateSpecializationDecl *spec :
@@ -427,7 +437,11 @@ private:
       args = instance->getTemplateSpecializationArgs();
     } else if (const auto *spec = dyn_cast<ClassTemplateSpecializationDecl>(
                    cast<CXXMethodDecl>(instance)->getParent())) {
-      params = spec->getSpecializedTemplate()->getTemplateParameters();
+      // A member defined out of its class names the parameters its own way
+      // (`template <class U, int K> void L<U, K>::f()`).
+      params = function->getNumTemplateParameterLists()
+                   ? function->getTemplateParameterList(0)
+                   : spec->getSpecializedTemplate()->getTemplateParameters();
       args = &spec->getTemplateArgs();
     }
     std::vector<std::pair<std::string, int64_t>> tag;
@@ -457,8 +471,7 @@ private:
     if (!instances)
       return std::string("it is in a template that is neither a function "
                          "template nor a member of a class template (a "
-                         "generic lambda, a member template of a class "
-                         "template)");
+                         "generic lambda)");
     for (const FunctionDecl *instance : *instances) {
       if (!instance->hasBody())
         continue;

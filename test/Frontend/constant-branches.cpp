@@ -80,3 +80,20 @@ void otherMatrix(int n, const float *A, const float *B, const float *D,
       C[i * n + j] = s;
     }
 }
+
+// A member of a class template defined out of its class, whose template
+// head names the parameters its own way: the guard names them as it does.
+template <class T, int N> struct Layout {
+  T *a, *b, *c;
+  void multiply(int n);
+};
+template <class U, int K> void Layout<U, K>::multiply(int n) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, {{.*}}; and in the template's other 1 instantiation(s), one launcher overload each; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        c[i * n + j] += a[i * n + k] * (K == 1 ? b[k * n + j] : b[j * n + k]);
+}
+template struct Layout<float, 1>;
+template struct Layout<float, 2>;
+// OUT: if (!([&]() -> bool { if constexpr ((long long)(K) == 1LL) return gemm_opt_nest_4({{.*}}, gemm_opt_instance<(long long)(K)>()); else if constexpr ((long long)(K) == 2LL)

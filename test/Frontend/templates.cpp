@@ -16,6 +16,7 @@
 // OUT:      static bool gemm_opt_nest_1(const double *a
 // OUT:      static bool gemm_opt_nest_2(const float *a
 // OUT:      static bool gemm_opt_nest_2(const double *a
+// OUT:      static bool gemm_opt_nest_3(const double *a
 // OUT-NOT:  static bool gemm_opt_nest_
 // OUT:      if (!gemm_opt_nest_0(A, n, n, n, 1, B, n, n, n, 1, C, n, n, n, 1, 1, 1)) {
 
@@ -97,6 +98,29 @@ template <class T> struct Counts {
           c[i][j] += a[i][k] * b[k][j];
   }
 };
+
+// A member template of a class template (TheAlgorithms' Matrix<T>::
+// naive_multiplication<Number>): its copy in each specialization of the
+// class, instantiated there.
+template <class T> struct Mat {
+  int n;
+  T *d;
+  template <class U> void times(const Mat<U> &o, Mat<T> &r) const {
+    // REMARK: :[[@LINE+1]]:5: remark: GEMM recognised: f64, M x N x K = this->n x this->n x this->n; {{.*}}; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j)
+          r.d[i * n + j] += d[i * n + k] * o.d[k * n + j];
+  }
+  template <class U> void unusedTimes(const Mat<U> &o, Mat<T> &r) const {
+    // REMARK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is in a template that this file never instantiates
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j)
+          r.d[i * n + j] += d[i * n + k] * o.d[k * n + j];
+  }
+};
+void useMat(const Mat<double> &a, Mat<double> &r) { a.times(a, r); }
 
 template void gemm<float>(int, const float *, const float *, float *);
 template void gemm<double>(int, const double *, const double *, double *);
