@@ -248,6 +248,10 @@ bool mlir::gemm::deadAfterNest(const NestScope &scope, const VarDecl *var,
   ParentMap parents(body);
   return llvm::all_of(all.refs.lookup(var), [&](const DeclRefExpr *ref) {
     const Stmt *parent = parents.getParentIgnoreParens(ref);
+    // An OpenMP region's capture of var is no use: its body's are (and a
+    // clause that copies var in, firstprivate, keeps var live).
+    if (isa_and_nonnull<CapturedStmt>(parent))
+      return true;
     const auto *assign = dyn_cast_or_null<BinaryOperator>(parent);
     if (inside(ref, scope.outer, parents) ||
         (scope.outerStart.statement &&

@@ -179,3 +179,32 @@ void afterRegion(int n, float *scratch, const float *A, const float *B, float *C
 }
 
 // OUT-NOT: if (!gemm_opt_nest_
+
+// PolyBench-ACC's 3mm: the indices private to the whole region, two loops
+// shared out; each nest leaves them dead (the region's capture of them is
+// no use).
+void privateRegion(int n, const double *A, const double *B, double *E,
+                   double *F) {
+  int i, j, k;
+#pragma omp parallel private(j, k)
+  {
+#pragma omp for
+    // CHECK: :[[@LINE+1]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+    for (i = 0; i < n; i++)
+      for (j = 0; j < n; j++) {
+        E[i * n + j] = 0;
+        for (k = 0; k < n; ++k)
+          E[i * n + j] += A[i * n + k] * B[k * n + j];
+      }
+#pragma omp for
+    // CHECK: :[[@LINE+1]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+    for (i = 0; i < n; i++)
+      for (j = 0; j < n; j++) {
+        F[i * n + j] = 0;
+        for (k = 0; k < n; ++k)
+          F[i * n + j] += E[i * n + k] * B[k * n + j];
+      }
+  }
+}
+// OUT: {{^}}if (!gemm_opt_nest_3(
+// OUT: {{^}}if (!gemm_opt_nest_4(
