@@ -151,8 +151,11 @@ private:
   unsigned launchers = 0; ///< Launcher names handed out.
   /// The statements around the scan, outermost first.
   std::vector<const Stmt *> enclosing;
-  /// The nest being handled carries an orphaned `for` (openmpObstacle).
+  /// What openmpObstacle found for the nest being handled: an orphaned
+  /// `for` on its loop, and the pragma of a region that only shares out
+  /// loops around it (Nest::openmpRegion), or "".
   bool callerTeam = false;
+  std::string regionPragma;
   /// Per file text: the line of its first OpenACC directive, or 0.
   llvm::DenseMap<const char *, size_t> openaccLines;
   /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
@@ -305,11 +308,12 @@ private:
   /// lanes of its own (classifyLoopDirective).
   std::optional<std::string> openmpObstacle(const Stmt *loop) {
     callerTeam = false;
+    regionPragma = sharedRegion(loop).value_or("");
     auto line = [](StringRef text, size_t offset) {
       return std::to_string(1 + text.take_front(offset).count('\n'));
     };
     // A region that only shares out loops is one `parallel for` per loop.
-    const Stmt *shared = sharedRegion(loop) ? enclosing.back() : nullptr;
+    const Stmt *shared = regionPragma.empty() ? nullptr : enclosing.back();
     auto region = [&](StringRef directive, const std::string &at) {
       return "it is inside an OpenMP '" + directive.str() + "' region (line " +
              at + "), where every thread that reaches it would launch the "
@@ -595,7 +599,7 @@ private:
     nest.beginOffset = sm.getFileOffset(loop->getBeginLoc());
     nest.endOffset = sm.getFileOffset(endOfNest(loop));
     nest.copy = copies.copyFor(loop->getBeginLoc());
-    nest.openmpRegion = sharedRegion(loop).value_or("");
+    nest.openmpRegion = regionPragma;
     nest.outsideParallel = callerTeam;
     result.nests.push_back(std::move(nest));
   }

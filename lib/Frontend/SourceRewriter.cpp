@@ -18,6 +18,12 @@
 
 using namespace mlir::gemm;
 
+/// A non-type template parameter as the tag's value, as the template's
+/// text names it (Nest::instance).
+static std::string instanceValue(const std::string &spelling) {
+  return "(long long)(" + spelling + ")";
+}
+
 std::string mlir::gemm::launcherCall(const Nest &nest) {
   auto binding = [&](llvm::StringRef name) -> const OperandBinding & {
     return name == "a" ? nest.a : name == "b" ? nest.b : name == "c" ? nest.c
@@ -63,7 +69,7 @@ std::string mlir::gemm::launcherCall(const Nest &nest) {
   if (!nest.instance.empty()) {
     llvm::SmallVector<std::string> values;
     for (const auto &[spelling, value] : nest.instance)
-      values.push_back("(long long)(" + spelling + ")");
+      values.push_back(instanceValue(spelling));
     args.push_back(instanceTag.str() + "<" + llvm::join(values, ", ") +
                    ">()");
   }
@@ -198,8 +204,8 @@ static std::string guardCall(llvm::ArrayRef<Nest> nests) {
       continue;
     llvm::SmallVector<std::string> tests;
     for (const auto &[spelling, value] : n.instance)
-      tests.push_back("(long long)(" + spelling +
-                      ") == " + std::to_string(value) + "LL");
+      tests.push_back(instanceValue(spelling) + " == " +
+                      std::to_string(value) + "LL");
     choice += "if constexpr (" + llvm::join(tests, " && ") + ") return " +
               launchCondition(n) + "; else ";
   }
