@@ -1,6 +1,7 @@
 //===- Rewrite.cpp - Rewrite one input file -------------------------------===//
 
 #include "Rewrite.h"
+#include "IncludeNames.h"
 #include "Output.h"
 #include "Record.h"
 
@@ -145,7 +146,9 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   } else {
     using clang::tooling::ArgumentInsertPosition;
     using clang::tooling::getInsertArgumentAdjuster;
-    clang::tooling::ClangTool tool(compilations, {input});
+    clang::tooling::ClangTool tool(
+        compilations, {input},
+        std::make_shared<clang::PCHContainerOperations>(), gccIncludeNames());
     // Clang has printed the diagnostics of a failure; the tool's "Error
     // while processing" line would only repeat it.
     tool.setPrintErrorMessage(false);
