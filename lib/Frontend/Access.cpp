@@ -11,6 +11,7 @@
 
 #include "ByteOffset.h"
 #include "Inline.h"
+#include "MacroText.h"
 #include "NestScope.h"
 #include "RealConj.h"
 #include "Unswitch.h"
@@ -355,18 +356,19 @@ std::optional<std::string> NestScope::spelledValue(const Expr *e) const {
   const SourceManager &sm = ctx.getSourceManager();
   const LangOptions &lang = ctx.getLangOpts();
   SourceLocation begin = e->getBeginLoc(), end = e->getEndLoc();
-  if (isa<IntegerLiteral, CharacterLiteral>(e) && !begin.isMacroID())
+  if (isa<IntegerLiteral, CharacterLiteral>(e) && inNestText(sm, begin))
     return std::nullopt;
   // Only an integer constant expression can be asserted (C's const
   // variables fold, but are not one). In a macro, only a whole expansion
   // (EXTENT) has a spelling of its own; a part of one (the 9 of IX(r, c,
   // 9)) does not.
-  if (!e->isIntegerConstantExpr(ctx) ||
-      (begin.isMacroID() && !Lexer::isAtStartOfMacroExpansion(begin, sm, lang)) ||
-      (end.isMacroID() && !Lexer::isAtEndOfMacroExpansion(end, sm, lang)))
+  if (!e->isIntegerConstantExpr(ctx))
     return std::nullopt;
-  CharSourceRange range = sm.getExpansionRange(e->getSourceRange());
-  StringRef text = Lexer::getSourceText(range, sm, lang);
+  std::optional<CharSourceRange> range =
+      wholeSpelling(sm, lang, SourceRange(begin, end));
+  if (!range)
+    return std::nullopt;
+  StringRef text = Lexer::getSourceText(*range, sm, lang);
   if (text.empty())
     return std::nullopt;
   return text.str();

@@ -9,6 +9,7 @@
 #include "gemm-opt/Frontend/Action.h"
 #include "IncludedText.h"
 #include "Inline.h"
+#include "MacroText.h"
 #include "Pragmas.h"
 #include "Recognizer.h"
 #include "RealConj.h"
@@ -123,7 +124,7 @@ public:
   NestFinder(ASTContext &ctx, FrontendResult &result,
              std::vector<OffPragma> &offs, const IncludeLog &includes)
       : ctx(ctx), sm(ctx.getSourceManager()), result(result), offs(offs),
-        copies(sm, includes, result) {
+        copies(sm, ctx.getLangOpts(), includes, result) {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     passId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
                                    "%0 [-Rpass=gemm]");
@@ -336,8 +337,10 @@ private:
     auto [text, begin] = textAt(loop->getBeginLoc());
     SmallVector<StringRef> pragmas(
         llvm::reverse(pragmasAbove(text, begin).pragmas));
+    // A macro's text holds no pragma lines (its _Pragma is an obstacle).
     SmallVector<StringRef> lines;
-    text.slice(begin, textAt(endOfNest(loop)).second).split(lines, '\n');
+    if (!loop->getBeginLoc().isMacroID())
+      text.slice(begin, textAt(endOfNest(loop)).second).split(lines, '\n');
     for (StringRef pragma : lines)
       pragmas.push_back(pragma);
     for (StringRef pragma : pragmas) {
@@ -523,10 +526,16 @@ private:
     // A nest may end in a macro expansion (`C(i, j) += A(i, l) * B(l, j);`
     // with accessor macros): the splice then ends after the invocation.
     SourceLocation end = endOfStmt(loop);
-    if (loop->getBeginLoc().isMacroID() ||
-        (end.isMacroID() &&
-         !Lexer::isAtEndOfMacroExpansion(end, sm, ctx.getLangOpts())))
-      return missed(loop, "it is written inside a macro expansion");
+    if (loop->getBeginLoc().isMacroID()) {
+      if (std::optional<std::string> why =
+              copies.macroObstacle(loop->getBeginLoc(), end))
+        return missed(loop, *why);
+    } else if (end.isMacroID() &&
+               !Lexer::isAtEndOfMacroExpansion(end, sm, ctx.getLangOpts())) {
+      return missed(loop, "it ends inside a macro's expansion, whose text "
+                          "the guard around the nest would split");
+    }
+    MacroHome home(sm, loop->getBeginLoc());
     if (std::optional<std::string> why =
             copies.obstacle(loop->getBeginLoc(), end))
       return missed(loop, *why);
@@ -596,8 +605,8 @@ private:
     nest.file = where.getFilename();
     nest.line = where.getLine();
     nest.column = where.getColumn();
-    nest.beginOffset = sm.getFileOffset(loop->getBeginLoc());
-    nest.endOffset = sm.getFileOffset(endOfNest(loop));
+    nest.beginOffset = copies.offsetInText(loop->getBeginLoc());
+    nest.endOffset = copies.offsetInText(endOfNest(loop));
     nest.copy = copies.copyFor(loop->getBeginLoc());
     nest.openmpRegion = regionPragma;
     nest.outsideParallel = callerTeam;
@@ -657,15 +666,22 @@ private:
   }
 
   /// The end of the nest's last token, including the `;` that ends a body
-  /// without braces (it is not part of the statement's source range).
+  /// without braces (it is not part of the statement's source range). In a
+  /// macro's text, that text's spelling is read, and the end is in the same
+  /// expansion as the nest's start.
   SourceLocation endOfNest(const Stmt *loop) {
     const LangOptions &lang = ctx.getLangOpts();
-    SourceLocation end = endOfStmt(loop);
-    SourceLocation semi = Lexer::findLocationAfterToken(
+    SourceLocation end = endOfStmt(loop), begin = loop->getBeginLoc();
+    if (begin.isMacroID())
+      end = nestSpelling(sm, lang, SourceRange(end, end)).getEnd();
+    SourceLocation after = Lexer::findLocationAfterToken(
         end, tok::semi, sm, lang, /*SkipTrailingWhitespaceAndNewLine=*/false);
-    if (semi.isValid())
-      return semi;
-    return Lexer::getLocForEndOfToken(end, 0, sm, lang);
+    if (after.isInvalid())
+      after = Lexer::getLocForEndOfToken(end, 0, sm, lang);
+    if (!begin.isMacroID())
+      return after;
+    return begin.getLocWithOffset(sm.getFileOffset(after) -
+                                  sm.getFileOffset(sm.getSpellingLoc(begin)));
   }
 };
 

@@ -13,6 +13,7 @@
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/Path.h"
@@ -138,13 +139,98 @@ IncludedCopies::obstacle(SourceLocation begin, SourceLocation end) const {
   return std::nullopt;
 }
 
+std::optional<std::string>
+IncludedCopies::macroObstacle(SourceLocation begin, SourceLocation end) const {
+  FileID expansion = sm.getFileID(begin);
+  const SrcMgr::ExpansionInfo &info = sm.getSLocEntry(expansion).getExpansion();
+  std::string name =
+      "'" + Lexer::getImmediateMacroName(begin, sm, lang).str() + "'";
+  if (info.isMacroArgExpansion())
+    return "it is written as an argument of the macro " + name +
+           ", which places it in the macro's text; only a macro's own text "
+           "is copied to where it is used";
+  if (!info.getExpansionLocStart().isFileID())
+    return "it is written in the macro " + name +
+           ", which the text of another macro uses; only a macro that the "
+           "main file uses is copied there";
+  if (sm.getFileID(info.getExpansionLocStart()) != sm.getMainFileID())
+    return "it is written in the macro " + name + ", used in '" +
+           fileName(sm, sm.getFileID(info.getExpansionLocStart()),
+                    result.fileName) +
+           "'; only the main file's uses of a macro are copied";
+  CharSourceRange use = sm.getExpansionRange(begin);
+  if (Lexer::getSourceText(use, sm, lang) != name.substr(1, name.size() - 2))
+    return "it is written in the function-like macro " + name +
+           ", whose text copied to its use would not have its arguments";
+  // The end as the macro's text spells it (through a macro used there).
+  while (end.isMacroID() && sm.getFileID(end) != expansion)
+    end = sm.getImmediateExpansionRange(end).getEnd();
+  if (sm.getFileID(end) != expansion)
+    return "it starts in the text of the macro " + name + " and ends outside";
+  llvm::StringRef text = macroCopy(expansion).text;
+  if (text.contains("_Pragma"))
+    return "the macro " + name +
+           " holds a '_Pragma', which a parse without its flag (-fopenmp) "
+           "drops, so what it asks of the nest is unknown";
+  llvm::Regex word("(^|[^A-Za-z0-9_])" +
+                                name.substr(1, name.size() - 2) +
+                                "([^A-Za-z0-9_]|$)");
+  if (word.match(text))
+    return "the macro " + name +
+           " names itself, which its text at its use would expand again";
+  return std::nullopt;
+}
+
+IncludedCopy IncludedCopies::macroCopy(FileID expansion) const {
+  const SrcMgr::ExpansionInfo &info = sm.getSLocEntry(expansion).getExpansion();
+  auto [file, start] = sm.getDecomposedLoc(info.getSpellingLoc());
+  IncludedCopy copy;
+  copy.macro = true;
+  copy.fileName = fileName(sm, file, result.fileName);
+  copy.firstLine = sm.getLineNumber(file, start);
+  copy.text =
+      sm.getBufferData(file).substr(start, sm.getFileIDSize(expansion)).str();
+  // A continuation's backslash, blanked, keeps every offset; the lines then
+  // hold the guard's #line directives.
+  for (size_t at = copy.text.find('\\'); at != std::string::npos;
+       at = copy.text.find('\\', at + 1))
+    if (llvm::StringRef(copy.text).drop_front(at + 1).ltrim(" \t\r")
+            .starts_with("\n"))
+      copy.text[at] = ' ';
+  CharSourceRange use = sm.getExpansionRange(info.getExpansionLocStart());
+  auto [main, offset] = sm.getDecomposedLoc(use.getBegin());
+  copy.lineBegin = offset;
+  copy.lineEnd = sm.getFileOffset(use.getEnd()) +
+                 (use.isTokenRange()
+                      ? Lexer::MeasureTokenLength(use.getEnd(), sm, lang)
+                      : 0);
+  copy.line = sm.getLineNumber(main, offset);
+  return copy;
+}
+
+unsigned IncludedCopies::offsetInText(SourceLocation loc) const {
+  if (loc.isFileID())
+    return sm.getFileOffset(loc);
+  // A token of a macro's text: its place in that text.
+  const SrcMgr::ExpansionInfo &info =
+      sm.getSLocEntry(sm.getFileID(loc)).getExpansion();
+  return sm.getFileOffset(sm.getSpellingLoc(loc)) -
+         sm.getFileOffset(info.getSpellingLoc());
+}
+
 unsigned IncludedCopies::copyFor(SourceLocation begin) {
-  FileID file = sm.getFileID(sm.getExpansionLoc(begin));
+  FileID file = begin.isMacroID() ? sm.getFileID(begin)
+                                  : sm.getFileID(sm.getExpansionLoc(begin));
   if (file == sm.getMainFileID())
     return 0;
   auto [at, fresh] = made.try_emplace(file, result.copies.size() + 1);
-  if (!fresh)
-    return at->second;
+  if (fresh)
+    result.copies.push_back(begin.isMacroID() ? macroCopy(file)
+                                              : includeCopy(file));
+  return at->second;
+}
+
+IncludedCopy IncludedCopies::includeCopy(FileID file) const {
   IncludedCopy copy;
   copy.fileName = fileName(sm, file, result.fileName);
   llvm::StringRef text = sm.getBufferData(file);
@@ -162,8 +248,7 @@ unsigned IncludedCopies::copyFor(SourceLocation begin) {
   size_t stop = source.find('\n', offset);
   copy.lineEnd = stop == llvm::StringRef::npos ? source.size() : stop + 1;
   copy.line = 1 + source.take_front(offset).count('\n');
-  result.copies.push_back(std::move(copy));
-  return at->second;
+  return copy;
 }
 
 std::string mlir::gemm::withCopies(const FrontendResult &result,
@@ -181,15 +266,17 @@ std::string mlir::gemm::withCopies(const FrontendResult &result,
   for (unsigned i : inText) {
     const IncludedCopy &copy = result.copies[i];
     out += text.slice(copied - offset, copy.lineBegin - offset).str();
-    llvm::StringRef directive =
+    llvm::StringRef replaced =
         text.slice(copy.lineBegin - offset, copy.lineEnd - offset).trim();
-    out += "// gemm-opt: " + directive.str() +
-           ", its text with its nests rewritten\n";
-    out += lineDirective(1, copy.fileName);
+    // A macro's name is in the middle of a line: the rest of it follows
+    // on a line of its own.
+    out += (copy.macro ? "\n// gemm-opt: the macro " : "// gemm-opt: ") +
+           replaced.str() + ", its text with its nests rewritten\n";
+    out += lineDirective(copy.firstLine, copy.fileName);
     std::string body = guardNests(result, i + 1);
     if (!body.empty() && body.back() != '\n')
       body += '\n';
-    out += body + lineDirective(copy.line + 1, result.fileName);
+    out += body + lineDirective(copy.line + !copy.macro, result.fileName);
     copied = copy.lineEnd;
   }
   return out + text.drop_front(copied - offset).str();

@@ -21,6 +21,7 @@
 
 namespace clang {
 class FileEntry;
+class LangOptions;
 class Preprocessor;
 class SourceManager;
 } // namespace clang
@@ -39,9 +40,10 @@ void logIncludes(clang::Preprocessor &pp, IncludeLog &log);
 /// the copies of included files that hold rewritten nests.
 class IncludedCopies {
 public:
-  IncludedCopies(const clang::SourceManager &sm, const IncludeLog &log,
+  IncludedCopies(const clang::SourceManager &sm,
+                 const clang::LangOptions &lang, const IncludeLog &log,
                  FrontendResult &result)
-      : sm(sm), log(log), result(result) {}
+      : sm(sm), lang(lang), log(log), result(result) {}
 
   /// Why the nest whose text runs from `begin` to `end` (file locations or
   /// macro expansions) cannot be rewritten, in the main file or in a copy
@@ -49,20 +51,35 @@ public:
   std::optional<std::string> obstacle(clang::SourceLocation begin,
                                       clang::SourceLocation end) const;
 
+  /// Why the nest whose text starts at `begin`, in a macro's expansion,
+  /// and ends at `end` cannot be rewritten in a copy of the macro's text at
+  /// its use in the main file; nullopt if it can.
+  std::optional<std::string> macroObstacle(clang::SourceLocation begin,
+                                           clang::SourceLocation end) const;
+
   /// The Nest::copy of a nest at `begin` that has no obstacle: 0 in the
-  /// main file, else its file's copy, made on first use.
+  /// main file, else its file's or its macro expansion's copy, made on
+  /// first use.
   unsigned copyFor(clang::SourceLocation begin);
 
+  /// The offset of `loc`, a location in the nest's text, in the text of its
+  /// copy (or of the main file).
+  unsigned offsetInText(clang::SourceLocation loc) const;
+
 private:
+  IncludedCopy includeCopy(clang::FileID file) const;
+  IncludedCopy macroCopy(clang::FileID expansion) const;
+
   const clang::SourceManager &sm;
+  const clang::LangOptions &lang;
   const IncludeLog &log;
   FrontendResult &result;
   llvm::DenseMap<clang::FileID, unsigned> made;
 };
 
 /// `text`, the bytes of the main file from `offset`, with each #include
-/// line in it that has a copy replaced by the copy, its nests guarded
-/// (guardNests), between #line directives.
+/// line or macro use in it that has a copy replaced by the copy, its nests
+/// guarded (guardNests), between #line directives.
 std::string withCopies(const FrontendResult &result, llvm::StringRef text,
                        size_t offset);
 

@@ -246,6 +246,10 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
       copy ? result.copies[copy - 1].text : result.source;
   llvm::StringRef fileName =
       copy ? result.copies[copy - 1].fileName : result.fileName;
+  unsigned firstLine = copy ? result.copies[copy - 1].firstLine : 1;
+  auto lineAt = [&](size_t offset) -> unsigned {
+    return firstLine + source.take_front(offset).count('\n');
+  };
   // The main file's text between nests holds the included copies.
   auto between = [&](size_t from, size_t to) {
     llvm::StringRef text = source.slice(from, to);
@@ -261,7 +265,7 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
       continue;
     auto [begin, atLineStart] = guardPosition(source, nest.beginOffset);
     out += between(copied, begin);
-    unsigned number = 1 + source.take_front(begin).count('\n');
+    unsigned number = lineAt(begin);
     std::string text = source.slice(begin, nest.endOffset).str();
     // A loop of a region that only shares out loops runs as written in a
     // region of its own (Nest::openmpRegion).
@@ -308,9 +312,7 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
       if (!nest->sideText.empty())
         out += " else {\n" + lineDirective(nest->sideLine, fileName) +
                nest->sideText + "\n}\n" +
-               lineDirective(
-                   1 + source.take_front(nest->endOffset).count('\n'),
-                   fileName);
+               lineDirective(lineAt(nest->endOffset), fileName);
       return out + (brace ? " }" : "");
     };
     std::string piece;
@@ -346,8 +348,7 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
     // The region ends before the guard and opens again after it.
     if (!region.empty())
       piece = "}\n" + piece + "\n" + region + "\n{\n" +
-              lineDirective(1 + source.take_front(nest.endOffset).count('\n'),
-                            fileName);
+              lineDirective(lineAt(nest.endOffset), fileName);
     out += piece;
     copied = nest.endOffset;
   }

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SplitOff.h"
+#include "MacroText.h"
 
 #include "LoopHeader.h"
 
@@ -149,7 +150,8 @@ private:
 
   /// `s` as written, on one line.
   std::string text(const Stmt *s) {
-    CharSourceRange range = sm.getExpansionRange(s->getSourceRange());
+    CharSourceRange range =
+        nestSpelling(sm, ctx.getLangOpts(), s->getSourceRange());
     SmallVector<StringRef> words;
     Lexer::getSourceText(range, sm, ctx.getLangOpts())
         .split(words, ' ', -1, false);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Unswitch.h"
+#include "MacroText.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -74,9 +75,8 @@ void collectBranches(const Stmt *s, const ASTContext &ctx,
 std::string written(const ASTContext &ctx, const Expr *e) {
   const SourceManager &sm = ctx.getSourceManager();
   return Lexer::getSourceText(
-             CharSourceRange::getTokenRange(
-                 sm.getExpansionRange(e->getSourceRange()).getAsRange()),
-             sm, ctx.getLangOpts())
+             nestSpelling(sm, ctx.getLangOpts(), e->getSourceRange()), sm,
+             ctx.getLangOpts())
       .str();
 }
 

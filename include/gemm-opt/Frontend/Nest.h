@@ -141,15 +141,21 @@ struct Nest {
   }
 };
 
-/// A user file that the main file #includes and that holds rewritten
-/// nests: the output has its text, rewritten, in place of the #include
-/// line (IncludedText.cpp).
+/// A user file that the main file #includes, or an object-like macro's
+/// text where the main file uses it, that holds rewritten nests: the output
+/// has the text, rewritten, in place of the #include line or of the macro's
+/// name (IncludedText.cpp).
 struct IncludedCopy {
   std::string fileName; ///< For #line directives.
-  std::string text;     ///< As read, `#pragma once` blanked out.
-  /// The #include line in the main file: its byte range (with its
-  /// newline) and its number.
+  /// As read, `#pragma once` blanked out; a macro's, from its first token to
+  /// its last, with its line continuations blanked out.
+  std::string text;
+  /// What it replaces in the main file: the #include line (with its
+  /// newline) or the macro's name; the byte range and the number of the line
+  /// it starts on.
   unsigned lineBegin = 0, lineEnd = 0, line = 0;
+  unsigned firstLine = 1; ///< The number in `fileName` of the text's line 1.
+  bool macro = false;
 };
 
 /// What the front end learned from one translation unit.
