@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 
@@ -199,6 +200,28 @@ void printDeclarator(llvm::raw_ostream &os, func::FuncOp func, MatmulOp op) {
   os << ")";
 }
 
+/// The launcher names that instantiations gemm-opt did not see call (a
+/// template the file never instantiates), each once.
+llvm::SetVector<StringRef> openTemplateNames(ModuleOp module) {
+  llvm::SetVector<StringRef> names;
+  for (func::FuncOp func : module.getOps<func::FuncOp>())
+    if (func->hasAttr(GemmDialect::getOpenTemplateAttrName()))
+      names.insert(func->getAttrOfType<StringAttr>(
+                           GemmDialect::getLauncherAttrName())
+                       .getValue());
+  return names;
+}
+
+/// For each of those names, the overload that other instantiations call: a
+/// C variadic, the worst match there is, so that every typed launcher wins
+/// where it fits; it runs the nest as written.
+void printOpenTemplateOverloads(llvm::raw_ostream &os, ModuleOp module,
+                                StringRef prefix, StringRef result) {
+  for (StringRef name : openTemplateNames(module))
+    os << "// Other instantiations of the template run its nest as written.\n"
+       << prefix << " " << name << "(...) { return " << result << "; }\n";
+}
+
 bool hasInstanceTag(ModuleOp module) {
   return llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp func) {
     return func->hasAttr(GemmDialect::getInstanceAttrName());
@@ -350,6 +373,9 @@ LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
     os << instanceTagDefinition << "\n";
   for (const PlannedNest &nest : *nests)
     emitLauncher(nest, os, linkage);
+  // A kernels file's overloads are the host file's (declarations).
+  if (linkage == LauncherLinkage::Internal)
+    printOpenTemplateOverloads(os, module, "static bool", "false");
   return success();
 }
 
@@ -375,7 +401,8 @@ LogicalResult mlir::gemm::emitLauncherDeclarations(ModuleOp module,
      << "#ifdef __cplusplus\n" << "extern \"C\" {\n" << "#endif\n"
      << plain << "#ifdef __cplusplus\n}\n"
      << (vectors ? "#include <vector>\n" : "")
-     << (hasInstanceTag(module) ? instanceTagDefinition : "") << overloads
-     << "#endif\n";
+     << (hasInstanceTag(module) ? instanceTagDefinition : "") << overloads;
+  printOpenTemplateOverloads(os, module, "inline int", "0");
+  os << "#endif\n";
   return success();
 }

@@ -10,6 +10,7 @@
 #include "IncludedText.h"
 #include "Inline.h"
 #include "MacroText.h"
+#include "OpenTemplates.h"
 #include "Pragmas.h"
 #include "Recognizer.h"
 #include "RealConj.h"
@@ -22,6 +23,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
@@ -122,9 +124,10 @@ bool isCandidate(const Stmt *loop, int minDepth) {
 class NestFinder : public RecursiveASTVisitor<NestFinder> {
 public:
   NestFinder(ASTContext &ctx, FrontendResult &result,
-             std::vector<OffPragma> &offs, const IncludeLog &includes)
+             std::vector<OffPragma> &offs, const IncludeLog &includes,
+             const OpenInstances &open)
       : ctx(ctx), sm(ctx.getSourceManager()), result(result), offs(offs),
-        copies(sm, ctx.getLangOpts(), includes, result) {
+        copies(sm, ctx.getLangOpts(), includes, result), open(open) {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     passId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
                                    "%0 [-Rpass=gemm]");
@@ -147,6 +150,7 @@ private:
   FrontendResult &result;
   std::vector<OffPragma> &offs;
   IncludedCopies copies; ///< Where nests of included files are rewritten.
+  const OpenInstances &open; ///< Instantiations that gemm-opt made.
   unsigned passId, missedId;
   unsigned reported = 0;
   unsigned launchers = 0; ///< Launcher names handed out.
@@ -480,7 +484,8 @@ private:
                          "template nor a member of a class template (a "
                          "generic lambda)");
     for (const FunctionDecl *instance : *instances) {
-      if (!instance->hasBody())
+      auto made = open.find(instance);
+      if (!instance->hasBody() || (made != open.end() && !made->second))
         continue;
       std::string which;
       llvm::raw_string_ostream os(which);
@@ -492,6 +497,7 @@ private:
         return "in its instantiation '" + which + "': " +
                (same ? r.rejection.reason : "the loop is not instantiated");
       r.nest->instance = instanceTag(function, instance);
+      r.nest->openTemplate = made != open.end();
       // Instantiations with other values of the non-type parameters may
       // call their launchers differently: C++17 picks the call at compile
       // time (SourceRewriter.cpp, guardCall).
@@ -577,9 +583,14 @@ private:
       summary += "; and in the template's other " +
                  std::to_string(recognized.size() - 1) +
                  " instantiation(s), one launcher overload each";
+    // Other files' instantiations call the name too, with other types.
+    bool openTemplate = recognized.front().nest->openTemplate;
+    if (openTemplate)
+      summary += " (instantiations that gemm-opt made: the file has none; "
+                 "those of other types run the nest as written)";
     for (Recognition &r : recognized) {
       std::string symbol = name;
-      if (recognized.size() > 1 || !r.nest->instance.empty())
+      if (recognized.size() > 1 || !r.nest->instance.empty() || openTemplate)
         symbol += r.nest->isDouble       ? "_f64"
                   : r.nest->sumsInDouble ? "_f32f64"
                                          : "_f32";
@@ -685,7 +696,7 @@ private:
   }
 };
 
-class GemmConsumer : public ASTConsumer {
+class GemmConsumer : public SemaConsumer {
 public:
   GemmConsumer(FrontendResult &result, std::vector<OffPragma> &offs,
                const IncludeLog &includes)
@@ -700,7 +711,8 @@ public:
     const SourceManager &sm = ctx.getSourceManager();
     result.source = sm.getBufferData(sm.getMainFileID()).str();
     result.isC = !ctx.getLangOpts().CPlusPlus;
-    NestFinder(ctx, result, offs, includes)
+    OpenInstances open = instantiateOpenTemplates(*sema);
+    NestFinder(ctx, result, offs, includes, open)
         .TraverseDecl(ctx.getTranslationUnitDecl());
     unsigned unused = diags.getCustomDiagID(
         DiagnosticsEngine::Warning,
@@ -712,10 +724,14 @@ public:
         diags.Report(off.loc, unused);
   }
 
+  void InitializeSema(Sema &s) override { sema = &s; }
+  void ForgetSema() override { sema = nullptr; }
+
 private:
   FrontendResult &result;
   std::vector<OffPragma> &offs;
   const IncludeLog &includes;
+  Sema *sema = nullptr;
 };
 
 class GemmAction : public ASTFrontendAction {

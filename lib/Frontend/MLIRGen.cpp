@@ -79,6 +79,9 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
     if (nest.symbol != nest.name)
       func->setAttr(GemmDialect::getLauncherAttrName(),
                     builder.getStringAttr(nest.name));
+    if (nest.openTemplate)
+      func->setAttr(GemmDialect::getOpenTemplateAttrName(),
+                    builder.getUnitAttr());
     if (!nest.instance.empty())
       func->setAttr(GemmDialect::getInstanceAttrName(),
                     builder.getDenseI64ArrayAttr(llvm::to_vector(

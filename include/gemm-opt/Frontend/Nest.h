@@ -79,6 +79,10 @@ struct Nest {
   /// parameters: each parameter as spelled and its value here, the
   /// launcher's instantiation tag (LauncherSignature.h).
   std::vector<std::pair<std::string, int64_t>> instance;
+  /// Lifted from an instantiation that gemm-opt made of a template that the
+  /// file never instantiates: instantiations of other types, in other
+  /// files, call the launcher's name too (GemmDialect's open_template).
+  bool openTemplate = false;
   std::string file;
   unsigned line = 0, column = 0; ///< Of the outermost `for`.
   /// Byte range of the nest in the main file (leading pragmas included),

@@ -57,6 +57,14 @@ def Gemm_Dialect : Dialect {
       return ::llvm::StringLiteral("gemm.instance");
     }
 
+    /// The discardable unit attribute of a launcher func lifted from an
+    /// instantiation that gemm-opt made of a template the file never
+    /// instantiates: instantiations with other types call the name too, and
+    /// an overload that takes anything runs them as written.
+    static constexpr ::llvm::StringLiteral getOpenTemplateAttrName() {
+      return ::llvm::StringLiteral("gemm.open_template");
+    }
+
     /// The discardable attribute of a gemm.matmul whose extents are
     /// dynamic: an array of #gemm.measured, the problems a tuning database
     /// timed and their fastest choices. The launcher runs calls near one
