@@ -15,6 +15,7 @@
 #include "NestScope.h"
 #include "RealConj.h"
 #include "Unswitch.h"
+#include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/TypeLoc.h"
@@ -168,15 +169,33 @@ const Expr *mlir::gemm::stripCasts(const Expr *e) {
   }
 }
 
-static bool isStdVector(QualType type) {
+/// The name of a standard container of `type` (its std:: class), or "".
+static StringRef stdClass(QualType type) {
   const CXXRecordDecl *record = type.getNonReferenceType()->getAsCXXRecordDecl();
-  return record && record->isInStdNamespace() && record->getName() == "vector";
+  return record && record->isInStdNamespace() && record->getIdentifier()
+             ? record->getName()
+             : "";
+}
+
+static bool isStdVector(QualType type) { return stdClass(type) == "vector"; }
+
+bool mlir::gemm::isStdContainer(QualType type) {
+  return llvm::is_contained({"vector", "array", "valarray", "span"},
+                             stdClass(type));
+}
+
+/// The buffer of `container`, printed: its data(), or for a valarray,
+/// which has none, std::begin (null where it is empty).
+static std::string bufferOf(const Expr *container, const std::string &text) {
+  return stdClass(container->getType()) == "valarray"
+             ? "std::begin(" + text + ")"
+             : parenthesize(text) + ".data()";
 }
 
 static const CXXOperatorCallExpr *asVectorSubscript(const Expr *e) {
   const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
   if (call && call->getOperator() == OO_Subscript && call->getNumArgs() == 2 &&
-      isStdVector(call->getArg(0)->getType()))
+      isStdContainer(call->getArg(0)->getType()))
     return call;
   return nullptr;
 }
@@ -270,7 +289,8 @@ bool NestScope::isInvariant(const Expr *e) const {
     if (unary->getOpcode() == UO_Deref) {
       if (!isInvariant(unary->getSubExpr()))
         return false;
-      if (integerReadsInvariant && isIntegerObject(unary->getType()))
+      if ((integerReadsInvariant && isIntegerObject(unary->getType())) ||
+          isStdContainer(unary->getType()))
         return true;
       if (!floatReadsChecked || !unary->getType()->isRealFloatingType())
         return false;
@@ -283,9 +303,12 @@ bool NestScope::isInvariant(const Expr *e) const {
     return !unary->isIncrementDecrementOp() &&
            isInvariant(unary->getSubExpr());
   }
-  // An integer element, `a->shape[0]`, as an integer `*p`.
+  // An integer element, `a->shape[0]`, as an integer `*p`; a vector that a
+  // pointer points to (`OUT[0]` of `std::vector<...> *OUT`), which only a
+  // call could change, and the nest makes none but the vector's accessors.
   if (const auto *element = dyn_cast<ArraySubscriptExpr>(e))
-    return integerReadsInvariant && isIntegerObject(element->getType()) &&
+    return ((integerReadsInvariant && isIntegerObject(element->getType())) ||
+            isStdContainer(element->getType())) &&
            isInvariant(element->getBase()) && isInvariant(element->getIdx());
   if (const auto *binary = dyn_cast<BinaryOperator>(e))
     return !binary->isAssignmentOp() && !binary->isCompoundAssignmentOp() &&
@@ -300,12 +323,12 @@ bool NestScope::isInvariant(const Expr *e) const {
   if (const auto *call = dyn_cast<CallExpr>(e))
     if (const Expr *value = inlinedValue(ctx, call))
       return isInvariant(value);
-  // v.size() and v.data() of an unchanged vector are invariant.
+  // v.size() and v.data() of an unchanged container are invariant.
   if (const auto *call = dyn_cast<CXXMemberCallExpr>(e)) {
     const CXXMethodDecl *method = call->getMethodDecl();
     return method && method->getIdentifier() &&
            (method->getName() == "size" || method->getName() == "data") &&
-           isStdVector(call->getImplicitObjectArgument()->getType()) &&
+           isStdContainer(call->getImplicitObjectArgument()->getType()) &&
            isInvariant(call->getImplicitObjectArgument());
   }
   return false;
@@ -552,7 +575,7 @@ static const Expr *vectorBuffer(const Expr *e) {
     const CXXMethodDecl *method = call->getMethodDecl();
     if (method && method->getIdentifier() && method->getName() == "data" &&
         call->getNumArgs() == 0 &&
-        isStdVector(call->getImplicitObjectArgument()->getType()))
+        isStdContainer(call->getImplicitObjectArgument()->getType()))
       vector = call->getImplicitObjectArgument();
   }
   if (!vector || !e->getType()->getPointeeType()->isArithmeticType())
@@ -568,7 +591,8 @@ struct TableRow {
   const Expr *table; ///< The table as written.
   const Expr *index;
   bool vectors;     ///< The rows are std::vectors, else pointers.
-  bool vectorTable; ///< The table is a std::vector, else a pointer or array.
+  bool valarrays;   ///< The rows are std::valarrays.
+  bool vectorTable; ///< The table is a container, else a pointer or array.
 };
 } // namespace
 
@@ -576,15 +600,15 @@ struct TableRow {
 static std::optional<TableRow> asTableRow(const Expr *row) {
   row = stripCasts(row);
   QualType type = row->getType();
-  bool vectors = isStdVector(type);
-  if (!vectors && !type->isPointerType())
+  bool vectors = isStdVector(type), valarrays = stdClass(type) == "valarray";
+  if (!vectors && !valarrays && !type->isPointerType())
     return std::nullopt;
   if (const auto *subscript = dyn_cast<ArraySubscriptExpr>(row))
     return TableRow{stripCasts(subscript->getBase()), subscript->getIdx(),
-                    vectors, false};
+                    vectors, valarrays, false};
   if (const CXXOperatorCallExpr *call = asVectorSubscript(row))
     return TableRow{stripCasts(call->getArg(0)), call->getArg(1), vectors,
-                    true};
+                    valarrays, true};
   return std::nullopt;
 }
 
@@ -619,7 +643,7 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     if (isMemoryAccess(root))
       row = root;
     else
-      basePtr = print(root) + ".data()";
+      basePtr = bufferOf(root, print(root));
   } else {
     // Peel the address down to one buffer: X[e0][e1] is (X[e0])[e1], and
     // the pointer that a subscript indexes is the buffer plus an offset
@@ -700,7 +724,7 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
             row = cur;
           } else {
             root = cur;
-            basePtr = print(root) + ".data()";
+            basePtr = bufferOf(root, print(root));
           }
           break;
         }
@@ -743,7 +767,7 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
       basePtr = depth > 1 ? "&" + zeros(depth) : print(root);
   }
   std::optional<AffineForm> rowIndex;
-  bool vectorRows = false;
+  bool vectorRows = false, madeRows = false;
   if (row) {
     std::optional<TableRow> table = asTableRow(row);
     if (!table || !(rowIndex = linearize(table->index)))
@@ -778,14 +802,18 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
         break;
       }
     }
-    if (isMemoryAccess(cur))
+    if (isMemoryAccess(cur) && !(table->vectorTable && isInvariant(cur)))
       return reject("non-contiguous rows: '" + print(row) +
                     "' is a row of a table of tables, not one strided "
                     "buffer or table of rows");
     root = cur;
-    basePtr = table->vectorTable ? parenthesize(print(cur)) + ".data()"
-                                 : print(cur);
+    basePtr = table->vectorTable ? bufferOf(cur, print(cur)) : print(cur);
+    // Rows of valarrays (which have no data()) go as a table of their
+    // buffers, made where the nest is (SourceRewriter.cpp, rowPointers).
+    if (table->valarrays)
+      basePtr = rowPointers.str() + "(" + print(cur) + ").data()";
     vectorRows = table->vectors;
+    madeRows = table->valarrays;
   }
   if (!isInvariant(root)) {
     const VarDecl *var = findVaryingVar(root);
@@ -803,5 +831,5 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
   if (!projected || (rowIndex && !(rowIndex = project(*rowIndex, e))))
     return std::nullopt;
   return Access{e, print(root), basePtr, *projected, elementType, rowIndex,
-                vectorRows};
+                vectorRows, madeRows};
 }

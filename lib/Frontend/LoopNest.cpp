@@ -149,7 +149,7 @@ std::optional<MathCall> mlir::gemm::asMathCall(const Expr *e) {
 namespace {
 
 /// Rejects expressions with effects besides the recorded assignment: calls
-/// (other than std::vector's operator[], data() and size(), the pure min
+/// (other than a standard container's operator[], data() and size(), the pure min
 /// and max of asMinMaxCall and the libm calls of asMathCall), nested
 /// assignments, increments.
 bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
@@ -167,13 +167,12 @@ bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
     const FunctionDecl *callee = call->getDirectCallee();
     bool vectorAccessor = false;
     if (const auto *method = dyn_cast_or_null<CXXMethodDecl>(callee)) {
-      const CXXRecordDecl *record = method->getParent();
       StringRef name = method->getOverloadedOperator() == OO_Subscript
                            ? "operator[]"
                            : (method->getIdentifier() ? method->getName() : "");
-      vectorAccessor = record->isInStdNamespace() &&
-                       record->getName() == "vector" &&
-                       (name == "operator[]" || name == "data" || name == "size");
+      vectorAccessor =
+          isStdContainer(QualType(method->getParent()->getTypeForDecl(), 0)) &&
+          (name == "operator[]" || name == "data" || name == "size");
     }
     if (!vectorAccessor) {
       scope.reject("call to '" +

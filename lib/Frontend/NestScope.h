@@ -106,6 +106,9 @@ struct Access {
   /// For a table: the row's index in it (the `i` of `A[i][k]`).
   std::optional<AffineForm> rowIndex;
   bool vectorRows = false; ///< The table's rows are std::vectors.
+  /// The table's rows are std::valarrays, passed as a table of their
+  /// buffers that the call makes (SourceRewriter.h, rowPointers).
+  bool madeRows = false;
 
   /// True if loop `l`'s induction variable moves the access.
   bool movesWith(size_t l) const {
@@ -318,6 +321,11 @@ struct MathCall {
   const clang::CallExpr *call;
 };
 std::optional<MathCall> asMathCall(const clang::Expr *e);
+
+/// Whether `type` is a standard container whose elements are one buffer
+/// that operator[] indexes: std::vector, std::array, std::valarray or
+/// std::span.
+bool isStdContainer(clang::QualType type);
 
 /// The statement an OpenMP directive or loop attribute applies to, or `s`.
 const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);

@@ -429,6 +429,7 @@ OperandBinding Recognizer::bind(const Access &access,
     // other. The gathered copy has a unit stride along the row.
     RowTableBinding rows;
     rows.vectors = access.vectorRows;
+    rows.made = access.madeRows;
     rows.columns = !access.rowIndex->ivCoeffs[dims[1]].isZero();
     rows.table = offsetBy(access.basePtr, start(*access.rowIndex));
     rows.offset = start(access.index).str();
@@ -760,7 +761,9 @@ Recognition mlir::gemm::recognizeNest(const Stmt *outer,
 std::string mlir::gemm::layoutName(const OperandBinding &b) {
   if (b.rows)
     return std::string(b.rows->columns ? "column " : "row ") +
-           (b.rows->vectors ? "vectors" : "pointers");
+           (b.rows->vectors ? "vectors"
+            : b.rows->made  ? "valarrays"
+                            : "pointers");
   size_t r = b.strides.size() - 2;
   if (b.staticStrides[r + 1] == 1)
     return "row-major";

@@ -233,10 +233,28 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
   bool team = llvm::any_of(result.nests, [](const Nest &nest) {
     return nest.outsideParallel;
   });
+  bool madeRows = llvm::any_of(result.nests, [](const Nest &nest) {
+    return llvm::any_of(std::initializer_list<const OperandBinding *>{
+                            &nest.a, &nest.b, &nest.c},
+                        [](const OperandBinding *operand) {
+                          return operand->rows && operand->rows->made;
+                        });
+  });
+  // Guarded: a rewritten header may be included beside another.
+  std::string rowPointersDefinition =
+      "#ifndef GEMM_OPT_ROW_POINTERS\n#define GEMM_OPT_ROW_POINTERS\n"
+      "#include <iterator>\n#include <vector>\n"
+      "template <class Rows> static auto " +
+      rowPointers.str() +
+      "(Rows &rows) {\n"
+      "  std::vector<decltype(std::begin(rows[0]))> starts;\n"
+      "  for (auto &row : rows)\n    starts.push_back(std::begin(row));\n"
+      "  return starts;\n}\n#endif\n";
   return launchers.str() +
          (team ? "#ifdef __cplusplus\nextern \"C\"\n#endif\n"
                  "int gemm_opt_in_parallel(void);\n"
                : "") +
+         (madeRows ? rowPointersDefinition : "") +
          lineDirective(1, result.fileName) + guardNests(result, 0);
 }
 

@@ -22,6 +22,13 @@ for src in "$root"/test/e2e/*.cpp; do
   std=$(sed -n 's/.*RUN: gemm-opt .* -- .*\(-std=[^ ]*\).*/\1/p' "$src" | head -n 1)
   [[ -n $std ]] && echo "$std" >"$e2e/$name.std"
   "$gemm_opt" "$src" -o "$e2e/$name.cu" -- $std -I "$root/test/e2e/Inputs" 2>/dev/null
+  # A header that the program's RUN line rewrites on its own goes into
+  # <name>.headers, which the rewritten program's build searches first.
+  for header in $(sed -n 's/.*RUN: gemm-opt -x c++ %S\/Inputs\/\([^ ]*\) .*/\1/p' "$src"); do
+    mkdir -p "$e2e/$name.headers/$(dirname "$header")"
+    "$gemm_opt" -x c++ "$root/test/e2e/Inputs/$header" \
+      -o "$e2e/$name.headers/$header" 2>/dev/null
+  done
 done
 for src in "$root"/test/e2e/*.c; do
   name=$(basename "$src" .c)

@@ -11,7 +11,8 @@
 #   4. if .gpu/e2e exists (prepared with the gemm-opt build: <name>.cpp programs and
 #      their gemm-opt outputs <name>.cu, or <name>.c programs with their
 #      <name>.host.c and <name>.kernels.cu, optional arguments in <name>.args,
-#      a language standard other than the compilers' default in <name>.std;
+#      a language standard other than the compilers' default in <name>.std,
+#      headers rewritten on their own in <name>.headers/;
 #      test/gpu/prepare.sh makes it), builds each program both ways, runs
 #      the rewrite once with no switch set and once under always-gpu,
 #      compares each output with the original's (test/e2e/compare.py) and
@@ -136,7 +137,10 @@ build() {
         -o "$dir/gpu"; } 2>"$dir/gpu.build" ||
       echo "nvcc failed:gpu.build" >"$dir/build.failed"
   else
-    "$NVCC" "${nvcc_flags[@]}" -I test/e2e/Inputs -I .gpu/e2e \
+    # Headers rewritten on their own (prepare.sh) come before the originals.
+    local headers=()
+    [[ -d .gpu/e2e/$name.headers ]] && headers=(-I ".gpu/e2e/$name.headers")
+    "$NVCC" "${nvcc_flags[@]}" "${headers[@]}" -I test/e2e/Inputs -I .gpu/e2e \
       ".gpu/e2e/$name.cu" "$LIB" -o "$dir/gpu" 2>"$dir/gpu.build" ||
       echo "nvcc failed:gpu.build" >"$dir/build.failed"
   fi

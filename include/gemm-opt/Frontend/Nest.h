@@ -23,6 +23,8 @@ namespace mlir::gemm {
 /// vectors. Each row holds the operand's extent along it, contiguously.
 struct RowTableBinding {
   bool vectors = false; ///< A vector of vectors, else row pointers.
+  /// Row pointers that the call makes of a table of valarrays.
+  bool made = false;
   /// The table runs along the operand's columns (`B[j][k]`), else along
   /// its rows.
   bool columns = false;

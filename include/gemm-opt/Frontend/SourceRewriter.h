@@ -41,6 +41,12 @@ struct PragmaBlock {
 };
 PragmaBlock pragmasAbove(llvm::StringRef source, size_t offset);
 
+/// The helper that a call spells a table of std::valarray rows with
+/// (`gemm_opt_row_pointers(A).data()`): a std::vector of the rows' buffers,
+/// made for the call, which outlives it (a temporary of the guard's
+/// condition). rewriteSource defines it where a nest uses it.
+constexpr llvm::StringLiteral rowPointers = "gemm_opt_row_pointers";
+
 /// The call expression for a nest's launcher. The argument order is the
 /// launcher ABI of CodeGen/Launcher.h: each of A, B, C as (pointer, sizes...,
 /// strides...), then alpha and beta.
