@@ -470,13 +470,30 @@ private:
     return tag;
   }
 
+  /// The type argument of `instance`, a function template's instantiation,
+  /// where its template has one parameter, a type; else null.
+  static const Type *soleTypeArgument(const FunctionDecl *instance) {
+    const TemplateArgumentList *args = instance->getTemplateSpecializationArgs();
+    if (!args || args->size() != 1 ||
+        args->get(0).getKind() != TemplateArgument::Type)
+      return nullptr;
+    return args->get(0).getAsType().getCanonicalType().getTypePtr();
+  }
+
   /// Recognises the nest of a function template, or of a member of a class
   /// template, in each of its instantiations in this file, whose launchers
   /// then overload one name; returns why not where an instantiation fails,
   /// there is none, or their calls would differ (one guard serves them all).
+  /// Instantiations that gemm-opt made (OpenTemplates.h), and those of a
+  /// template of one type parameter for other types than float and double,
+  /// leave calls to the catch-all overload (Nest::openTemplate), which
+  /// `note` then says.
   std::optional<std::string>
   recognizeInstances(const Stmt *loop, const FunctionDecl *function,
-                     std::vector<Recognition> &out) {
+                     std::vector<Recognition> &out, std::string &note) {
+    bool others = false;
+    std::vector<const Type *> types; ///< Of `out`'s instantiations.
+    std::vector<std::string> made;   ///< The types of those gemm-opt made.
     std::optional<std::vector<const FunctionDecl *>> instances =
         instancesOf(function);
     if (!instances)
@@ -484,8 +501,8 @@ private:
                          "template nor a member of a class template (a "
                          "generic lambda)");
     for (const FunctionDecl *instance : *instances) {
-      auto made = open.find(instance);
-      if (!instance->hasBody() || (made != open.end() && !made->second))
+      auto ours = open.find(instance);
+      if (!instance->hasBody() || (ours != open.end() && !ours->second))
         continue;
       std::string which;
       llvm::raw_string_ostream os(which);
@@ -493,11 +510,18 @@ private:
                                      isa<CXXMethodDecl>(instance));
       const Stmt *same = loopAt(instance->getBody(), loop->getBeginLoc());
       Recognition r = same ? recognizeNest(same, instance, ctx) : Recognition{};
+      const Type *type = soleTypeArgument(instance);
+      if (!r.nest && type && !type->isSpecificBuiltinType(BuiltinType::Float) &&
+          !type->isSpecificBuiltinType(BuiltinType::Double)) {
+        others = true;
+        continue;
+      }
       if (!r.nest)
         return "in its instantiation '" + which + "': " +
                (same ? r.rejection.reason : "the loop is not instantiated");
       r.nest->instance = instanceTag(function, instance);
-      r.nest->openTemplate = made != open.end();
+      if (ours != open.end())
+        made.push_back(r.nest->isDouble ? "double" : "float");
       // Instantiations with other values of the non-type parameters may
       // call their launchers differently: C++17 picks the call at compile
       // time (SourceRewriter.cpp, guardCall).
@@ -513,12 +537,40 @@ private:
                "to one element type ('" +
                which + "'); one guard cannot serve them";
       out.push_back(std::move(r));
+      types.push_back(type);
     }
     if (out.empty())
-      return std::string("it is in a template that this file never "
-                         "instantiates; run gemm-opt on a file that "
-                         "instantiates it for float or double and has it in "
-                         "its own text or in a file it includes itself");
+      return others ? "no instantiation of its template in this file is a "
+                      "float or double GEMM"
+                    : "it is in a template that this file never "
+                      "instantiates; run gemm-opt on a file that "
+                      "instantiates it for float or double and has it in "
+                      "its own text or in a file it includes itself";
+    if (!others && made.empty())
+      return std::nullopt;
+    // Other types' calls go to the catch-all only if their arguments fit
+    // no launcher: the float instantiation lifts to f32 and the double one
+    // to f64, so every operand's element type is the type argument.
+    bool f32 = false, f64 = false;
+    for (auto [r, type] : llvm::zip(out, types)) {
+      f32 |= type && type->isSpecificBuiltinType(BuiltinType::Float) &&
+             !r.nest->isDouble && !r.nest->sumsInDouble;
+      f64 |= type && type->isSpecificBuiltinType(BuiltinType::Double) &&
+             r.nest->isDouble;
+    }
+    if (!f32 || !f64)
+      return std::string(
+          "its float and double instantiations do not lift to f32 and f64 "
+          "GEMMs, so a launcher could take the calls of an instantiation "
+          "for another type");
+    for (Recognition &r : out)
+      r.nest->openTemplate = true;
+    note = " (" +
+           (made.empty() ? std::string()
+                         : "gemm-opt instantiated it for " +
+                               llvm::join(made, " and ") +
+                               ", which the file does not; ") +
+           "instantiations of other types run the nest as written)";
     return std::nullopt;
   }
 
@@ -551,9 +603,10 @@ private:
                           "conditional that opens above other code, so no "
                           "guard can enclose them");
     std::vector<Recognition> recognized;
+    std::string openNote;
     if (function->isTemplated()) {
       if (std::optional<std::string> why =
-              recognizeInstances(loop, function, recognized))
+              recognizeInstances(loop, function, recognized, openNote))
         return missed(loop, *why);
     } else {
       Recognition r = recognizeNest(loop, function, ctx, startBefore(loop));
@@ -583,11 +636,9 @@ private:
       summary += "; and in the template's other " +
                  std::to_string(recognized.size() - 1) +
                  " instantiation(s), one launcher overload each";
-    // Other files' instantiations call the name too, with other types.
+    // Instantiations of other types call the name too.
     bool openTemplate = recognized.front().nest->openTemplate;
-    if (openTemplate)
-      summary += " (instantiations that gemm-opt made: the file has none; "
-                 "those of other types run the nest as written)";
+    summary += openNote;
     for (Recognition &r : recognized) {
       std::string symbol = name;
       if (recognized.size() > 1 || !r.nest->instance.empty() || openTemplate)

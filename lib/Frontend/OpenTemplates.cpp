@@ -1,4 +1,4 @@
-//===- OpenTemplates.cpp - Templates the file never instantiates ----------===//
+//===- OpenTemplates.cpp - Instantiations that the file lacks -------------===//
 
 #include "OpenTemplates.h"
 #include "NestScope.h"
@@ -25,13 +25,25 @@ public:
         pattern->getDeclContext()->isDependentContext() ||
         !hasLoop(function->getBody()))
       return true;
-    for (const NamedDecl *param : *pattern->getTemplateParameters())
-      if (!isa<TemplateTypeParmDecl>(param) || param->isParameterPack())
-        return true;
-    for (const FunctionDecl *instance : pattern->specializations())
-      if (instance->hasBody())
-        return true;
-    found.push_back(pattern);
+    // One type parameter: the launchers' element types then tell every
+    // other instantiation's calls from theirs (Action.cpp).
+    const TemplateParameterList *params = pattern->getTemplateParameters();
+    if (params->size() != 1 || !isa<TemplateTypeParmDecl>(params->getParam(0)) ||
+        params->getParam(0)->isParameterPack())
+      return true;
+    // Instantiated for other types only (int): no GEMM to lift.
+    bool any = false, real = false;
+    for (const FunctionDecl *instance : pattern->specializations()) {
+      if (!instance->hasBody())
+        continue;
+      any = true;
+      QualType type =
+          instance->getTemplateSpecializationArgs()->get(0).getAsType();
+      real |= type->isSpecificBuiltinType(BuiltinType::Float) ||
+              type->isSpecificBuiltinType(BuiltinType::Double);
+    }
+    if (!any || real)
+      found.push_back(pattern);
     return true;
   }
 
@@ -61,18 +73,21 @@ OpenInstances mlir::gemm::instantiateOpenTemplates(Sema &sema) {
   bool quiet = diags.getSuppressAllDiagnostics();
   diags.setSuppressAllDiagnostics(true);
   // Instantiated where the file ends, as a use after the template would.
-  SourceLocation at = sm.getLocForEndOfFile(sm.getMainFileID());
+  SourceLocation end = sm.getLocForEndOfFile(sm.getMainFileID());
   for (FunctionTemplateDecl *pattern : finder.found) {
     for (QualType type : {ctx.FloatTy, ctx.DoubleTy}) {
+      TemplateArgument arg(type);
+      void *at = nullptr;
+      if (FunctionDecl *own = pattern->findSpecialization(arg, at);
+          own && own->hasBody())
+        continue;
       DiagnosticErrorTrap errors(diags);
-      SmallVector<TemplateArgument> args(pattern->getTemplateParameters()->size(),
-                                         TemplateArgument(type));
       FunctionDecl *instance = sema.InstantiateFunctionDeclaration(
-          pattern, TemplateArgumentList::CreateCopy(ctx, args), at);
+          pattern, TemplateArgumentList::CreateCopy(ctx, arg), end);
       if (!instance)
         continue;
       if (!errors.hasErrorOccurred())
-        sema.InstantiateFunctionDefinition(at, instance, /*Recursive=*/true,
+        sema.InstantiateFunctionDefinition(end, instance, /*Recursive=*/true,
                                            /*DefinitionRequired=*/false,
                                            /*AtEndOfTU=*/true);
       made[instance] = !errors.hasErrorOccurred() && instance->hasBody() &&

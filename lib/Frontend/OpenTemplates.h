@@ -1,10 +1,14 @@
-//===- OpenTemplates.h - Templates the file never instantiates --*- C++ -*-===//
+//===- OpenTemplates.h - Instantiations that the file lacks -----*- C++ -*-===//
 //
 // A header of templates (a reference GEMM in a benchmark's `reference.h`)
-// instantiates nothing itself; its users do, in other files. gemm-opt
-// instantiates such a function template for float and for double, so that
-// its nests are recognised like instantiated ones; the launchers then take
-// the calls of every other instantiation too (Nest::openTemplate).
+// instantiates nothing itself; its users do, in other files, and a file may
+// instantiate a template for int beside float. The launchers of a template
+// of one type parameter take the calls of every instantiation: those of
+// other types than float and double go to an overload that runs the nest as
+// written (Nest::openTemplate). That holds only where each launcher's
+// element type is the type argument, which the float and the double
+// instantiations together show (Action.cpp); gemm-opt makes the one the
+// file lacks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_OPENTEMPLATES_H
@@ -24,10 +28,11 @@ namespace mlir::gemm {
 /// instantiation of the file's and is not looked at).
 using OpenInstances = llvm::DenseMap<const clang::FunctionDecl *, bool>;
 
-/// Instantiates, for float and for double in each of their type
-/// parameters, the function templates outside system headers that have a
-/// loop, only type parameters and no instantiation in the translation unit.
-/// Diagnostics of the instantiations are not shown.
+/// Instantiates for float and for double, where the translation unit does
+/// not, the function templates outside system headers that have a loop and
+/// one template parameter, a type, and that the translation unit
+/// instantiates for float or double, or not at all. Diagnostics of the
+/// instantiations are not shown.
 OpenInstances instantiateOpenTemplates(clang::Sema &sema);
 
 } // namespace mlir::gemm

@@ -13,7 +13,7 @@
 // RUN: FileCheck --check-prefix=OUT %s < %t/out.cu
 //
 // CHECK: matmul-header.h:5:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
-// CHECK: matmul-header.h:12:3: remark: GEMM recognised: f32, {{.*}} (instantiations that gemm-opt made: the file has none; those of other types run the nest as written); rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+// CHECK: matmul-header.h:12:3: remark: GEMM recognised: f32, {{.*}} (gemm-opt instantiated it for float and double, which the file does not; instantiations of other types run the nest as written); rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
 // CHECK: inner.h:3:3: remark: loop nest not rewritten: its text is in 'Inputs/included/inner.h', which 'Inputs/included/outer.h' includes; gemm-opt rewrites the main file and the files that the main file itself includes (to rewrite it, run gemm-opt on that file itself: gemm-opt -x c++ Inputs/included/inner.h -o inner.cuh -- <flags>) [-Rpass-missed=gemm]
 // CHECK: once.h:4:3: remark: GEMM recognised: f64, {{.*}}; rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
 // CHECK: once-again.h:4:3: remark: loop nest not rewritten: its text is in 'Inputs/included/once-again.h', which has '#pragma once' and is included again; in a copy in the main file the pragma would not keep the file from being read twice (to rewrite it, {{.*}}) [-Rpass-missed=gemm]

@@ -52,7 +52,7 @@ void casts(int n, const float *A, const float *B, double *C) {
         C[i * n + j] += static_cast<double>(A[i * n + l]) * static_cast<double>(B[l * n + j]);
 }
 template <class T> void tmpl(int n, const T *A, const T *B, T *C) {
-  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; and in the template's other 1 instantiation(s), one launcher overload each (gemm-opt instantiated it for double, which the file does not; instantiations of other types run the nest as written); rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int l = 0; l < n; ++l)

@@ -1,13 +1,14 @@
 // A nest in a function template, or in a member function of a class
 // template (defined in the class or out of it), is recognised in each of the
 // file's instantiations; their launchers overload one name, so the one guard
-// in the template calls the right one for each type. A template with an
-// instantiation that is not a float or double GEMM, a member template never
-// instantiated, and a class template over a size (a non-type parameter) are
-// left as written, each with a remark. A function template that the file
-// never instantiates is rewritten for float and double (gemm-opt
-// instantiates it); its instantiations of other types, in other files, call
-// an overload that takes anything and runs the nest as written.
+// in the template calls the right one for each type. A function template of
+// one type parameter is rewritten for float and double, gemm-opt
+// instantiating the one the file lacks (or both, where the file has none);
+// its instantiations of other types (int, here or in other files) call an
+// overload that takes anything and runs the nest as written. Left as
+// written, each with a remark: a template whose element type is not its
+// parameter, one instantiated for int only, a member template never
+// instantiated, and a class template over a size (a non-type parameter).
 //
 // RUN: gemm-opt %s --reference-kernel -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -17,8 +18,9 @@
 // RUN: gemm-opt %s --reference-kernel -o %t.host.cpp --kernels=%t.kernels.cu 2>/dev/null
 // RUN: FileCheck %s --check-prefix=DECL < %t.host.cpp
 // RUN: %host_cxx -std=c++17 -fsyntax-only %t.host.cpp
-// DECL: {{^}}int gemm_opt_{{.*}}kernels_{{[0-9a-f]+}}_nest_1(const double *a
+// DECL: {{^}}int gemm_opt_{{.*}}kernels_{{[0-9a-f]+}}_nest_2(const double *a
 // DECL: {{^}}inline int gemm_opt_{{.*}}kernels_{{[0-9a-f]+}}_nest_1(...) { return 0; }
+// DECL: {{^}}inline int gemm_opt_{{.*}}kernels_{{[0-9a-f]+}}_nest_2(...) { return 0; }
 //
 // OUT:      static bool gemm_opt_nest_0(const float *a
 // OUT:      static bool gemm_opt_nest_0(const double *a
@@ -26,10 +28,14 @@
 // OUT:      static bool gemm_opt_nest_1(const double *a
 // OUT:      static bool gemm_opt_nest_2(const float *a
 // OUT:      static bool gemm_opt_nest_2(const double *a
+// OUT:      static bool gemm_opt_nest_3(const float *a
 // OUT:      static bool gemm_opt_nest_3(const double *a
+// OUT:      static bool gemm_opt_nest_4(const float *a
 // OUT:      static bool gemm_opt_nest_4(const double *a
+// OUT:      static bool gemm_opt_nest_5(const double *a
 // OUT-NOT:  static bool gemm_opt_nest_{{[0-9]+}}(const
 // OUT:      static bool gemm_opt_nest_1(...) { return false; }
+// OUT:      static bool gemm_opt_nest_2(...) { return false; }
 // OUT-NOT:  static bool gemm_opt_nest_
 // OUT:      if (!gemm_opt_nest_0(A, n, n, n, 1, B, n, n, n, 1, C, n, n, n, 1, 1, 1)) {
 
@@ -44,7 +50,7 @@ void gemm(int n, const T *A, const T *B, T *C) {
 
 template <typename T>
 void anyType(int n, const T *A, const T *B, T *C) {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: in its instantiation 'anyType<int>': element type 'int' of 'A[i * n + k]' is not float or double [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; and in the template's other 1 instantiation(s), one launcher overload each (gemm-opt instantiated it for double, which the file does not; instantiations of other types run the nest as written); rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k)
@@ -53,7 +59,31 @@ void anyType(int n, const T *A, const T *B, T *C) {
 
 template <typename T>
 void unused(int n, const T *A, const T *B, T *C) {
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; and in the template's other 1 instantiation(s), one launcher overload each (instantiations that gemm-opt made: the file has none; those of other types run the nest as written); rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; and in the template's other 1 instantiation(s), one launcher overload each (gemm-opt instantiated it for float and double, which the file does not; instantiations of other types run the nest as written); rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      for (int k = 0; k < n; ++k)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+// The accumulator's type is the parameter, the operands' are not: an
+// instantiation for int would call the float launcher. Left as written.
+template <typename Acc>
+void accumulator(int n, const float *A, const float *B, float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: its float and double instantiations do not lift to f32 and f64 GEMMs, so a launcher could take the calls of an instantiation for another type [-Rpass-missed=gemm]
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      Acc s = 0;
+      for (int k = 0; k < n; ++k)
+        s += A[i * n + k] * B[k * n + j];
+      C[i * n + j] = s;
+    }
+}
+
+// Instantiated for int only: nothing to lift, nothing made.
+template <typename T>
+void intOnly(int n, const T *A, const T *B, T *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: no instantiation of its template in this file is a float or double GEMM [-Rpass-missed=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       for (int k = 0; k < n; ++k)
@@ -77,8 +107,8 @@ template <class T> struct Layer {
   int in, out;
   std::vector<T> w, b;
   void forward(const T *x, T *y, int n) const {
-    // REMARK: :[[@LINE+2]]:5: remark: GEMM recognised: f32, M x N x K = n x this->out x this->in; {{.*}} epilogue: + 'this->b[o]', max with '0'; and in the template's other 1 instantiation(s), one launcher overload each; rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
-    // OUT: if (!gemm_opt_nest_2(x, n, this->in, this->in, 1, this->w.data(), {{.*}}, this->b.data(), n, this->out, 0, 1, 0)) {
+    // REMARK: :[[@LINE+2]]:5: remark: GEMM recognised: f32, M x N x K = n x this->out x this->in; {{.*}} epilogue: + 'this->b[o]', max with '0'; and in the template's other 1 instantiation(s), one launcher overload each; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+    // OUT: if (!gemm_opt_nest_3(x, n, this->in, this->in, 1, this->w.data(), {{.*}}, this->b.data(), n, this->out, 0, 1, 0)) {
     for (int s = 0; s < n; s++)
       for (int o = 0; o < out; o++) {
         T acc = b[o];
@@ -92,8 +122,8 @@ template <class T> struct Layer {
 
 // Out of the class.
 template <class T> void Layer<T>::backward(const T *dy, T *dx, int n) const {
-  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
-  // OUT: if (!gemm_opt_nest_3(dy, {{.*}})) {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+  // OUT: if (!gemm_opt_nest_4(dy, {{.*}})) {
   for (int s = 0; s < n; s++)
     for (int i = 0; i < in; i++)
       for (int o = 0; o < out; o++)
@@ -119,7 +149,7 @@ template <class T> struct Mat {
   int n;
   T *d;
   template <class U> void times(const Mat<U> &o, Mat<T> &r) const {
-    // REMARK: :[[@LINE+1]]:5: remark: GEMM recognised: f64, M x N x K = this->n x this->n x this->n; {{.*}}; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+    // REMARK: :[[@LINE+1]]:5: remark: GEMM recognised: f64, M x N x K = this->n x this->n x this->n; {{.*}}; rewritten to call gemm_opt_nest_5 [-Rpass=gemm]
     for (int i = 0; i < n; ++i)
       for (int k = 0; k < n; ++k)
         for (int j = 0; j < n; ++j)
@@ -139,6 +169,9 @@ template void gemm<float>(int, const float *, const float *, float *);
 template void gemm<double>(int, const double *, const double *, double *);
 template void anyType<float>(int, const float *, const float *, float *);
 template void anyType<int>(int, const int *, const int *, int *);
+template void accumulator<int>(int, const float *, const float *, float *);
+template void accumulator<float>(int, const float *, const float *, float *);
+template void intOnly<int>(int, const int *, const int *, int *);
 template struct Fixed<8>;
 template struct Layer<float>;
 template struct Layer<double>;

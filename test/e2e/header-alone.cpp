@@ -17,7 +17,7 @@
 // RUN: FileCheck --check-prefix=OUT %s < %t/included/dense-kernels.h
 //
 // CHECK: dense-kernels.h:9:3: remark: GEMM recognised: f64, {{.*}}; rewritten to call gemm_opt_dense_kernels_{{[0-9a-f]+}}_nest_0 [-Rpass=gemm]
-// CHECK: dense-kernels.h:21:3: remark: GEMM recognised: f32, {{.*}} (instantiations that gemm-opt made: the file has none; those of other types run the nest as written); rewritten to call gemm_opt_dense_kernels_{{[0-9a-f]+}}_nest_1 [-Rpass=gemm]
+// CHECK: dense-kernels.h:21:3: remark: GEMM recognised: f32, {{.*}} (gemm-opt instantiated it for float and double, which the file does not; instantiations of other types run the nest as written); rewritten to call gemm_opt_dense_kernels_{{[0-9a-f]+}}_nest_1 [-Rpass=gemm]
 //
 // OUT: {{^}}#ifndef GEMM_OPT_DENSE_KERNELS_{{[0-9A-F]+}}_LAUNCHERS
 // OUT: {{^}}static bool gemm_opt_dense_kernels_{{[0-9a-f]+}}_nest_1(const float *a

@@ -23,11 +23,13 @@ for src in "$root"/test/e2e/*.cpp; do
   [[ -n $std ]] && echo "$std" >"$e2e/$name.std"
   "$gemm_opt" "$src" -o "$e2e/$name.cu" -- $std -I "$root/test/e2e/Inputs" 2>/dev/null
   # A header that the program's RUN line rewrites on its own goes into
-  # <name>.headers, which the rewritten program's build searches first.
+  # <name>.headers, which the program's build searches first; the program
+  # is then built as written, as its RUN line builds it.
   for header in $(sed -n 's/.*RUN: gemm-opt -x c++ %S\/Inputs\/\([^ ]*\) .*/\1/p' "$src"); do
     mkdir -p "$e2e/$name.headers/$(dirname "$header")"
     "$gemm_opt" -x c++ "$root/test/e2e/Inputs/$header" \
       -o "$e2e/$name.headers/$header" 2>/dev/null
+    cp "$src" "$e2e/$name.cu"
   done
 done
 for src in "$root"/test/e2e/*.c; do
