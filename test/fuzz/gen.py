@@ -22,7 +22,8 @@ Every operand lives in a flat *region* of the harness: GUARD poisoned cells,
 the cells the operand's view can reach, GUARD poisoned cells. A view hands
 the nest its operand in the storage under test (a pointer with run-time
 leading dimensions, a fixed-size array parameter, global or local, a
-std::vector, a struct member), so one set of dump routines serves them all.
+std::vector or std::valarray, a struct member), so one set of dump routines
+serves them all.
 
 Which cells of C a nest writes comes from its *twin* `fz_maskN`: the same
 loop tree printed with every statement that stores to C replaced by
@@ -454,8 +455,8 @@ class NestGen:
         # The input that C shares a region with, as pointers.
         alias = self.pick("A", "B") if kind == "alias_runtime" else None
         for role in "ABC":
-            storage = self.pick("ptr", "ptr", "ptr", "vec", "struct", "arr",
-                                "arr", "glob", "local", "member")
+            storage = self.pick("ptr", "ptr", "ptr", "vec", "varr", "struct",
+                                "arr", "arr", "glob", "local", "member")
             if role in ("C", alias) or (kind == "write_ptr" and role == "A"):
                 storage = "ptr" if kind in ("alias_runtime", "write_ptr") \
                     else storage
@@ -501,7 +502,8 @@ class NestGen:
         for role, op in self.ops.items():
             low = role.lower()
             op.name, op.pname = {
-                "ptr": (role, role), "vec": (role, role), "arr": (role, role),
+                "ptr": (role, role), "vec": (role, role), "varr": (role, role),
+                "arr": (role, role),
                 "local": (role, "x" + role),
                 "glob": (f"fz_g{self.n}_{low}", "x" + role),
                 "struct": ("m" + low, "m" + low),
@@ -560,7 +562,7 @@ class NestGen:
                                     owner + self.rng.randint(0, 5))
                 self.spans[op.region] = max(owner, op.base + op.span)
         for op in self.ops.values():
-            if op.storage in ("ptr", "vec") and self.chance(0.25):
+            if op.storage in ("ptr", "vec", "varr") and self.chance(0.25):
                 op.offset_text = self.pick(str(GUARD), "off")
 
     def flat_strides(self, op, accesses, hi):
@@ -1567,6 +1569,14 @@ class NestGen:
                 self.teardown.append(f"std::copy(v{role}.begin(), "
                                      f"v{role}.end(), {r} + {lo});")
                 out.append((f"{cq}std::vector<{t}> &{p}", f"v{role}"))
+            elif op.storage == "varr":
+                lo = op.base + (0 if op.offset_text else GUARD)
+                hi = op.base + GUARD + op.span
+                self.setup.append(f"std::valarray<{t}> v{role}({r} + {lo}, "
+                                  f"{hi - lo});")
+                self.teardown.append(f"std::copy(std::begin(v{role}), "
+                                     f"std::end(v{role}), {r} + {lo});")
+                out.append((f"{cq}std::valarray<{t}> &{p}", f"v{role}"))
             elif op.storage == "struct":
                 rows, cols = (self.loops[v].hi for v in LOGICAL[role])
                 sb = op.strides[0] if op.vars[0] == "b" else 0

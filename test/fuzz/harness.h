@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <valarray>
 #include <vector>
 #if defined(__CUDACC__) && !defined(FZ_HOST_ONLY)
 #include <cuda_runtime.h>
