@@ -8,7 +8,8 @@ Every nest is either a GEMM in one of the forms gemm-opt recognises, or a
 near-miss that it must leave alone (or handle correctly). Some loops of a
 nest are written in another shape over the same values: within tiles
 (clipped or, where the tile divides the range, not), as `while` loops, or
-unrolled with a remainder loop; the shape near-misses make tiles overlap or
+unrolled with a remainder loop, and some valid nests are the text of an
+object-like macro; the shape near-misses make tiles overlap or
 leave gaps, copy one unrolled term at the wrong offset, restart the
 remainder, or change a `while` loop's variable in its body. Some nests
 carry a statement beside the product that sums into an array of its own
@@ -1627,13 +1628,28 @@ class NestGen:
         params = self.views() + self.params
         sig = ", ".join(d for d, _ in params)
         lines.extend(self.globals)
+        # Some valid nests are the text of an object-like macro used once
+        # (R's MATPROD_BODY): gemm-opt rewrites a copy of it at the use,
+        # where its remark is.
+        macro = self.chance(0.12) and info.kind == "valid" and not self.side
         for twin in (False, True):
             lines.append(f"static void fz_{'mask' if twin else 'nest'}{n}"
                          f"({sig}) {{")
             lines.extend("  " + p for p in self.prelude)
             body = []
             self.emit_tree(self.tree, 1, body, twin)
-            if not twin:
+            if not twin and macro and not any(
+                    l.lstrip().startswith("#") or "//" in l for l in body):
+                name = f"FZ_BODY{n}"
+                width = max(len(l) for l in body) + 1
+                body = ([f"#define {name} \\"] +
+                        [l.ljust(width) + "\\" for l in body[:-1]] +
+                        [body[-1], f"  {name}", f"#undef {name}"])
+                # A peeled outer loop's nest is reported at the use too.
+                info.line = len(lines) + len(body) - 1
+                info.inner_line = 0
+                info.col = 3
+            elif not twin:
                 fors = [i for i, l in enumerate(body)
                         if l.lstrip().startswith(("for", "while"))]
                 info.line = len(lines) + fors[0] + 1
