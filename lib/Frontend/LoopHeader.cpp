@@ -40,10 +40,15 @@ std::vector<int> mlir::gemm::loopsAround(const NestScope &scope, int loop) {
 namespace {
 
 /// The terms of a minimum: `std::min(a, b)` and the conditionals that pick
-/// the smaller (`a < b ? a : b`, a MIN macro), nested; else `e` alone.
+/// the smaller (`a < b ? a : b`, a MIN macro), nested, also through a local
+/// that holds one; else `e` alone.
 void minTerms(const Expr *e, NestScope &scope,
               std::vector<const Expr *> &terms) {
   e = stripCasts(e);
+  // A local that the nest never assigns (`int ie = M < i + x ? M : i + x;`)
+  // is its initialiser.
+  if (const Expr *init = scope.substitutableInit(referencedVar(e)))
+    return minTerms(init, scope, terms);
   if (std::optional<MinMaxCall> min = asMinMaxCall(e);
       min && min->upper && e->getType()->isIntegerType()) {
     minTerms(min->lhs, scope, terms);

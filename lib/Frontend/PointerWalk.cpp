@@ -136,6 +136,8 @@ private:
   llvm::DenseMap<const Stmt *, const Expr *> starts;
   /// Bumps of a `for` loop's increment (`i++, p += ld`), run after its body.
   llvm::DenseMap<const Stmt *, std::vector<const Expr *>> incrementBumps;
+  /// Sets of a `for` loop's init (`jj = j, p = B + j*K`), run before it.
+  llvm::DenseMap<const Stmt *, std::vector<BinaryOperator *>> initSets;
   std::map<const Stmt *, Counts> counted;
   /// False while summarising an iteration: nothing is rewritten.
   bool rewriting = true;
@@ -296,23 +298,46 @@ private:
   }
 
 
+  /// The parts of a comma expression, in order.
+  static std::vector<Expr *> commaParts(Expr *e) {
+    std::vector<Expr *> parts;
+    std::function<void(Expr *)> flatten = [&](Expr *e) {
+      if (auto *comma = dyn_cast<BinaryOperator>(e->IgnoreParens());
+          comma && comma->getOpcode() == BO_Comma) {
+        flatten(comma->getLHS());
+        flatten(comma->getRHS());
+      } else {
+        parts.push_back(e);
+      }
+    };
+    flatten(e);
+    return parts;
+  }
+
   /// Moves `for` loops' pointer bumps out of their increments (`i++, p +=
-  /// ld`): they run after the body, and the loop steps its counter alone.
+  /// ld`): they run after the body, and the loop steps its counter alone;
+  /// and the sets of walked pointers out of their inits (`jj = j, p = B +
+  /// j*K`): they run before the loop, which starts its counter alone.
   void splitIncrements(Stmt *s) {
     if (!s)
       return;
+    if (auto *loop = dyn_cast_or_null<ForStmt>(s);
+        loop && isa_and_nonnull<Expr>(loop->getInit())) {
+      std::vector<Expr *> rest;
+      for (Expr *part : commaParts(cast<Expr>(loop->getInit()))) {
+        auto *set = dyn_cast<BinaryOperator>(part->IgnoreParens());
+        if (set && set->getOpcode() == BO_Assign && walkedVar(set->getLHS()))
+          initSets[loop].push_back(set);
+        else
+          rest.push_back(part);
+      }
+      if (initSets.count(loop) && rest.size() == 1)
+        replace(*loop->child_begin(), rest.front());
+      else
+        initSets.erase(loop);
+    }
     if (auto *loop = dyn_cast<ForStmt>(s); loop && loop->getInc()) {
-      std::vector<Expr *> parts;
-      std::function<void(Expr *)> flatten = [&](Expr *e) {
-        if (auto *comma = dyn_cast<BinaryOperator>(e->IgnoreParens());
-            comma && comma->getOpcode() == BO_Comma) {
-          flatten(comma->getLHS());
-          flatten(comma->getRHS());
-        } else {
-          parts.push_back(e);
-        }
-      };
-      flatten(loop->getInc());
+      std::vector<Expr *> parts = commaParts(loop->getInc());
       std::vector<Expr *> rest;
       for (Expr *part : parts)
         if (asBump(part))
@@ -549,6 +574,11 @@ private:
   }
 
   bool execLoop(Stmt *loop, State &state) {
+    for (BinaryOperator *set : initSets.lookup(loop)) {
+      Stmt *slot = set;
+      if (!reset(slot, set, walkedVar(set->getLHS()), state))
+        return false;
+    }
     // A loop whose header reads a walked pointer is driven by it.
     for (const Stmt *child : loop->children())
       if (child && child != loopBody(loop))

@@ -201,8 +201,18 @@ bool Recognizer::checkPerTile(const Contraction &c) {
                         BinaryOperator::getOpcodeStr(w.op).str() + " " +
                         scope.print(w.rhs),
                     w.perTile);
+  // An integer or pointer that the nest never assigns (`int ie = min(M, i
+  // + x);`) is read as its initialiser, and a loop's induction variable
+  // declared apart (`int ii; for (ii = i; ...)`) as the loop's: neither
+  // does anything per tile.
+  auto folded = [&](const VarDecl *var) {
+    return scope.substitutableInit(var) ||
+           llvm::any_of(scope.sourceLoops, [&](const SourceLoop &loop) {
+             return loop.iv == var;
+           });
+  };
   for (const LocalDef &local : scope.locals)
-    if (!local.perTile.empty() &&
+    if (!local.perTile.empty() && !folded(local.var) &&
         !(local.var == c.accumulator && local.var->getInit() &&
           isLiteral(local.var->getInit(), 0) && !c.bias &&
           c.activation.empty()))

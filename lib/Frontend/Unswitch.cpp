@@ -140,7 +140,10 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
       Assumption assumption{branch.cond, value, std::nullopt};
       llvm::SaveAndRestore<Assumption *> assumed(active, &assumption);
       Recognition r = recognizeNest(outer, function, ctx, start);
-      because[value] = assumption.varying;
+      // The varying condition, where it is what the arm stopped at.
+      if (!r.nest && assumption.varying &&
+          r.rejection.reason == *assumption.varying)
+        because[value] = assumption.varying;
       return r;
     };
     Versions versions{"", arm(true), arm(false)};

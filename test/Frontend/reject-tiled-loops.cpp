@@ -119,6 +119,20 @@ void perTile(int n) {
         C[i][j] = s;
       }
 
+  // A partial sum that starts at one per tile adds one per tile; the tile's
+  // end beside it, an int local that the nest never assigns, is read as its
+  // initialiser and stops nothing (test/e2e/loop-shapes.cpp).
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts at none of zero, a bias element or beta * C [-Rpass-missed=gemm]
+  for (int kk = 0; kk < 100; kk += 10)
+    for (int i = 0; i < 100; i++)
+      for (int j = 0; j < 100; j++) {
+        const int ke = kk + 10;
+        float s = 1;
+        for (int k = kk; k < ke; k++)
+          s += A[i][k] * B[k][j];
+        C[i][j] += s;
+      }
+
   // A zero-init inside the tiles of k wipes the earlier tiles' sums.
   // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j] = 0' runs once per tile of 'kk', outside the loop within its tiles; per tile, only a partial sum may be zeroed and added into C (s = 0; ...; C += s) [-Rpass-missed=gemm]
   for (int kk = 0; kk < 100; kk += 10)

@@ -12,7 +12,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-15: [-Rpass=gemm]
+// CHECK-COUNT-16: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -62,6 +62,31 @@ static void blocked(int m, int n, int k, const float *A, const float *B,
           for (int j = jj; j < (jj + 8 < n ? jj + 8 : n); j++)
             for (int l = kk; l < std::min(kk + 16, k); l++)
               C[i * ldc + j] += A[i * lda + l] * B[l * ldb + j];
+}
+
+// kann's kad_sgemm_simple (A * B^T): the tiles' ends in locals, the point
+// loops' variables declared apart, row pointers per tile, B's row walked by
+// a pointer that the loop's own header sets and bumps, and a dot helper.
+static float sdot(int n, const float *x, const float *y) {
+  float s = 0.f;
+  for (int i = 0; i < n; ++i)
+    s += x[i] * y[i];
+  return s;
+}
+static void kannTiles(int m, int n, int k, const float *A, const float *B,
+                      float *C) {
+  static const int x = 16;
+  for (int i = 0; i < m; i += x)
+    for (int j = 0; j < n; j += x) {
+      int ii, ie = m < i + x ? m : i + x;
+      int jj, je = n < j + x ? n : j + x;
+      for (ii = i; ii < ie; ++ii) {
+        const float *aii = A + ii * k, *bjj;
+        float *cii = C + ii * (n + PAD);
+        for (jj = j, bjj = B + j * k; jj < je; ++jj, bjj += k)
+          cii[jj] += sdot(k, aii, bjj);
+      }
+    }
 }
 
 // Tiles clipped by a second test rather than a minimum, ggml's
@@ -294,6 +319,12 @@ int main() {
       Problem<float> p(m, n, k, 1);
       blocked(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("blocked");
+    }
+    {
+      // B read as n rows of k (B^T), within its buffer.
+      Problem<float> p(m, n, k, 22);
+      kannTiles(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("kann-tiles");
     }
     {
       Problem<float> p(m, n, k, 2);
