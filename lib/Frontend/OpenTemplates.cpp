@@ -20,6 +20,14 @@ public:
 
   bool VisitFunctionTemplateDecl(FunctionTemplateDecl *pattern) {
     const FunctionDecl *function = pattern->getTemplatedDecl();
+    // Only where a nest can be rewritten: the main file and the files it
+    // includes itself (IncludedText.h); a library's deeper headers are
+    // left as they are, uninstantiated.
+    FileID file = sm.getFileID(sm.getExpansionLoc(pattern->getLocation()));
+    if (file != sm.getMainFileID() &&
+        sm.getFileID(sm.getExpansionLoc(sm.getIncludeLoc(file))) !=
+            sm.getMainFileID())
+      return true;
     if (sm.isInSystemHeader(pattern->getLocation()) ||
         !function->doesThisDeclarationHaveABody() ||
         pattern->getDeclContext()->isDependentContext() ||

@@ -29,9 +29,10 @@ namespace mlir::gemm {
 using OpenInstances = llvm::DenseMap<const clang::FunctionDecl *, bool>;
 
 /// Instantiates for float and for double, where the translation unit does
-/// not, the function templates outside system headers that have a loop and
-/// one template parameter, a type, and that the translation unit
-/// instantiates for float or double, or not at all. Diagnostics of the
+/// not, the function templates in the main file or a file it includes
+/// itself (not a system header) that have a loop and one template
+/// parameter, a type, and that the translation unit instantiates for float
+/// or double, or not at all. Diagnostics of the
 /// instantiations are not shown.
 OpenInstances instantiateOpenTemplates(clang::Sema &sema);
 
