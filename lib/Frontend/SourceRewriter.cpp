@@ -360,8 +360,17 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
              arm(nest.versionArm ? &nest : other) + "\n} else {\n" +
              arm(nest.versionArm ? other : &nest) + " } }";
     } else {
-      // Braced where an `else` follows, so that it keeps its own `if`.
-      piece = guarded(&nest, followedByElse(source, nest.endOffset));
+      // Braced where an `else` follows, so that it keeps its own `if`; after
+      // a nest that ends a macro's text, the `else` is after the macro's
+      // use (`if (x) BODY else ...`).
+      const IncludedCopy *macro =
+          copy && result.copies[copy - 1].macro ? &result.copies[copy - 1]
+                                                : nullptr;
+      bool elseFollows =
+          followedByElse(source, nest.endOffset) ||
+          (macro && source.drop_front(nest.endOffset).trim().empty() &&
+           followedByElse(result.source, macro->lineEnd));
+      piece = guarded(&nest, elseFollows);
     }
     // The region ends before the guard and opens again after it.
     if (!region.empty())

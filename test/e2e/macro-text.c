@@ -88,6 +88,14 @@ static void simple_tcrossprod(float *x, int nrx, int ncx, float *y, int nry,
   TCROSSPROD_BODY { float *z = w; TCROSSPROD_BODY }
 }
 
+// A use as the arm of an `if` with an `else`: the guard is braced, so the
+// `else` keeps its own `if`.
+static void chosen(float *x, int nrx, int ncx, float *y, int nry, float *z,
+                   int which) {
+  // CHECK: macro-text.c:[[@LINE+1]]:14: remark: GEMM recognised: f32
+  if (which) TCROSSPROD_BODY else z[0] = -1.0f;
+}
+
 // CHECK: macro-text.c:[[@LINE+7]]:3: remark: loop nest not rewritten: it is written in the function-like macro 'SCALED_BODY', whose text copied to its use would not have its arguments
 #define SCALED_BODY(s)                                                         \
   for (int i = 0; i < n; i++)                                                  \
@@ -143,6 +151,11 @@ int main(void) {
   simple_tcrossprod(xf, m, k, yf, n, zf + GUARD, wf + GUARD);
   show_f("tcrossprod", k, norm_f(xf, (long)m * k) * norm_f(yf, (long)k * n), zf, m * n);
   show_f("tcrossprod-again", k, norm_f(xf, (long)m * k) * norm_f(yf, (long)k * n), wf, m * n);
+  RESET(zf, m * n)
+  chosen(xf, m, k, yf, n, zf + GUARD, 1);
+  show_f("chosen", k, norm_f(xf, (long)m * k) * norm_f(yf, (long)k * n), zf, m * n);
+  chosen(xf, m, k, yf, n, zf + GUARD, 0);
+  printf("not chosen %.9g\n", (double)zf[GUARD]);
   RESET(c, k * k)
   scaled(k, a, b, c + GUARD);
   show_d("scaled", k, 3 * norm_d(a, (long)k * k) * norm_d(b, (long)k * k), c, k * k);
