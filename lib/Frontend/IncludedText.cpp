@@ -167,7 +167,7 @@ IncludedCopies::macroObstacle(SourceLocation begin, SourceLocation end) const {
     end = sm.getImmediateExpansionRange(end).getEnd();
   if (sm.getFileID(end) != expansion)
     return "it starts in the text of the macro " + name + " and ends outside";
-  llvm::StringRef text = macroCopy(expansion).text;
+  llvm::StringRef text = macroText(expansion);
   if (text.contains("_Pragma"))
     return "the macro " + name +
            " holds a '_Pragma', which a parse without its flag (-fopenmp) "
@@ -181,6 +181,12 @@ IncludedCopies::macroObstacle(SourceLocation begin, SourceLocation end) const {
   return std::nullopt;
 }
 
+llvm::StringRef IncludedCopies::macroText(FileID expansion) const {
+  const SrcMgr::ExpansionInfo &info = sm.getSLocEntry(expansion).getExpansion();
+  auto [file, start] = sm.getDecomposedLoc(info.getSpellingLoc());
+  return sm.getBufferData(file).substr(start, sm.getFileIDSize(expansion));
+}
+
 IncludedCopy IncludedCopies::macroCopy(FileID expansion) const {
   const SrcMgr::ExpansionInfo &info = sm.getSLocEntry(expansion).getExpansion();
   auto [file, start] = sm.getDecomposedLoc(info.getSpellingLoc());
@@ -188,8 +194,7 @@ IncludedCopy IncludedCopies::macroCopy(FileID expansion) const {
   copy.macro = true;
   copy.fileName = fileName(sm, file, result.fileName);
   copy.firstLine = sm.getLineNumber(file, start);
-  copy.text =
-      sm.getBufferData(file).substr(start, sm.getFileIDSize(expansion)).str();
+  copy.text = macroText(expansion).str();
   // A continuation's backslash, blanked, keeps every offset; the lines then
   // hold the guard's #line directives.
   for (size_t at = copy.text.find('\\'); at != std::string::npos;

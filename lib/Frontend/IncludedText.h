@@ -69,6 +69,8 @@ public:
 private:
   IncludedCopy includeCopy(clang::FileID file) const;
   IncludedCopy macroCopy(clang::FileID expansion) const;
+  /// A macro expansion's text as its #define spells it, first token to last.
+  llvm::StringRef macroText(clang::FileID expansion) const;
 
   const clang::SourceManager &sm;
   const clang::LangOptions &lang;

@@ -1562,22 +1562,17 @@ class NestGen:
                 if op.offset_text:
                     origin = f"{r} + {op.base}"
                 out.append((f"{cq}{t} *{rq}{p}", origin))
-            elif op.storage == "vec":
+            elif op.storage in ("vec", "varr"):
+                # A container of the region's cells, copied back after.
                 lo = op.base + (0 if op.offset_text else GUARD)
                 hi = op.base + GUARD + op.span
-                self.setup.append(f"std::vector<{t}> v{role}({r} + {lo}, "
-                                  f"{r} + {hi});")
-                self.teardown.append(f"std::copy(v{role}.begin(), "
-                                     f"v{role}.end(), {r} + {lo});")
-                out.append((f"{cq}std::vector<{t}> &{p}", f"v{role}"))
-            elif op.storage == "varr":
-                lo = op.base + (0 if op.offset_text else GUARD)
-                hi = op.base + GUARD + op.span
-                self.setup.append(f"std::valarray<{t}> v{role}({r} + {lo}, "
-                                  f"{hi - lo});")
+                kind, end = (("vector", f"{r} + {hi}") if op.storage == "vec"
+                             else ("valarray", str(hi - lo)))
+                self.setup.append(f"std::{kind}<{t}> v{role}({r} + {lo}, "
+                                  f"{end});")
                 self.teardown.append(f"std::copy(std::begin(v{role}), "
                                      f"std::end(v{role}), {r} + {lo});")
-                out.append((f"{cq}std::valarray<{t}> &{p}", f"v{role}"))
+                out.append((f"{cq}std::{kind}<{t}> &{p}", f"v{role}"))
             elif op.storage == "struct":
                 rows, cols = (self.loops[v].hi for v in LOGICAL[role])
                 sb = op.strides[0] if op.vars[0] == "b" else 0
