@@ -9,12 +9,12 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-out="${TF32_BUILD:-/tmp/gemm-opt-tf32}"
-mkdir -p "$out"
+build="${TF32_BUILD:-/tmp/gemm-opt-tf32}"
+mkdir -p "$build"
 compile_only=0
 if [[ "${1:-}" == "--compile-only" ]]; then compile_only=1; shift; fi
 "$NVCC" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xptxas=-warn-spills,-warn-lmem-usage \
-  -Werror=all-warnings -lineinfo -o "$out/tf32_bench" "$here/tf32_bench.cu" -lcublas
-echo "built $out/tf32_bench" >&2
+  -Werror=all-warnings -lineinfo -o "$build/tf32_bench" "$here/tf32_bench.cu" -lcublas
+echo "built $build/tf32_bench" >&2
 [[ $compile_only == 1 ]] && exit 0
-exec "$out/tf32_bench" "$@"
+exec "$build/tf32_bench" "$@"

@@ -10,9 +10,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cassert>
 #include <iterator>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::gemm;
@@ -51,29 +54,70 @@ std::string computeText(KernelAttr k) {
                        k.getDmmaDepth());
 }
 
+/// A field of a .def list, as the printer writes it.
+struct Field {
+  StringRef type, name;
+  bool dmma = false;
+};
+
+/// A field's value (none: not printed), named as in the list.
+struct FieldValue {
+  StringRef name;
+  std::optional<int64_t> value;
+};
+
+/// `static constexpr <type> <name> = <value>;` for each field whose value
+/// is given, in the list's order, which the values follow.
+void printFields(llvm::raw_ostream &os, StringRef indent,
+                 ArrayRef<Field> fields, ArrayRef<FieldValue> values) {
+  for (auto [field, named] : llvm::zip_equal(fields, values)) {
+    if (field.name != named.name)
+      llvm::report_fatal_error("the printer's values are not in the order of "
+                               "the field list: " +
+                               named.name);
+    const std::optional<int64_t> &value = named.value;
+    if (!value)
+      continue;
+    os << indent << "static constexpr " << field.type << " " << field.name
+       << " = ";
+    if (field.type == "bool")
+      os << boolText(*value);
+    else if (field.type == "int")
+      os << *value;
+    else {
+      assert(field.type == "gemm_kernels::Prefetch" && "a type to print");
+      StringRef name = stringifyPrefetch(static_cast<Prefetch>(*value));
+      os << field.type << "::" << char(llvm::toUpper(name.front()))
+         << name.drop_front();
+    }
+    os << ";\n";
+  }
+}
+
 /// Move `t` as the struct `name` of tile_move.def's fields, in its order.
 std::string tileMoveText(StringRef name, TileMoveAttr t) {
-  const int64_t values[] = {
-      t.getX(),       t.getXUnit(),  t.getKUnit(),    t.getPack(),
-      t.getAlongK(),  t.getWholeStore(), t.getPacks(), t.getLoads(),
-      t.getRegular(), t.getSwizzled(), t.getKInner()};
-  struct Field {
-    StringRef type, name;
-  };
   static const Field fields[] = {
 #define GEMM_TILE_MOVE_FIELD(type, name, meaning) {#type, #name},
 #include "gemm_kernels/tile_move.def"
 #undef GEMM_TILE_MOVE_FIELD
   };
+  const FieldValue values[] = {{"X", t.getX()},
+                               {"X_UNIT", t.getXUnit()},
+                               {"K_UNIT", t.getKUnit()},
+                               {"PACK", t.getPack()},
+                               {"ALONG_K", t.getAlongK()},
+                               {"WHOLE_STORE", t.getWholeStore()},
+                               {"PACKS", t.getPacks()},
+                               {"LOADS", t.getLoads()},
+                               {"REGULAR", t.getRegular()},
+                               {"SWIZZLED", t.getSwizzled()},
+                               {"K_INNER", t.getKInner()}};
   static_assert(std::size(fields) == std::size(values),
                 "a value for each field of tile_move.def");
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "  struct " << name << " {\n";
-  for (auto [field, value] : llvm::zip_equal(fields, values))
-    os << "    static constexpr " << field.type << " " << field.name << " = "
-       << (field.type == "bool" ? boolText(value) : llvm::itostr(value))
-       << ";\n";
+  printFields(os, "    ", fields, values);
   os << "  };\n";
   return text;
 }
@@ -82,43 +126,50 @@ std::string tileMoveText(StringRef name, TileMoveAttr t) {
 
 void mlir::gemm::printKernelBody(llvm::raw_ostream &os, MatmulOp op,
                                  KernelAttr k) {
+  static const Field fields[] = {
+#define GEMM_KERNEL_FIELD(type, name, meaning) {#type, #name},
+#define GEMM_DMMA_FIELD(type, name, meaning) {#type, #name, true},
+#include "gemm_kernels/kernel_config.def"
+#undef GEMM_DMMA_FIELD
+#undef GEMM_KERNEL_FIELD
+  };
   ScheduleAttr s = k.getSchedule();
+  FieldValue values[] = {{"BM", s.getBlockM()},
+                         {"BN", s.getBlockN()},
+                         {"BK", s.getBlockK()},
+                         {"TM", s.getThreadM()},
+                         {"TN", s.getThreadN()},
+                         {"THREADS", k.getThreads()},
+                         {"STAGES", s.getStages()},
+                         {"PAD", s.getPad()},
+                         {"OCCUPANCY", s.getOccupancy()},
+                         {"PREFETCH", int64_t(s.getPrefetch())},
+                         {"ROW_GROUP", k.getRowGroup()},
+                         {"ROW_STEP", k.getRowStep()},
+                         {"COL_GROUP", k.getColGroup()},
+                         {"COL_STEP", k.getColStep()},
+                         {"DMMA_K", k.getDmmaDepth()},
+                         {"DMMA_WIDE", k.getDmmaWide()},
+                         {"A_GROUP", k.getDmmaGroupA()},
+                         {"B_GROUP", k.getDmmaGroupB()},
+                         {"C_ROW_UNIT", k.getCRowUnit()},
+                         {"C_COL_UNIT", k.getCColUnit()},
+                         {"C_BY_COLUMNS", k.getCByColumns()},
+                         {"C_PACK", k.getCPack()},
+                         {"A_TILE_BYTES", k.getATileBytes()},
+                         {"SMEM_BYTES", k.getSharedBytes()},
+                         {"FUSED", op.hasEpilogue()},
+                         {"SCALAR_TWIN", k.getScalarTwin()}};
+  static_assert(std::size(fields) == std::size(values),
+                "a value for each field of kernel_config.def");
+  // The templates read the tensor-core fields of dmma kernels only.
+  for (auto [field, named] : llvm::zip_equal(fields, values))
+    if (field.dmma && k.getDmmaDepth() == 0)
+      named.value.reset();
   os << "  using T = " << (op.getElementType().isF64() ? "double" : "float")
-     << ";\n"
-     << llvm::formatv("  static constexpr int BM = {0}, BN = {1}, BK = {2}, "
-                      "TM = {3}, TN = {4}, THREADS = {5};\n",
-                      s.getBlockM(), s.getBlockN(), s.getBlockK(),
-                      s.getThreadM(), s.getThreadN(), k.getThreads())
-     << llvm::formatv("  static constexpr int STAGES = {0}, PAD = {1}, "
-                      "OCCUPANCY = {2};\n",
-                      s.getStages(), s.getPad(), s.getOccupancy());
-  StringRef prefetch = stringifyPrefetch(s.getPrefetch());
-  os << "  static constexpr auto PREFETCH = gemm_kernels::Prefetch::"
-     << char(llvm::toUpper(prefetch.front())) << prefetch.drop_front()
-     << ";\n"
-     << llvm::formatv("  static constexpr int ROW_GROUP = {0}, ROW_STEP = "
-                      "{1}, COL_GROUP = {2}, COL_STEP = {3};\n",
-                      k.getRowGroup(), k.getRowStep(), k.getColGroup(),
-                      k.getColStep())
-     << "  static constexpr int DMMA_K = " << k.getDmmaDepth() << ";\n";
-  // The templates read the tensor-core shape of dmma kernels only.
-  if (k.getDmmaDepth() > 0)
-    os << "  static constexpr bool DMMA_WIDE = " << boolText(k.getDmmaWide())
-       << ";\n"
-       << llvm::formatv("  static constexpr int A_GROUP = {0}, B_GROUP = "
-                        "{1};\n",
-                        k.getDmmaGroupA(), k.getDmmaGroupB());
-  os << tileMoveText("A", k.getA()) << tileMoveText("B", k.getB())
-     << llvm::formatv("  static constexpr bool C_ROW_UNIT = {0}, C_COL_UNIT "
-                      "= {1}, C_BY_COLUMNS = {2};\n",
-                      boolText(k.getCRowUnit()), boolText(k.getCColUnit()),
-                      boolText(k.getCByColumns()))
-     << llvm::formatv("  static constexpr int C_PACK = {0}, A_TILE_BYTES = "
-                      "{1}, SMEM_BYTES = {2};\n",
-                      k.getCPack(), k.getATileBytes(), k.getSharedBytes())
-     << llvm::formatv("  static constexpr bool FUSED = {0}, SCALAR_TWIN = "
-                      "{1};\n",
-                      boolText(op.hasEpilogue()), boolText(k.getScalarTwin()));
+     << ";\n";
+  printFields(os, "  ", fields, values);
+  os << tileMoveText("A", k.getA()) << tileMoveText("B", k.getB());
 }
 
 void mlir::gemm::printKernelConfig(llvm::raw_ostream &os, StringRef name,
@@ -135,9 +186,9 @@ void mlir::gemm::printKernelConfig(llvm::raw_ostream &os, StringRef name,
       s.getTranspose() ? "\n/// Transposed: it computes C^T = B^T A^T, so BM "
                          "runs along N."
                        : "");
-  std::string transposed = llvm::formatv(
-      "  static constexpr bool TRANSPOSED = {0};\n",
-      boolText(s.getTranspose()));
+  std::string transposed =
+      llvm::formatv("  static constexpr bool TRANSPOSED = {0};\n",
+                    boolText(s.getTranspose()));
   if (kernel.empty())
     os << "struct " << name << " {\n" << body << transposed << "};\n\n";
   else

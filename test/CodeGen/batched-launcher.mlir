@@ -10,9 +10,17 @@
 // CHECK-NEXT: /// scalar FMA,
 // CHECK-NEXT: /// one shared-memory buffer and a register prefetch of the next K tile,
 // CHECK-NEXT: /// 2-element vector accesses, shared rows padded by 1.
-// CHECK:        static constexpr int STAGES = 1, PAD = 1, OCCUPANCY = 1;
-// CHECK-NEXT:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Regs;
-// CHECK-NEXT:   static constexpr int ROW_GROUP = 1, ROW_STEP = 16, COL_GROUP = 1, COL_STEP = 16;
+// CHECK:        static constexpr int STAGES = 1;
+// CHECK-NEXT:   static constexpr int PAD = 1;
+// CHECK-NEXT:   static constexpr int OCCUPANCY = 1;
+// CHECK-NEXT:   static constexpr gemm_kernels::Prefetch PREFETCH = gemm_kernels::Prefetch::Regs;
+// CHECK-NEXT:   static constexpr int ROW_GROUP = 1;
+// CHECK-NEXT:   static constexpr int ROW_STEP = 16;
+// CHECK-NEXT:   static constexpr int COL_GROUP = 1;
+// CHECK-NEXT:   static constexpr int COL_STEP = 16;
+// CHECK:        static constexpr int C_PACK = 1;
+// CHECK-NEXT:   static constexpr int A_TILE_BYTES = 6208;
+// CHECK-NEXT:   static constexpr int SMEM_BYTES = 12416;
 // CHECK:      struct A {
 // CHECK-NEXT:     static constexpr int X = 96;
 // CHECK-NEXT:     static constexpr bool X_UNIT = false;
@@ -26,7 +34,7 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK-NEXT:      struct B {
+// CHECK-NEXT:   struct B {
 // CHECK-NEXT:     static constexpr int X = 96;
 // CHECK-NEXT:     static constexpr bool X_UNIT = true;
 // CHECK-NEXT:     static constexpr bool K_UNIT = false;
@@ -39,7 +47,6 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK:        static constexpr int C_PACK = 1, A_TILE_BYTES = 6208, SMEM_BYTES = 12416;
 
 // Only C's sizes and K are read; the rest are unnamed.
 // CHECK:      static bool batched(const float *a, long long /*a_size0*/, long long /*a_size1*/, long long a_size2,

@@ -24,12 +24,30 @@
 // CHECK-NEXT: /// 4-element vector accesses, shared rows padded by 4.
 // CHECK-NEXT: struct row_major_f32_k0 {
 // CHECK-NEXT:   using T = float;
-// CHECK-NEXT:   static constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8, THREADS = 256;
-// CHECK-NEXT:   static constexpr int STAGES = 2, PAD = 4, OCCUPANCY = 1;
-// CHECK-NEXT:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Smem;
-// CHECK-NEXT:   static constexpr int ROW_GROUP = 4, ROW_STEP = 64, COL_GROUP = 4, COL_STEP = 64;
+// CHECK-NEXT:   static constexpr int BM = 128;
+// CHECK-NEXT:   static constexpr int BN = 128;
+// CHECK-NEXT:   static constexpr int BK = 8;
+// CHECK-NEXT:   static constexpr int TM = 8;
+// CHECK-NEXT:   static constexpr int TN = 8;
+// CHECK-NEXT:   static constexpr int THREADS = 256;
+// CHECK-NEXT:   static constexpr int STAGES = 2;
+// CHECK-NEXT:   static constexpr int PAD = 4;
+// CHECK-NEXT:   static constexpr int OCCUPANCY = 1;
+// CHECK-NEXT:   static constexpr gemm_kernels::Prefetch PREFETCH = gemm_kernels::Prefetch::Smem;
+// CHECK-NEXT:   static constexpr int ROW_GROUP = 4;
+// CHECK-NEXT:   static constexpr int ROW_STEP = 64;
+// CHECK-NEXT:   static constexpr int COL_GROUP = 4;
+// CHECK-NEXT:   static constexpr int COL_STEP = 64;
 // CHECK-NEXT:   static constexpr int DMMA_K = 0;
-// CHECK-NEXT:      struct A {
+// CHECK-NEXT:   static constexpr bool C_ROW_UNIT = false;
+// CHECK-NEXT:   static constexpr bool C_COL_UNIT = true;
+// CHECK-NEXT:   static constexpr bool C_BY_COLUMNS = false;
+// CHECK-NEXT:   static constexpr int C_PACK = 4;
+// CHECK-NEXT:   static constexpr int A_TILE_BYTES = 8448;
+// CHECK-NEXT:   static constexpr int SMEM_BYTES = 16896;
+// CHECK-NEXT:   static constexpr bool FUSED = false;
+// CHECK-NEXT:   static constexpr bool SCALAR_TWIN = true;
+// CHECK-NEXT:   struct A {
 // CHECK-NEXT:     static constexpr int X = 128;
 // CHECK-NEXT:     static constexpr bool X_UNIT = false;
 // CHECK-NEXT:     static constexpr bool K_UNIT = true;
@@ -42,7 +60,7 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK-NEXT:      struct B {
+// CHECK-NEXT:   struct B {
 // CHECK-NEXT:     static constexpr int X = 128;
 // CHECK-NEXT:     static constexpr bool X_UNIT = true;
 // CHECK-NEXT:     static constexpr bool K_UNIT = false;
@@ -55,15 +73,17 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK-NEXT:   static constexpr bool C_ROW_UNIT = false, C_COL_UNIT = true, C_BY_COLUMNS = false;
-// CHECK-NEXT:   static constexpr int C_PACK = 4, A_TILE_BYTES = 8448, SMEM_BYTES = 16896;
-// CHECK-NEXT:   static constexpr bool FUSED = false, SCALAR_TWIN = true;
 // CHECK-NEXT:   static constexpr bool TRANSPOSED = false;
 // CHECK-NEXT: };
 
 // CHECK:      struct col_major_f64_k0 {
 // CHECK-NEXT:   using T = double;
-// CHECK:      struct A {
+// CHECK:   static constexpr bool C_ROW_UNIT = true;
+// CHECK-NEXT:   static constexpr bool C_COL_UNIT = false;
+// CHECK-NEXT:   static constexpr bool C_BY_COLUMNS = true;
+// CHECK-NEXT:   static constexpr int C_PACK = 2;
+// CHECK:        SCALAR_TWIN = true;
+// CHECK-NEXT:   struct A {
 // CHECK-NEXT:     static constexpr int X = 64;
 // CHECK-NEXT:     static constexpr bool X_UNIT = true;
 // CHECK-NEXT:     static constexpr bool K_UNIT = false;
@@ -76,7 +96,7 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK-NEXT:      struct B {
+// CHECK-NEXT:   struct B {
 // CHECK-NEXT:     static constexpr int X = 64;
 // CHECK-NEXT:     static constexpr bool X_UNIT = false;
 // CHECK-NEXT:     static constexpr bool K_UNIT = true;
@@ -89,10 +109,6 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK-NEXT:   static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
-// CHECK-NEXT:   static constexpr int C_PACK = 2,
-
-// CHECK:        SCALAR_TWIN = true;
 
 // The same kernel on the same layout is printed once, whether a launcher's
 // first kernel or an alternative.

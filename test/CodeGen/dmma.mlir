@@ -21,11 +21,18 @@
 // RUN: %nvcc -std=c++17 -arch=sm_90 -I %gemm_runtime_include -c %t.odd.cu -o %t.odd.o
 
 // CHECK:      /// FP64 tensor-core mma.sync m16n8k8 (m8n8k4 before sm_90),
-// CHECK:      static constexpr int STAGES = 2, PAD = 4, OCCUPANCY = 1;
-// CHECK:      static constexpr int ROW_GROUP = 2, ROW_STEP = 16, COL_GROUP = 2, COL_STEP = 8;
+// CHECK:      static constexpr int STAGES = 2;
+// CHECK-NEXT:      static constexpr int PAD = 4;
+// CHECK-NEXT:      static constexpr int OCCUPANCY = 1;
+// CHECK:      static constexpr int ROW_GROUP = 2;
+// CHECK-NEXT:      static constexpr int ROW_STEP = 16;
+// CHECK-NEXT:      static constexpr int COL_GROUP = 2;
+// CHECK-NEXT:      static constexpr int COL_STEP = 8;
 // CHECK-NEXT: static constexpr int DMMA_K = 8;
 // CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
-// CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
+// CHECK-NEXT: static constexpr int A_GROUP = 2;
+// CHECK-NEXT: static constexpr int B_GROUP = 1;
+// CHECK:      static constexpr int C_PACK = 2;
 // CHECK:      struct A {
 // CHECK-NEXT:     static constexpr int X = 128;
 // CHECK-NEXT:     static constexpr bool X_UNIT = false;
@@ -39,15 +46,23 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK:      static constexpr int C_PACK = 2,
 
 
 // Column-major A and B, BK 16: A k-major, its row blocks paired; B x-major.
-// CHECK:      static constexpr int BM = 64, BN = 64, BK = 16, TM = 4, TN = 4, THREADS = 256;
-// CHECK:      static constexpr int ROW_GROUP = 2, ROW_STEP = 16, COL_GROUP = 2, COL_STEP = 8;
+// CHECK:      static constexpr int BM = 64;
+// CHECK-NEXT:      static constexpr int BN = 64;
+// CHECK-NEXT:      static constexpr int BK = 16;
+// CHECK-NEXT:      static constexpr int TM = 4;
+// CHECK-NEXT:      static constexpr int TN = 4;
+// CHECK-NEXT:      static constexpr int THREADS = 256;
+// CHECK:      static constexpr int ROW_GROUP = 2;
+// CHECK-NEXT:      static constexpr int ROW_STEP = 16;
+// CHECK-NEXT:      static constexpr int COL_GROUP = 2;
+// CHECK-NEXT:      static constexpr int COL_STEP = 8;
 // CHECK-NEXT: static constexpr int DMMA_K = 8;
 // CHECK-NEXT: static constexpr bool DMMA_WIDE = true;
-// CHECK-NEXT: static constexpr int A_GROUP = 2, B_GROUP = 1;
+// CHECK-NEXT: static constexpr int A_GROUP = 2;
+// CHECK-NEXT: static constexpr int B_GROUP = 1;
 // CHECK:      struct A {
 // CHECK-NEXT:     static constexpr int X = 64;
 // CHECK-NEXT:     static constexpr bool X_UNIT = true;
@@ -61,7 +76,7 @@
 // CHECK-NEXT:     static constexpr bool SWIZZLED = false;
 // CHECK-NEXT:     static constexpr bool K_INNER = false;
 // CHECK-NEXT:   };
-// CHECK-NEXT:      struct B {
+// CHECK-NEXT:   struct B {
 // CHECK-NEXT:     static constexpr int X = 64;
 // CHECK-NEXT:     static constexpr bool X_UNIT = false;
 // CHECK-NEXT:     static constexpr bool K_UNIT = true;
@@ -78,11 +93,17 @@
 // A packed and a scalar kernel each.
 // PTXAS-COUNT-4: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
-// K8:       static constexpr int STAGES = 2, PAD = {{[0-9]+}}, OCCUPANCY = 2;
-// K8:       static constexpr int ROW_GROUP = 1, ROW_STEP = 8, COL_GROUP = 2, COL_STEP = 8;
+// K8:       static constexpr int STAGES = 2;
+// K8-NEXT:       static constexpr int PAD = {{[0-9]+}};
+// K8-NEXT:       static constexpr int OCCUPANCY = 2;
+// K8:       static constexpr int ROW_GROUP = 1;
+// K8-NEXT:       static constexpr int ROW_STEP = 8;
+// K8-NEXT:       static constexpr int COL_GROUP = 2;
+// K8-NEXT:       static constexpr int COL_STEP = 8;
 // K8-NEXT:  static constexpr int DMMA_K = 8;
 // K8-NEXT:  static constexpr bool DMMA_WIDE = true;
-// K8-NEXT:  static constexpr int A_GROUP = 1, B_GROUP = 1;
+// K8-NEXT:  static constexpr int A_GROUP = 1;
+// K8-NEXT:  static constexpr int B_GROUP = 1;
 // K8:      struct A {
 // K8-NEXT:     static constexpr int X = 64;
 // K8-NEXT:     static constexpr bool X_UNIT = false;
@@ -97,16 +118,24 @@
 // K8-NEXT:     static constexpr bool K_INNER = true;
 // K8-NEXT:   };
 
-// K4:       static constexpr int ROW_GROUP = 2, ROW_STEP = 16, COL_GROUP = 4, COL_STEP = 16;
+// K4:       static constexpr int ROW_GROUP = 2;
+// K4-NEXT:       static constexpr int ROW_STEP = 16;
+// K4-NEXT:       static constexpr int COL_GROUP = 4;
+// K4-NEXT:       static constexpr int COL_STEP = 16;
 // K4-NEXT:  static constexpr int DMMA_K = 4;
 // K4-NEXT:  static constexpr bool DMMA_WIDE = true;
-// K4-NEXT:  static constexpr int A_GROUP = 2, B_GROUP = 2;
+// K4-NEXT:  static constexpr int A_GROUP = 2;
+// K4-NEXT:  static constexpr int B_GROUP = 2;
 
 // ODD:      /// FP64 tensor-core mma.sync m8n8k4,
-// ODD:      static constexpr int ROW_GROUP = 1, ROW_STEP = 8, COL_GROUP = 4, COL_STEP = 16;
+// ODD:      static constexpr int ROW_GROUP = 1;
+// ODD-NEXT:      static constexpr int ROW_STEP = 8;
+// ODD-NEXT:      static constexpr int COL_GROUP = 4;
+// ODD-NEXT:      static constexpr int COL_STEP = 16;
 // ODD-NEXT: static constexpr int DMMA_K = 4;
 // ODD-NEXT: static constexpr bool DMMA_WIDE = false;
-// ODD-NEXT: static constexpr int A_GROUP = 1, B_GROUP = 2;
+// ODD-NEXT: static constexpr int A_GROUP = 1;
+// ODD-NEXT: static constexpr int B_GROUP = 2;
 
 func.func @dmma(%a: memref<?x?xf64, strided<[?, 1], offset: ?>>, %b: memref<?x?xf64, strided<[?, 1], offset: ?>>,
                 %c: memref<?x?xf64, strided<[?, 1], offset: ?>>, %alpha: f64, %beta: f64) {

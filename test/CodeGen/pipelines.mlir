@@ -13,19 +13,21 @@
 // RUN: %nvcc -std=c++17 -arch=sm_75 -I %gemm_runtime_include -c %t.async.cu -o %t.async75.o
 // RUN: gemm-opt --emit=cuda %s --schedule="block=128,128,16 thread=8,8 vector=4 pad=4 prefetch=async stages=2 transpose=0" | FileCheck %s --check-prefix=ASYNC2
 
-// SMEM:   static constexpr int STAGES = 2,
-// SMEM:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Smem;
-// REGS:   static constexpr int STAGES = 1,
-// REGS:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::Regs;
-// NONE:   static constexpr int STAGES = 1,
-// NONE:   static constexpr auto PREFETCH = gemm_kernels::Prefetch::None;
+// SMEM:   static constexpr int STAGES = 2;
+// SMEM:   static constexpr gemm_kernels::Prefetch PREFETCH = gemm_kernels::Prefetch::Smem;
+// REGS:   static constexpr int STAGES = 1;
+// REGS:   static constexpr gemm_kernels::Prefetch PREFETCH = gemm_kernels::Prefetch::Regs;
+// NONE:   static constexpr int STAGES = 1;
+// NONE:   static constexpr gemm_kernels::Prefetch PREFETCH = gemm_kernels::Prefetch::None;
 
 // ASYNC:  /// 4 shared-memory buffers filled by cp.async (up to 3 K tiles ahead),
-// ASYNC:  static constexpr int STAGES = 4, PAD = 4,
-// ASYNC:  static constexpr auto PREFETCH = gemm_kernels::Prefetch::Async;
+// ASYNC:  static constexpr int STAGES = 4;
+// ASYNC-NEXT:  static constexpr int PAD = 4;
+// ASYNC:  static constexpr gemm_kernels::Prefetch PREFETCH = gemm_kernels::Prefetch::Async;
 // ASYNC:  SMEM_BYTES = 67584;
-// ASYNC2: static constexpr int STAGES = 2, PAD = 4,
-// ASYNC2: static constexpr auto PREFETCH = gemm_kernels::Prefetch::Async;
+// ASYNC2: static constexpr int STAGES = 2;
+// ASYNC2-NEXT: static constexpr int PAD = 4;
+// ASYNC2: static constexpr gemm_kernels::Prefetch PREFETCH = gemm_kernels::Prefetch::Async;
 
 // A packed and a scalar kernel, neither in local memory.
 // PTXAS-COUNT-2: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads

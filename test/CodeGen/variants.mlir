@@ -17,16 +17,19 @@
 // CHECK:      /// 128x64x8 block tile, 8x8 register tile per thread (128 threads),
 // CHECK:      /// Transposed: it computes C^T = B^T A^T, so BM runs along N.
 // CHECK:      struct flipped_k0 {
-// CHECK:      struct A {
+// CHECK:        static constexpr bool C_ROW_UNIT = true;
+// CHECK-NEXT:   static constexpr bool C_COL_UNIT = false;
+// CHECK-NEXT:   static constexpr bool C_BY_COLUMNS = true;
+// CHECK:        static constexpr bool FUSED = false;
+// CHECK-NEXT:   static constexpr bool SCALAR_TWIN = true;
+// CHECK-NEXT:   struct A {
 // CHECK-NEXT:     static constexpr int X = 128;
 // CHECK-NEXT:     static constexpr bool X_UNIT = true;
 // CHECK-NEXT:     static constexpr bool K_UNIT = false;
 // CHECK-NEXT:     static constexpr int PACK = 4;
 // CHECK-NEXT:     static constexpr bool ALONG_K = false;
 // CHECK-NEXT:     static constexpr bool WHOLE_STORE = true;
-// CHECK:        static constexpr bool C_ROW_UNIT = true, C_COL_UNIT = false, C_BY_COLUMNS = true;
-// CHECK:        static constexpr bool FUSED = false, SCALAR_TWIN = true;
-// CHECK-NEXT:   static constexpr bool TRANSPOSED = true;
+// CHECK:        static constexpr bool TRANSPOSED = true;
 // CHECK:      static bool two(
 // CHECK:        // GFLOP/s the cost model predicts on a full hopper-h200 and the shares
 // CHECK:        static const gemm_rt::Variant variants[] = {

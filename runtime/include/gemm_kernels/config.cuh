@@ -6,26 +6,12 @@
 // them and derive nothing the plan holds. A configuration `Cfg` has:
 //
 //   using T;                    float or double
-//   BM, BN, BK                  the block tile: C rows, C columns, K step
-//   TM, TN, THREADS             the register tile per thread; threads a block
-//   STAGES, PAD                 shared-memory buffers; row padding (elements)
-//   PREFETCH                    how the next K tile is staged (Prefetch)
-//   OCCUPANCY                   blocks per SM the launch bounds must allow
-//   ROW_GROUP, ROW_STEP         a thread's rows of C: groups of ROW_GROUP
-//   COL_GROUP, COL_STEP         adjacent rows, ROW_STEP apart; likewise columns
-//   DMMA_K                      0: scalar FMAs; else the k of one FP64 mma.sync
-//   DMMA_WIDE                   row blocks pair into m16n8kK products (sm_90)
-//   A_GROUP, B_GROUP            8-row (8-column) blocks a dmma lane reads as one
+//   the kernel's constants      kernel_config.def (BM, BN, BK, TM, TN, ...)
 //   A, B                        the input tiles' moves (tile_move.def)
-//   C_ROW_UNIT, C_COL_UNIT      C's row (column) stride is a static 1
-//   C_BY_COLUMNS, C_PACK        C stored column by column; elements per store
-//   A_TILE_BYTES, SMEM_BYTES    dynamic shared memory: A tiles, then B tiles
-//   TRANSPOSED                  the kernel computes C^T = B^T A^T
+//   TRANSPOSED                  the kernel computes C^T = B^T A^T (the
+//                               launch reads it, not the kernel)
 //   Kernel (optional)           a configuration that differs only in
 //                               TRANSPOSED, whose kernel this one launches
-//   FUSED                       C gets the problem's bias and activation
-//   SCALAR_TWIN                 a twin of single-element accesses is compiled
-//                               for operands that the packs do not fit
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_KERNELS_CONFIG_CUH
@@ -67,6 +53,23 @@ template <class M> constexpr bool isTileMove() {
 #include "gemm_kernels/tile_move.def"
 #undef GEMM_TILE_MOVE_FIELD
   return true;
+}
+
+/// Whether Cfg is a kernel configuration: it has every member of
+/// kernel_config.def, of its type (its DMMA fields where DMMA_K > 0), and
+/// tile moves A and B.
+template <class Cfg> constexpr bool isKernelConfig() {
+#define GEMM_KERNEL_FIELD(type, name, meaning)                                 \
+  static_assert(std::is_same_v<decltype(Cfg::name), const type>,               \
+                "a configuration's " #name " is a " #type ": " meaning);
+#define GEMM_DMMA_FIELD(type, name, meaning)                                   \
+  if constexpr (Cfg::DMMA_K > 0)                                               \
+    static_assert(std::is_same_v<decltype(Cfg::name), const type>,             \
+                  "a dmma configuration's " #name " is a " #type ": " meaning);
+#include "gemm_kernels/kernel_config.def"
+#undef GEMM_DMMA_FIELD
+#undef GEMM_KERNEL_FIELD
+  return isTileMove<typename Cfg::A>() && isTileMove<typename Cfg::B>();
 }
 
 /// Where column x of row k of a tile of move M lies in shared memory: x,

@@ -27,13 +27,14 @@ namespace gemm_kernels {
 /// Hides x and y from the optimiser, per tile of C. What the code after the
 /// K loop derives from the thread's place must be computed anew there: else
 /// it merges with the multiply's fragment offsets into values held across
-/// the loop, and ptxas issues the loop's shared loads later (256x128x8/8x16
-/// f32, H100: 47.8-48.6 against 49.7-50.7 TFLOP/s).
+/// the loop, and ptxas issues the loop's shared loads later
+/// (docs/cost-model.md, "Measurements behind the code").
 __device__ __forceinline__ void opaque(int &x, int &y) {
   asm volatile("mov.b32 %0, %0;\n\tmov.b32 %1, %1;" : "+r"(x), "+r"(y));
 }
 
 template <class Cfg> struct Gemm {
+  static_assert(isKernelConfig<Cfg>());
   using T = typename Cfg::T;
   static constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
   static constexpr int PAD = Cfg::PAD, STAGES = Cfg::STAGES;
@@ -169,8 +170,8 @@ template <class Cfg> struct Gemm {
       if constexpr (Cfg::PREFETCH == Prefetch::Smem) {
         // Two shared buffers, the next tile's filled while the current one
         // is multiplied. Pointers to them, swapped per step, spare the step
-        // the index arithmetic of tileA[t % 2] (256x128x8/8x16 f32, H200:
-        // 49.3 against 48.6 TFLOP/s).
+        // the index arithmetic of tileA[t % 2]
+        // (docs/cost-model.md, "Measurements behind the code").
         T(*readA)[BK][BM + PAD] = &tilesA()[0], (*writeA)[BK][BM + PAD] = &tilesA()[1];
         T(*readB)[BK][BN + PAD] = &tilesB()[0], (*writeB)[BK][BN + PAD] = &tilesB()[1];
         for (int t = 0; t < s.kTiles; ++t) {
@@ -208,10 +209,9 @@ template <class Cfg> struct Gemm {
 
     /// The multiply of a step whose next tile waits in registers. ptxas
     /// sinks a load towards its first use, here the store at the step's
-    /// end, where its latency shows (224x64x28 FFMA with bounds-free loads:
-    /// 33.2 -> 28.9 TFLOP/s); a fence halfway through the multiply keeps the
-    /// loads in the step's first half (33.5), and spread out rather than all
-    /// at its top (256x128x8: 48.0 against 44.5 with the fence at the top).
+    /// end, where its latency shows; a fence halfway through the multiply
+    /// keeps the loads in the step's first half, and spread out rather than
+    /// all at its top (docs/cost-model.md, "Measurements behind the code").
     __device__ __forceinline__ void
     fencedMultiply(Acc &acc, const typename MA::Tile &ta,
                    const typename MB::Tile &tb) {
@@ -246,9 +246,8 @@ template <class Cfg> struct Gemm {
       // With three buffers or more a warp refills the buffer read in the
       // last step after its own multiply, by when the others are done
       // reading it, so warps run up to a step apart and meet at no block
-      // barrier (DGEMM 128x128x8/8x8, 4 buffers, H200: 58.1 TFLOP/s against
-      // 45.3 with a __syncthreads per step). With two it must refill before
-      // the multiply.
+      // barrier (docs/cost-model.md, "Measurements behind the code"). With
+      // two it must refill before the multiply.
       constexpr bool early = STAGES == 2;
 #pragma unroll
       for (int b = 0; b < STAGES - 1; ++b)
@@ -352,8 +351,7 @@ template <class Cfg> struct Gemm {
   /// launch<Cfg>'s extents: loaded from global memory, the K loop's bounds
   /// took registers of every thread, and ptxas allocated the FFMA loop's
   /// registers with three to four times as many FFMAs that read two of one
-  /// bank (128x128x16/8x8 f32 at 4096^3 on an H200: 41.8 against 51.0
-  /// TFLOP/s).
+  /// bank (docs/cost-model.md, "Measurements behind the code").
   static __device__ __forceinline__ gemm_rt::StreamPiece
   pieceOf(const gemm_rt::StreamK &sk) {
     const int b = int(blockIdx.x);

@@ -28,7 +28,6 @@ template <class T, int LOADS> struct Cursor {
 
 /// The moves of one input tile `M` (tile_move.def) of configuration `Cfg`.
 template <class Cfg, class M> struct TileMover {
-  static_assert(isTileMove<M>());
   using T = typename Cfg::T;
   static constexpr int BK = Cfg::BK, PAD = Cfg::PAD, THREADS = Cfg::THREADS;
   static constexpr int PACK = M::PACK, LOADS = M::LOADS;
