@@ -13,6 +13,7 @@
 #include "RealConj.h"
 #include "LateInit.h"
 #include "PartialSums.h"
+#include "Registers.h"
 #include "Unswitch.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -417,10 +418,13 @@ private:
   /// a statement of the nest; a loop knows the loop just before it (the
   /// unrolled loop that a remainder loop continues).
   bool walkBlock(ArrayRef<const Stmt *> block) {
-    // Pointers declared where first set (LateInit.cpp); an accumulator per
-    // copy as a scalar in a loop over the copies (CopyLanes.cpp); partial
-    // sums of one sum read as that sum (PartialSums.cpp).
+    // Step registers as their values and register accumulators as their
+    // elements (Registers.cpp); pointers declared where first set
+    // (LateInit.cpp); an accumulator per copy as a scalar in a loop over
+    // the copies (CopyLanes.cpp); partial sums of one sum read as that sum
+    // (PartialSums.cpp).
     std::vector<const Stmt *> statements(block.begin(), block.end());
+    readRegisters(scope, statements);
     declareWhereSet(scope, statements);
     readCopyLanes(scope, statements);
     readPartialSums(scope, statements);
@@ -467,9 +471,14 @@ private:
     }
     int index = scope.sourceLoops.size();
     // The loop's body as the walk reads it (walkBlock's again).
+    readRegisters(scope, parsed->body);
     declareWhereSet(scope, parsed->body);
     readCopyLanes(scope, parsed->body);
     readPartialSums(scope, parsed->body);
+    // What the normalisations emptied is no statement of the body: copies
+    // of an unrolled or jammed body are counted without it.
+    llvm::erase_if(parsed->body,
+                   [](const Stmt *s) { return isa<NullStmt>(s); });
     std::vector<const Stmt *> body = parsed->body;
     scope.written.insert(parsed->iv);
     scope.sourceLoops.push_back(std::move(*parsed));

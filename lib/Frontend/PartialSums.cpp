@@ -151,37 +151,6 @@ private:
     return nullptr;
   }
 
-  /// Whether `s` names `v` only as the target of `v += e`, `v -= e` or
-  /// `v = v + e`, with e reading neither v nor `w`.
-  static bool accumulatesOnly(const Stmt *s, const VarDecl *v,
-                              const VarDecl *w) {
-    if (!s)
-      return true;
-    auto clean = [&](const Expr *e) {
-      return !mentions(e, v) && !(w && mentions(e, w));
-    };
-    if (const auto *op = dyn_cast<BinaryOperator>(s);
-        op && op->isAssignmentOp() && referencedVar(op->getLHS()) == v) {
-      if (op->getOpcode() == BO_AddAssign || op->getOpcode() == BO_SubAssign)
-        return clean(op->getRHS());
-      if (op->getOpcode() != BO_Assign)
-        return false;
-      std::vector<const Expr *> terms;
-      sumTerms(op->getRHS(), terms, true);
-      return llvm::count_if(terms, [&](const Expr *t) {
-               return referencedVar(t) == v;
-             }) == 1 &&
-             llvm::all_of(terms, [&](const Expr *t) {
-               return referencedVar(t) == v || clean(t);
-             });
-    }
-    if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == v)
-      return false;
-    return llvm::all_of(s->children(), [&](const Stmt *child) {
-      return accumulatesOnly(child, v, w);
-    });
-  }
-
   static bool inDirective(const Stmt *s, const VarDecl *var) {
     if (!s)
       return false;
@@ -571,6 +540,35 @@ void PartialSums::mergePartialSum(size_t n, VarDecl *partial) {
 }
 
 } // namespace
+
+bool mlir::gemm::accumulatesOnly(const Stmt *s, const VarDecl *v,
+                            const VarDecl *w) {
+  if (!s)
+    return true;
+  auto clean = [&](const Expr *e) {
+    return !mentions(e, v) && !(w && mentions(e, w));
+  };
+  if (const auto *op = dyn_cast<BinaryOperator>(s);
+      op && op->isAssignmentOp() && referencedVar(op->getLHS()) == v) {
+    if (op->getOpcode() == BO_AddAssign || op->getOpcode() == BO_SubAssign)
+      return clean(op->getRHS());
+    if (op->getOpcode() != BO_Assign)
+      return false;
+    std::vector<const Expr *> terms;
+    sumTerms(op->getRHS(), terms, true);
+    return llvm::count_if(terms, [&](const Expr *t) {
+             return referencedVar(t) == v;
+           }) == 1 &&
+           llvm::all_of(terms, [&](const Expr *t) {
+             return referencedVar(t) == v || clean(t);
+           });
+  }
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s); ref && ref->getDecl() == v)
+    return false;
+  return llvm::all_of(s->children(), [&](const Stmt *child) {
+    return accumulatesOnly(child, v, w);
+  });
+}
 
 void mlir::gemm::readPartialSums(NestScope &scope,
                                  std::vector<const Stmt *> &statements) {

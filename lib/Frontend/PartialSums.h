@@ -30,6 +30,11 @@ namespace mlir::gemm {
 void readPartialSums(NestScope &scope,
                      std::vector<const clang::Stmt *> &statements);
 
+/// Whether `s` names `v` only as the target of `v += e`, `v -= e` or
+/// `v = v + e`, with e reading neither v nor `w` (where given).
+bool accumulatesOnly(const clang::Stmt *s, const clang::VarDecl *v,
+                     const clang::VarDecl *w);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_LIB_FRONTEND_PARTIALSUMS_H

@@ -1,6 +1,7 @@
 // Loops shaped unlike their iteration space: tiled and strip-mined loops,
 // loops unrolled by hand with and without remainders or jammed into an
-// inner loop, `while` and `do` loops, strided and downward loops. Each is
+// inner loop, `while` and `do` loops, strided and downward loops, blocks
+// of C kept in register accumulators. Each is
 // run as written and as rewritten, at sizes the tiles and unrolling divide
 // and at sizes they do not (where a precondition fails, the rewrite runs
 // the loop); C sits between guard cells that must come out untouched.
@@ -12,7 +13,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-16: [-Rpass=gemm]
+// CHECK-COUNT-18: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -311,6 +312,63 @@ static void jammedBlock(int m, int n, int k, const float *A, const float *B,
       }
 }
 
+// A 2x2 block of C per call kept in register accumulators, A's two
+// elements of a step in step registers and B's row through a pointer set
+// per step (how-to-optimize-gemm's AddDot4x4 from MMult_4x4_6 on).
+static void block2x2(int k, const float *a, int lda, const float *b,
+                     int ldb, float *c, int ldc) {
+  float c00 = 0, c01 = 0, c10 = 0, c11 = 0;
+  float a0, a1;
+  const float *row;
+  for (int p = 0; p < k; ++p) {
+    a0 = a[p];
+    a1 = a[lda + p];
+    row = &b[p * ldb];
+    c00 += a0 * row[0];
+    c01 += a0 * row[1];
+    c10 += a1 * row[0];
+    c11 += a1 * row[1];
+  }
+  c[0] += c00;
+  c[1] += c01;
+  c[ldc] += c10;
+  c[ldc + 1] += c11;
+}
+static void registerBlock(int m, int n, int k, const float *A,
+                          const float *B, float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i += 2)
+    for (int j = 0; j < n; j += 2)
+      block2x2(k, &A[i * lda], lda, &B[j], ldb, &C[i * ldc + j], ldc);
+}
+// The same in double, written inline: accumulators started by statements,
+// B's two columns through pointers bumped after their last read.
+static void registerPointers(int m, int n, int k, const double *A,
+                             const double *B, double *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int j = 0; j < n; j += 2)
+    for (int i = 0; i < m; i += 2) {
+      double s00, s01, s10, s11;
+      const double *b0, *b1;
+      s00 = 0.0;
+      s01 = 0.0;
+      s10 = 0.0;
+      s11 = 0.0;
+      for (int l = 0; l < k; l++) {
+        b0 = &B[l * ldb + j];
+        b1 = &B[l * ldb + j + 1];
+        s00 += A[i * lda + l] * *b0;
+        s01 += A[i * lda + l] * *b1;
+        s10 += A[(i + 1) * lda + l] * *b0++;
+        s11 += A[(i + 1) * lda + l] * *b1++;
+      }
+      C[i * ldc + j] += s00;
+      C[i * ldc + j + 1] += s01;
+      C[(i + 1) * ldc + j] += s10;
+      C[(i + 1) * ldc + j + 1] += s11;
+    }
+}
+
 int main() {
   const int sizes[][3] = {{32, 24, 40}, {37, 29, 45}};
   for (const int *s : sizes) {
@@ -395,6 +453,16 @@ int main() {
       Problem<float> p(m, n, k, 46);
       jammedBlock(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("jammed-block");
+    }
+    {
+      Problem<float> p(m, n, k, 49);
+      registerBlock(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("register-block");
+    }
+    {
+      Problem<double> p(m, n, k, 52);
+      registerPointers(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("register-pointers");
     }
   }
   // K below the unrolling, and a `do` loop over an empty range (it runs

@@ -1,0 +1,391 @@
+//===- Registers.cpp - Values a kernel keeps in registers -----------------===//
+//
+// Both forms are rewritten in the AST for the rest of the walk, like the
+// partial sums (PartialSums.cpp): a step register's reads become the value
+// it was set to, and a register accumulator's additions go to its element
+// of C. What either needs is that nothing but these statements names the
+// variable, which a declaration in the block itself guarantees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Registers.h"
+
+#include "PartialSums.h"
+
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+const Expr *bare(const Expr *e) { return e->IgnoreParenImpCasts(); }
+
+/// Whether `s` assigns `var`, bumps it or takes its address.
+bool assigns(const Stmt *s, const VarDecl *var) {
+  if (!s)
+    return false;
+  if (const auto *op = dyn_cast<BinaryOperator>(s);
+      op && op->isAssignmentOp() && referencedVar(op->getLHS()) == var)
+    return true;
+  if (const auto *op = dyn_cast<UnaryOperator>(s);
+      op && (op->isIncrementDecrementOp() || op->getOpcode() == UO_AddrOf) &&
+      referencedVar(op->getSubExpr()) == var)
+    return true;
+  return llvm::any_of(s->children(),
+                      [&](const Stmt *child) { return assigns(child, var); });
+}
+
+/// The variable whose memory the access or address `e` names (`c` of
+/// `c[i * ldc + j]`, `*(p + k)`, `&b[k]`, `m[i][j]`), or null.
+const VarDecl *rootOf(const Expr *e) {
+  e = bare(e);
+  if (const auto *access = dyn_cast<ArraySubscriptExpr>(e))
+    return rootOf(access->getBase());
+  if (const auto *op = dyn_cast<UnaryOperator>(e);
+      op && (op->getOpcode() == UO_Deref || op->getOpcode() == UO_AddrOf))
+    return rootOf(op->getSubExpr());
+  if (const auto *op = dyn_cast<BinaryOperator>(e); op && op->isAdditiveOp())
+    return rootOf(op->getLHS()->getType()->isPointerType() ? op->getLHS()
+                                                           : op->getRHS());
+  return referencedVar(e);
+}
+
+/// Whether `s` may write memory: an element of `root` where given, else
+/// any; an element of an unknown root, or a call, may be anything.
+bool writesMemory(const Stmt *s, const VarDecl *root = nullptr) {
+  if (!s)
+    return false;
+  auto target = [&](const Expr *lhs) {
+    if (referencedVar(lhs))
+      return false;
+    const VarDecl *at = rootOf(lhs);
+    return !root || !at || at == root;
+  };
+  if (const auto *op = dyn_cast<BinaryOperator>(s);
+      op && op->isAssignmentOp() && target(op->getLHS()))
+    return true;
+  if (const auto *op = dyn_cast<UnaryOperator>(s);
+      op && op->isIncrementDecrementOp() && target(op->getSubExpr()))
+    return true;
+  if (const auto *call = dyn_cast<CallExpr>(s);
+      call && !call->getBuiltinCallee())
+    return true;
+  return llvm::any_of(s->children(), [&](const Stmt *child) {
+    return writesMemory(child, root);
+  });
+}
+
+/// The variables `e` names and the roots of the memory it reads.
+void inputsOf(const Stmt *e, llvm::SmallPtrSetImpl<const VarDecl *> &vars,
+              llvm::SmallPtrSetImpl<const VarDecl *> &roots, bool &unknown) {
+  if (!e)
+    return;
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+      vars.insert(var);
+  if (const auto *x = dyn_cast<Expr>(e);
+      x && (isa<ArraySubscriptExpr>(x) ||
+            (isa<UnaryOperator>(x) &&
+             cast<UnaryOperator>(x)->getOpcode() == UO_Deref))) {
+    if (const VarDecl *root = rootOf(x))
+      roots.insert(root);
+    else
+      unknown = true;
+  }
+  for (const Stmt *child : e->children())
+    inputsOf(child, vars, roots, unknown);
+}
+
+/// A read of a step register: the slot that holds its value (the read, or
+/// the bump whose value is the old one) and the slot of the node above.
+struct Read {
+  Stmt **slot, **above;
+  bool bump;
+};
+
+class Registers {
+public:
+  Registers(NestScope &scope, std::vector<const Stmt *> &list)
+      : scope(scope), ctx(scope.ctx), list(list) {}
+
+  void run() {
+    for (size_t d = 0; d < list.size(); ++d)
+      if (const auto *decl = dyn_cast<DeclStmt>(list[d]))
+        for (Decl *decl : decl->decls())
+          if (auto *var = dyn_cast<VarDecl>(decl);
+              var && var->hasLocalStorage() &&
+              !var->getType().isVolatileQualified())
+            declared.push_back({d, var});
+    for (auto [d, var] : declared)
+      stepRegister(d, var);
+    // Every accumulator is judged on the loop as written, before any
+    // retargets an addition into C.
+    std::vector<Retarget> retargets;
+    for (auto [d, var] : declared)
+      if (std::optional<Retarget> r = accumulator(d, var))
+        retargets.push_back(*r);
+    // A block of them: one accumulator alone is the classic dot product,
+    // which the recognition reads as written (and names in its remark).
+    for (const Retarget &r : retargets)
+      if (llvm::count_if(retargets, [&](const Retarget &other) {
+            return other.loop == r.loop;
+          }) > 1)
+        retarget(r);
+    for (size_t n : dropped)
+      list[n] = new (ctx) NullStmt(list[n]->getBeginLoc());
+  }
+
+private:
+  NestScope &scope;
+  ASTContext &ctx;
+  std::vector<const Stmt *> &list;
+  std::vector<size_t> dropped;
+  std::vector<std::pair<size_t, VarDecl *>> declared;
+
+  /// An accumulator to read as its element: the loop that sums into it,
+  /// and the statements that go.
+  struct Retarget {
+    VarDecl *var;
+    Expr *element;
+    size_t loop;
+    std::vector<size_t> gone;
+  };
+
+  /// The indices after `d` of the statements that name `var`.
+  std::vector<size_t> mentionsAfter(size_t d, const VarDecl *var) const {
+    std::vector<size_t> at;
+    for (size_t m = d + 1; m < list.size(); ++m)
+      if (mentions(list[m], var))
+        at.push_back(m);
+    return at;
+  }
+
+  /// The statements of the body of `loop` (a loop of the block), or none.
+  static std::vector<Stmt *> bodyOf(const Stmt *loop, CompoundStmt *&block) {
+    const Stmt *body = nullptr;
+    if (const auto *f = dyn_cast<ForStmt>(loop))
+      body = f->getBody();
+    else if (const auto *w = dyn_cast<WhileStmt>(loop))
+      body = w->getBody();
+    else if (const auto *d = dyn_cast<DoStmt>(loop))
+      body = d->getBody();
+    block = const_cast<CompoundStmt *>(dyn_cast_or_null<CompoundStmt>(body));
+    if (!block)
+      return {};
+    return {block->body_begin(), block->body_end()};
+  }
+
+  /// The reads of `var` in the subtree in `slot`, whose node above is in
+  /// `above`; false where it names var otherwise.
+  static bool readsIn(Stmt *&slot, Stmt **above, const VarDecl *var,
+                      std::vector<Read> &out) {
+    Stmt *s = slot;
+    if (!s)
+      return true;
+    if (auto *cast = dyn_cast<ImplicitCastExpr>(s);
+        cast && cast->getCastKind() == CK_LValueToRValue &&
+        isa<DeclRefExpr>(cast->getSubExpr()->IgnoreParens()) &&
+        referencedVar(cast->getSubExpr()) == var) {
+      out.push_back({&slot, above, false});
+      return true;
+    }
+    if (auto *op = dyn_cast<UnaryOperator>(s);
+        op && op->isPostfix() && op->isIncrementDecrementOp() &&
+        isa<DeclRefExpr>(op->getSubExpr()->IgnoreParens()) &&
+        referencedVar(op->getSubExpr()) == var) {
+      out.push_back({&slot, above, true});
+      return true;
+    }
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s);
+        ref && ref->getDecl() == var)
+      return false;
+    for (Stmt *&child : s->children())
+      if (!readsIn(child, &slot, var, out))
+        return false;
+    return true;
+  }
+
+  /// Drops `var`'s initialiser, which nothing reads once the register is
+  /// read away, so that its declaration declares only (a loop that holds
+  /// nothing but declarations and one loop is a jam's).
+  void dropInit(VarDecl *var) {
+    Expr *init = var->getInit();
+    if (!init || init->HasSideEffects(ctx))
+      return;
+    scope.restore.push_back([var, init] { var->setInit(init); });
+    var->setInit(nullptr);
+  }
+
+  void stepRegister(size_t d, VarDecl *var);
+  std::optional<Retarget> accumulator(size_t d, VarDecl *var);
+  void retarget(const Retarget &r);
+};
+
+void Registers::stepRegister(size_t d, VarDecl *var) {
+  QualType type = var->getType();
+  if (!type->isArithmeticType() && !type->isPointerType())
+    return;
+  std::vector<size_t> at = mentionsAfter(d, var);
+  if (at.size() != 1 || !isLoop(list[at[0]]))
+    return;
+  const Stmt *loop = list[at[0]];
+  CompoundStmt *block = nullptr;
+  std::vector<Stmt *> body = bodyOf(loop, block);
+  // Named in the body only, first by its set.
+  auto set =
+      llvm::find_if(body, [&](const Stmt *s) { return mentions(s, var); });
+  if (set == body.end() ||
+      llvm::any_of(loop->children(), [&](const Stmt *child) {
+        return child && child != block && mentions(child, var);
+      }))
+    return;
+  const auto *assign = dyn_cast<BinaryOperator>(*set);
+  if (!assign || assign->getOpcode() != BO_Assign ||
+      !isa<DeclRefExpr>(assign->getLHS()->IgnoreParens()) ||
+      referencedVar(assign->getLHS()) != var)
+    return;
+  Expr *value = assign->getRHS();
+  if (mentions(value, var) || value->HasSideEffects(ctx))
+    return;
+  // Then reads; a bump only as the last, alone in its statement, so that
+  // nothing reads the bumped value.
+  size_t first = set - body.begin(), last = first;
+  std::vector<Read> reads;
+  for (size_t n = first + 1; n < body.size(); ++n) {
+    if (!mentions(body[n], var))
+      continue;
+    size_t before = reads.size();
+    if (!readsIn(*(block->body_begin() + n), nullptr, var, reads) ||
+        (reads.back().bump && reads.size() - before != 1))
+      return;
+    last = n;
+  }
+  if (reads.empty() ||
+      llvm::any_of(llvm::drop_end(reads), [](const Read &r) { return r.bump; }))
+    return;
+  // What the value reads stays as it was until the last read.
+  llvm::SmallPtrSet<const VarDecl *, 8> vars, roots;
+  bool unknown = false;
+  inputsOf(value, vars, roots, unknown);
+  if (unknown)
+    return;
+  for (size_t n = first + 1; n <= last; ++n)
+    if (llvm::any_of(vars,
+                     [&](const VarDecl *v) { return assigns(body[n], v); }) ||
+        llvm::any_of(roots, [&](const VarDecl *root) {
+          return writesMemory(body[n], root);
+        }))
+      return;
+  // Each read is the value; `*v` of `v = &x` is x.
+  const auto *address = dyn_cast<UnaryOperator>(bare(value));
+  Expr *element = address && address->getOpcode() == UO_AddrOf
+                      ? address->getSubExpr()
+                      : nullptr;
+  for (const Read &r : reads) {
+    auto *deref = r.above ? dyn_cast<UnaryOperator>(*r.above) : nullptr;
+    if (element && deref && deref->getOpcode() == UO_Deref)
+      scope.replace(r.above, element);
+    else
+      scope.replace(r.slot, value);
+  }
+  // The set goes now, so that no later normalisation reads it (LateInit
+  // would declare the register there).
+  Stmt *&slot = *(block->body_begin() + first);
+  scope.replace(&slot, new (ctx) NullStmt(slot->getBeginLoc()));
+  dropInit(var);
+  scope.written.insert(var);
+}
+
+std::optional<Registers::Retarget> Registers::accumulator(size_t d,
+                                                          VarDecl *var) {
+  QualType type = var->getType();
+  if (!type->isRealFloatingType())
+    return std::nullopt;
+  std::vector<size_t> at = mentionsAfter(d, var);
+  // Its start, the loop that sums into it and the read.
+  size_t start = d, next = 0;
+  if (const Expr *init = var->getInit()) {
+    if (!isLiteral(init, 0))
+      return std::nullopt;
+  } else {
+    const auto *zero =
+        at.empty() ? nullptr : dyn_cast<BinaryOperator>(list[at[0]]);
+    if (!zero || zero->getOpcode() != BO_Assign ||
+        referencedVar(zero->getLHS()) != var || !isLiteral(zero->getRHS(), 0))
+      return std::nullopt;
+    start = at[0];
+    next = 1;
+  }
+  if (at.size() != next + 2)
+    return std::nullopt;
+  size_t loop = at[next], read = at[next + 1];
+  if (!isLoop(list[loop]) || !accumulatesOnly(list[loop], var, nullptr))
+    return std::nullopt;
+  const auto *add = dyn_cast<CompoundAssignOperator>(list[read]);
+  if (!add || add->getOpcode() != BO_AddAssign ||
+      referencedVar(add->getRHS()) != var || referencedVar(add->getLHS()))
+    return std::nullopt;
+  Expr *element = add->getLHS();
+  const VarDecl *root = rootOf(element);
+  if (!root || element->getType().getCanonicalType().getUnqualifiedType() !=
+                   type.getCanonicalType().getUnqualifiedType())
+    return std::nullopt;
+  // The element's address is the same from the start to the read: nothing
+  // in between assigns what it names or may write the memory it reads
+  // (its array, or a table of rows).
+  llvm::SmallPtrSet<const VarDecl *, 8> vars, roots;
+  bool unknown = false;
+  inputsOf(element, vars, roots, unknown);
+  if (unknown)
+    return std::nullopt;
+  for (size_t m = start; m <= read; ++m) {
+    if (m != read && llvm::any_of(vars, [&](const VarDecl *v) {
+          return assigns(list[m], v);
+        }))
+      return std::nullopt;
+    // Between, nothing names C but other accumulators' reads like this one.
+    const auto *other = dyn_cast<CompoundAssignOperator>(list[m]);
+    bool store = other && other->getOpcode() == BO_AddAssign &&
+                 referencedVar(other->getRHS()) &&
+                 !referencedVar(other->getLHS()) &&
+                 rootOf(other->getLHS()) == root;
+    if (m != read && !store && mentions(list[m], root))
+      return std::nullopt;
+    if (m == loop && writesMemory(list[m]))
+      return std::nullopt;
+  }
+  std::vector<size_t> gone{read};
+  if (start != d)
+    gone.push_back(start);
+  return Retarget{var, element, loop, gone};
+}
+
+void Registers::retarget(const Retarget &r) {
+  std::function<void(Stmt *&)> into = [&](Stmt *&slot) {
+    if (!slot)
+      return;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(slot);
+        ref && ref->getDecl() == r.var) {
+      scope.replace(&slot, r.element);
+      return;
+    }
+    for (Stmt *&child : slot->children())
+      into(child);
+  };
+  for (Stmt *&child : const_cast<Stmt *>(list[r.loop])->children())
+    into(child);
+  llvm::append_range(dropped, r.gone);
+  dropInit(r.var);
+  scope.written.insert(r.var);
+}
+
+} // namespace
+
+void mlir::gemm::readRegisters(NestScope &scope,
+                               std::vector<const Stmt *> &statements) {
+  Registers(scope, statements).run();
+}

@@ -1,0 +1,104 @@
+// Blocks of C kept in registers: accumulators started at zero, summed into
+// by the K loop and added to their elements after it, and step registers
+// that hold what one K step reads. Each is its element, or its value,
+// where nothing else can tell: near misses stay as written.
+//
+// RUN: gemm-opt %s -o %t.c --kernels=%t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
+
+// A 1x2 block of registers per call (accumulators declared with their
+// start), A's element in a step register.
+static void block1x2(int k, const float *a, const float *b, int ldb,
+                     float *c) {
+  float c0 = 0.0f, c1 = 0.0f, ak;
+  for (int p = 0; p < k; p++) {
+    ak = a[p];
+    c0 += ak * b[p * ldb];
+    c1 += ak * b[p * ldb + 1];
+  }
+  c[0] += c0;
+  c[1] += c1;
+}
+void calls(int m, int n, int k, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; 'j' is unrolled by 2 and jammed into 'p'; the launcher runs only where n % 2 == 0 {{.*}} [-Rpass=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 2)
+      block1x2(k, &A[i * k], &B[j], n, &C[i * n + j]);
+}
+
+// Inline, with accumulators started by statements, B's columns through
+// pointers set per step and bumped after their last read.
+void pointers(int m, int n, int k, const double *A, const double *B,
+              double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = m x n x k; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; 'j' is unrolled by 2 and jammed into 'l'; the launcher runs only where n % 2 == 0 {{.*}} [-Rpass=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 2) {
+      double s0, s1;
+      const double *b0, *b1;
+      s0 = 0;
+      s1 = 0;
+      for (int l = 0; l < k; l++) {
+        b0 = &B[l * n + j];
+        b1 = &B[l * n + j + 1];
+        s0 += A[i * k + l] * *b0++;
+        s1 += A[i * k + l] * *b1++;
+      }
+      C[i * n + j] += s0;
+      C[i * n + j + 1] += s1;
+    }
+}
+
+// Near misses. The accumulator is read again after its element took it:
+// it must keep its sum.
+void readTwice(int m, int n, int k, const float *A, const float *B, float *C,
+               float *last) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int l = 0; l < k; l++)
+        s += A[i * k + l] * B[l * n + j];
+      C[i * n + j] += s;
+      *last = s;
+    }
+}
+
+// The K loop reads C: the element may not take the sum while it runs.
+void readsC(int m, int n, int k, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float s = 0;
+      for (int l = 0; l < k; l++)
+        s += A[i * k + l] * B[l * n + j] * C[i * n + j];
+      C[i * n + j] += s;
+    }
+}
+
+// The step register is read before it is set in its step: each step reads
+// the previous step's value.
+void readBeforeSet(int m, int n, int k, const float *A, const float *B,
+                   float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float a = 0;
+      for (int l = 0; l < k; l++) {
+        C[i * n + j] += a * B[l * n + j];
+        a = A[i * k + l];
+      }
+    }
+}
+
+// What the step register holds is overwritten before it is read.
+void overwritten(int m, int n, int k, float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++) {
+      float a;
+      for (int l = 0; l < k; l++) {
+        a = A[i * k + l];
+        A[i * k + l] = 0;
+        C[i * n + j] += a * B[l * n + j];
+      }
+    }
+}
