@@ -13,6 +13,7 @@
 #include "PartialSums.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
@@ -39,12 +40,27 @@ bool assigns(const Stmt *s, const VarDecl *var) {
                       [&](const Stmt *child) { return assigns(child, var); });
 }
 
+/// The container or array that `e` indexes, if it is an element access
+/// (`c[i]`, or a standard container's `operator[]`), else null.
+const Expr *indexed(const Expr *e) {
+  if (const auto *access = dyn_cast<ArraySubscriptExpr>(e))
+    return access->getBase();
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+      call && call->getOperator() == OO_Subscript &&
+      isStdContainer(call->getArg(0)->getType()))
+    return call->getArg(0);
+  return nullptr;
+}
+
 /// The variable whose memory the access or address `e` names (`c` of
-/// `c[i * ldc + j]`, `*(p + k)`, `&b[k]`, `m[i][j]`), or null.
+/// `c[i * ldc + j]`, `*(p + k)`, `&b[k]`, `m[i][j]`; `m` of `m.a[i]` and
+/// `m->a[i]`), or null.
 const VarDecl *rootOf(const Expr *e) {
   e = bare(e);
-  if (const auto *access = dyn_cast<ArraySubscriptExpr>(e))
-    return rootOf(access->getBase());
+  if (const auto *member = dyn_cast<MemberExpr>(e))
+    return rootOf(member->getBase());
+  if (const Expr *base = indexed(e))
+    return rootOf(base);
   if (const auto *op = dyn_cast<UnaryOperator>(e);
       op && (op->getOpcode() == UO_Deref || op->getOpcode() == UO_AddrOf))
     return rootOf(op->getSubExpr());
@@ -72,7 +88,7 @@ bool writesMemory(const Stmt *s, const VarDecl *root = nullptr) {
       op && op->isIncrementDecrementOp() && target(op->getSubExpr()))
     return true;
   if (const auto *call = dyn_cast<CallExpr>(s);
-      call && !call->getBuiltinCallee())
+      call && !call->getBuiltinCallee() && !indexed(call))
     return true;
   return llvm::any_of(s->children(), [&](const Stmt *child) {
     return writesMemory(child, root);
@@ -88,9 +104,8 @@ void inputsOf(const Stmt *e, llvm::SmallPtrSetImpl<const VarDecl *> &vars,
     if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
       vars.insert(var);
   if (const auto *x = dyn_cast<Expr>(e);
-      x && (isa<ArraySubscriptExpr>(x) ||
-            (isa<UnaryOperator>(x) &&
-             cast<UnaryOperator>(x)->getOpcode() == UO_Deref))) {
+      x && (indexed(x) || (isa<UnaryOperator>(x) &&
+                           cast<UnaryOperator>(x)->getOpcode() == UO_Deref))) {
     if (const VarDecl *root = rootOf(x))
       roots.insert(root);
     else

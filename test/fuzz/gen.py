@@ -1115,6 +1115,8 @@ class NestGen:
         for shape in shapes:
             if getattr(self, "shape_" + shape)():
                 self.shapes.append(shape)
+        if "jam" in self.shapes and self.shape_registers():
+            self.shapes.append("registers")
 
     def shape_tile(self):
         """A loop within tiles: `for (vt = lo; vt < hi; vt += T) for (v = vt;
@@ -1229,6 +1231,44 @@ class NestGen:
                  [self.copy(w, lp, u) for w in self.update.writes])
             for u in shifts[1:]]
         inner.braces = True
+        return True
+
+    def shape_registers(self):
+        """Some valid jammed nests (shape_jam) whose copies run in the K loop
+        keep their block of C in register accumulators (Registers.cpp):
+        `T fz_rN_0 = 0, ...;` before the K loop, `fz_rN_u += x;` in it for
+        the update of copy u, and `C(copy u) += fz_rN_u;` after it. The
+        near miss (registers_twice) adds the last register to its element
+        twice. Drawn from a generator of their own, so that the other nests
+        stay as they were."""
+        side = random.Random("registers " + str(self.rng.getstate()[1][:8]))
+        inner = self.innermost()
+        parent = self.parent_of(self.tree, inner)
+        if (self.info.kind != "valid" or inner.loop.role != "k" or
+                parent is None or side.random() >= 0.5):
+            return False
+        parts = []
+        for stmt in inner.body:
+            m = re.fullmatch(r"(.+?) ([+-])= (.+);", stmt.text)
+            if not m or re.search(rf"(?<![\w.>]){inner.loop.name}\b",
+                                  m.group(1)):
+                return False
+            parts.append((m.group(1), m.group(2), m.group(3), stmt.writes))
+        regs = [f"fz_r{self.n}_{u}" for u in range(len(parts))]
+        if side.random() < 0.25:
+            self.info.kind, self.info.expect = "registers_twice", "miss"
+        inner.body = [Stmt(f"{r} {sign}= {x};")
+                      for r, (_, sign, x, _) in zip(regs, parts)]
+        stores = [Stmt(f"{c} += {r};", list(w))
+                  for r, (c, _, _, w) in zip(regs, parts)]
+        if self.info.kind == "registers_twice":
+            stores.append(Stmt(stores[-1].text, list(stores[-1].writes)))
+        at = next(n for n, node in enumerate(parent.body) if node is inner)
+        declare = Stmt(f"{self.dtype} " +
+                       ", ".join(f"{r} = 0" for r in regs) + ";")
+        parent.body[at:at + 1] = [declare, inner] + stores
+        parent.braces = True
+        self.update = inner.body[0]
         return True
 
     def copy(self, text, lp, shift):
