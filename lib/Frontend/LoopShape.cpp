@@ -443,7 +443,9 @@ bool Shaper::findJam(int loop) {
       jammedCopies[within] *= count;
       return true;
     }
-    // Nothing at this level but one loop and declarations without values.
+    // Nothing at this level but one loop and declarations: without values,
+    // or of pointers that nothing moves (`float *c = &C[i * ldc + j];`),
+    // which the copies' accesses read through (Unrolled.cpp).
     int inner = -1, found = 0;
     for (int l = 0; l < int(loops.size()); ++l)
       if (loops[l].parent == within)
@@ -453,8 +455,11 @@ bool Shaper::findJam(int loop) {
                                  return w.loops.back() == within;
                                }) ||
                   llvm::any_of(scope.locals, [&](const LocalDef &local) {
-                    return local.loops.back() == within &&
-                           local.var->hasInit();
+                    const VarDecl *var = local.var;
+                    return local.loops.back() == within && var->hasInit() &&
+                           !(var->getType()->isPointerType() &&
+                             !scope.written.contains(var) &&
+                             !var->getInit()->HasSideEffects(scope.ctx));
                   });
     if (found != 1 || direct || readsLoop(inner, loop))
       return false;

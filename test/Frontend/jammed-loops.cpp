@@ -178,3 +178,37 @@ void boundReadsJ(int M, int N, int K, const float *A, const float *B,
         C[i * N + j + 1] += A[i * K + k] * B[k * N + j + 1];
       }
 }
+
+// Row pointers declared between the loops, which nothing moves: the copies'
+// elements are read through them.
+void rowPointers(int M, int N, int K, const float *A, const float *B,
+                 float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; 'i' is unrolled by 2 and jammed into 'k'; 'j' is unrolled by 2 and jammed into 'k'; the launcher runs only where M % 2 == 0 and N % 2 == 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_6 [-Rpass=gemm]
+  for (int i = 0; i < M; i += 2)
+    for (int j = 0; j < N; j += 2) {
+      const float *a = &A[i * K], *b = B + j;
+      float *c = &C[i * N + j];
+      for (int k = 0; k < K; k++) {
+        c[0] += a[k] * b[k * N];
+        c[1] += a[k] * b[k * N + 1];
+        c[N] += a[K + k] * b[k * N];
+        c[N + 1] += a[K + k] * b[k * N + 1];
+      }
+    }
+}
+
+// A row pointer that each k step moves on for good: the copies' elements
+// move with k.
+void movedRowPointer(int M, int N, int K, const float *A, const float *B,
+                     float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j += 2) {
+      float *c = &C[i * N + j];
+      for (int k = 0; k < K; k++) {
+        c[0] += A[i * K + k] * B[k * N + j];
+        c++;
+        c[0] += A[i * K + k] * B[k * N + j + 1];
+      }
+    }
+}

@@ -13,7 +13,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-18: [-Rpass=gemm]
+// CHECK-COUNT-19: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -368,6 +368,22 @@ static void registerPointers(int m, int n, int k, const double *A,
       C[(i + 1) * ldc + j + 1] += s11;
     }
 }
+// Jammed copies through row pointers declared between the loops.
+static void rowPointerBlock(int m, int n, int k, const float *A,
+                            const float *B, float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i += 2)
+    for (int j = 0; j < n; j += 2) {
+      const float *a = &A[i * lda], *b = B + j;
+      float *c = &C[i * ldc + j];
+      for (int p = 0; p < k; ++p) {
+        c[0] += a[p] * b[p * ldb];
+        c[1] += a[p] * b[p * ldb + 1];
+        c[ldc] += a[lda + p] * b[p * ldb];
+        c[ldc + 1] += a[lda + p] * b[p * ldb + 1];
+      }
+    }
+}
 
 int main() {
   const int sizes[][3] = {{32, 24, 40}, {37, 29, 45}};
@@ -463,6 +479,11 @@ int main() {
       Problem<double> p(m, n, k, 52);
       registerPointers(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("register-pointers");
+    }
+    {
+      Problem<float> p(m, n, k, 55);
+      rowPointerBlock(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("row-pointer-block");
     }
   }
   // K below the unrolling, and a `do` loop over an empty range (it runs
