@@ -76,7 +76,9 @@ bool writesMemory(const Stmt *s, const VarDecl *root = nullptr) {
   if (!s)
     return false;
   auto target = [&](const Expr *lhs) {
-    if (referencedVar(lhs))
+    // A variable, unless a reference, which may name an element.
+    if (const VarDecl *var = referencedVar(lhs);
+        var && !var->getType()->isReferenceType())
       return false;
     const VarDecl *at = rootOf(lhs);
     return !root || !at || at == root;
@@ -362,13 +364,21 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
           return assigns(list[m], v);
         }))
       return std::nullopt;
-    // Between, nothing names C but other accumulators' reads like this one.
+    // Between, no statement but other accumulators' reads like this one
+    // names C or reads memory (which may be C by another name).
     const auto *other = dyn_cast<CompoundAssignOperator>(list[m]);
     bool store = other && other->getOpcode() == BO_AddAssign &&
                  referencedVar(other->getRHS()) &&
                  !referencedVar(other->getLHS()) &&
                  rootOf(other->getLHS()) == root;
-    if (m != read && !store && mentions(list[m], root))
+    llvm::SmallPtrSet<const VarDecl *, 8> names, reads;
+    bool unknownRead = false;
+    inputsOf(list[m], names, reads, unknownRead);
+    if (m != read && m != loop && !store &&
+        (mentions(list[m], root) || !reads.empty() || unknownRead))
+      return std::nullopt;
+    // The loop neither names C nor writes memory.
+    if (m == loop && (mentions(list[m], root) || writesMemory(list[m])))
       return std::nullopt;
     if (m == loop && writesMemory(list[m]))
       return std::nullopt;

@@ -102,3 +102,21 @@ void overwritten(int m, int n, int k, float *A, const float *B, float *C) {
       }
     }
 }
+
+// Between the K loop and the stores a statement reads memory, which may be
+// C by another name: the accumulators keep their sums until the stores.
+void readBetween(int m, int n, int k, const float *A, const float *B,
+                 float *C, const float *Cview, float *out) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 2) {
+      float s0 = 0, s1 = 0;
+      for (int l = 0; l < k; l++) {
+        s0 += A[i * k + l] * B[l * n + j];
+        s1 += A[i * k + l] * B[l * n + j + 1];
+      }
+      out[i * n + j] = Cview[i * n + j];
+      C[i * n + j] += s0;
+      C[i * n + j + 1] += s1;
+    }
+}
