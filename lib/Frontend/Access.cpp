@@ -107,6 +107,14 @@ const LocalDef *NestScope::findLocal(const VarDecl *var) const {
   return nullptr;
 }
 
+const Expr *NestScope::fixedPointer(const VarDecl *var) const {
+  const Expr *init = var ? var->getInit() : nullptr;
+  return init && var->getType()->isPointerType() && findLocal(var) &&
+                 !written.contains(var) && !init->HasSideEffects(ctx)
+             ? init
+             : nullptr;
+}
+
 namespace {
 /// Prints a bound temporary's read as its value (BoundTemporaries.cpp).
 class BoundValuePrinter : public PrinterHelper {

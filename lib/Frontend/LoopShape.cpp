@@ -455,11 +455,9 @@ bool Shaper::findJam(int loop) {
                                  return w.loops.back() == within;
                                }) ||
                   llvm::any_of(scope.locals, [&](const LocalDef &local) {
-                    const VarDecl *var = local.var;
-                    return local.loops.back() == within && var->hasInit() &&
-                           !(var->getType()->isPointerType() &&
-                             !scope.written.contains(var) &&
-                             !var->getInit()->HasSideEffects(scope.ctx));
+                    return local.loops.back() == within &&
+                           local.var->hasInit() &&
+                           !scope.fixedPointer(local.var);
                   });
     if (found != 1 || direct || readsLoop(inner, loop))
       return false;

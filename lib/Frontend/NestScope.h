@@ -228,6 +228,10 @@ public:
   /// The source loop of an induction variable (innermost active one), or -1.
   int ivIndex(const clang::VarDecl *var) const;
   const LocalDef *findLocal(const clang::VarDecl *var) const;
+  /// The value of `var` where it is a pointer declared in the nest with a
+  /// value that has no effect and nothing in the nest moves (`float *c =
+  /// &C[i * ldc + j];`): a name for that address. Else null.
+  const clang::Expr *fixedPointer(const clang::VarDecl *var) const;
   std::string print(const clang::Expr *e) const;
 
   /// True if `e` has the same value everywhere in the nest: no induction

@@ -174,17 +174,9 @@ private:
       return base;
     }
     // A pointer declared in the nest that nothing moves is its value.
-    if (const VarDecl *var = pointerValue(p))
-      return offset(var->getInit(), context);
+    if (const Expr *value = scope.fixedPointer(referencedVar(p)))
+      return offset(value, context);
     return Offset{p, AffineForm(scope.sourceLoops.size())};
-  }
-  const VarDecl *pointerValue(const Expr *p) const {
-    const VarDecl *var = referencedVar(p);
-    return var && scope.findLocal(var) && var->getInit() &&
-                   !scope.written.contains(var) &&
-                   !var->getInit()->HasSideEffects(scope.ctx)
-               ? var
-               : nullptr;
   }
   std::optional<Offset> element(const ArraySubscriptExpr *e,
                                 const std::vector<int> &context) {
