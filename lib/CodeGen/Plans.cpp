@@ -2,6 +2,7 @@
 
 #include "Plans.h"
 #include "KernelConfig.h"
+#include "KernelFiles.h"
 
 #include "gemm-opt/Target/Explain.h"
 #include "gemm-opt/Target/OpModel.h"
@@ -45,7 +46,8 @@ FailureOr<MatmulOp> mlir::gemm::launcherOp(func::FuncOp func) {
 }
 
 FailureOr<SmallVector<PlannedNest>>
-mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs) {
+mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs,
+                      KernelFiles *files) {
   std::map<std::tuple<const void *, const void *, bool>, std::string> names;
   // The first configuration of each kernel body: one that differs from it
   // only in TRANSPOSED launches its kernel, which nvcc then compiles once.
@@ -72,9 +74,11 @@ mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs) {
         std::string body;
         llvm::raw_string_ostream bodyOs(body);
         printKernelBody(bodyOs, *op, kernel);
-        auto [first, fresh] = kernels.try_emplace(body, it->second);
+        auto [first, fresh] = kernels.try_emplace(
+            body, files ? addKernelFiles(*files, body, kernel) : it->second);
         printKernelConfig(configs, it->second, *op, kernel, body,
-                          fresh ? StringRef() : StringRef(first->second));
+                          fresh && !files ? StringRef()
+                                          : StringRef(first->second));
       }
       nest.configs.push_back(it->second);
     }
@@ -83,8 +87,12 @@ mlir::gemm::planNests(ModuleOp module, llvm::raw_ostream &configs) {
   return nests;
 }
 
-void mlir::gemm::printConfigs(llvm::raw_ostream &os, StringRef configs) {
-  os << "#include \"gemm_kernels/launch.cuh\"\n\n";
+void mlir::gemm::printConfigs(llvm::raw_ostream &os, StringRef configs,
+                              const KernelFiles *files) {
+  os << "#include \"gemm_kernels/launch.cuh\"\n";
+  if (files)
+    printKernelFileUses(os, *files);
+  os << "\n";
   if (!configs.empty())
     os << "// The kernels' configurations (runtime/include/gemm_kernels), "
           "named after the\n// first launcher that runs each. Internal "

@@ -8,6 +8,7 @@
 #ifndef GEMM_OPT_LIB_CODEGEN_PLANS_H
 #define GEMM_OPT_LIB_CODEGEN_PLANS_H
 
+#include "gemm-opt/CodeGen/Launcher.h"
 #include "gemm-opt/Dialect/Gemm/GemmOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,13 +36,16 @@ FailureOr<MatmulOp> launcherOp(func::FuncOp func);
 
 /// The module's nests, with each kernel configuration printed once into
 /// `configs` (named after the first func that runs it), so that nvcc
-/// compiles each kernel once.
-FailureOr<SmallVector<PlannedNest>> planNests(ModuleOp module,
-                                              llvm::raw_ostream &configs);
+/// compiles each kernel once; with `files`, every configuration derives
+/// from a kernel printed there.
+FailureOr<SmallVector<PlannedNest>>
+planNests(ModuleOp module, llvm::raw_ostream &configs,
+          KernelFiles *files = nullptr);
 
-/// The kernel templates' include and `configs` (planNests') in an anonymous
-/// namespace.
-void printConfigs(llvm::raw_ostream &os, StringRef configs);
+/// The kernel templates' include (and `files`' headers) and `configs`
+/// (planNests') in an anonymous namespace.
+void printConfigs(llvm::raw_ostream &os, StringRef configs,
+                  const KernelFiles *files = nullptr);
 
 /// `static const gemm_rt::Variant <name>[]`: each kernel of `nest` with its
 /// tile, its blocks per SM, what the cost model predicts of it on the

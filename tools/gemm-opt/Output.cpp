@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -71,6 +73,43 @@ int writeOutput(StringRef path, StringRef text) {
   if ((ec = sys::fs::rename(temporary, path))) {
     sys::fs::remove(temporary);
     return driverError("cannot replace output '" + path + "': " + ec.message());
+  }
+  return 0;
+}
+
+std::string spelledFrom(StringRef includer, StringRef dir) {
+  SmallString<128> from(includer);
+  if (includer == "-" || sys::fs::make_absolute(from))
+    return dir.str();
+  sys::path::remove_dots(from, /*remove_dot_dot=*/true);
+  sys::path::remove_filename(from);
+  auto f = sys::path::begin(from), fe = sys::path::end(from);
+  auto d = sys::path::begin(dir), de = sys::path::end(dir);
+  for (; f != fe && d != de && *f == *d; ++f, ++d)
+    ;
+  SmallString<128> spelled;
+  for (; f != fe; ++f)
+    sys::path::append(spelled, "..");
+  for (; d != de; ++d)
+    sys::path::append(spelled, *d);
+  return spelled.empty() ? "." : spelled.str().str();
+}
+
+int writeKernelFiles(const mlir::gemm::KernelFiles *files) {
+  if (!files)
+    return 0;
+  if (std::error_code ec = sys::fs::create_directories(files->dir))
+    return driverError("--kernel-dir: cannot make '" + files->dir +
+                       "': " + ec.message());
+  for (const auto &[name, text] : files->texts) {
+    SmallString<128> path(files->dir);
+    sys::path::append(path, name);
+    ErrorOr<std::unique_ptr<MemoryBuffer>> old =
+        MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (old && (*old)->getBuffer() == text)
+      continue;
+    if (int failed = writeOutput(path, text))
+      return failed;
   }
   return 0;
 }

@@ -232,8 +232,17 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
           "--cflags)\"\n"
           "#endif\n";
   };
+  std::optional<mlir::gemm::KernelFiles> kernelFiles;
+  if (!options.kernelDir.empty())
+    kernelFiles = mlir::gemm::KernelFiles{
+        options.kernelDir,
+        spelledFrom(job.kernels.empty() ? job.output : job.kernels,
+                    options.kernelDir),
+        {}, {}, {}};
+  mlir::gemm::KernelFiles *files = kernelFiles ? &*kernelFiles : nullptr;
   if (emit == Emit::Cuda) {
-    if (mlir::failed(mlir::gemm::emitLaunchers(*module, os)))
+    if (mlir::failed(mlir::gemm::emitLaunchers(
+            *module, os, mlir::gemm::LauncherLinkage::Internal, files)))
       return 1;
   } else if (emit == Emit::Tune) {
     nvccOnly();
@@ -245,7 +254,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
     std::string kernels, declarations;
     raw_string_ostream kos(kernels), dos(declarations);
     if (mlir::failed(mlir::gemm::emitLaunchers(
-            *module, kos, mlir::gemm::LauncherLinkage::External)) ||
+            *module, kos, mlir::gemm::LauncherLinkage::External, files)) ||
         mlir::failed(mlir::gemm::emitLauncherDeclarations(*module, dos)))
       return 1;
     if (int failed = writeOutput(job.kernels, kernels))
@@ -254,7 +263,8 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
   } else {
     std::string launchers;
     raw_string_ostream los(launchers);
-    if (mlir::failed(mlir::gemm::emitLaunchers(*module, los)))
+    if (mlir::failed(mlir::gemm::emitLaunchers(
+            *module, los, mlir::gemm::LauncherLinkage::Internal, files)))
       return 1;
     nvccOnly();
     // A header's launchers are defined once per translation unit, whatever
@@ -266,6 +276,8 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
                   launchers + "#endif\n";
     os << mlir::gemm::rewriteSource(result, launchers);
   }
+  if (int failed = writeKernelFiles(files))
+    return failed;
   return writeOutput(job.output, text);
 }
 

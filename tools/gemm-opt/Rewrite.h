@@ -39,6 +39,8 @@ struct RewriteOptions {
   bool referenceKernel = false;
   /// --stream-k: every kernel's stream-K form, not only the measured ones.
   bool streamK = false;
+  /// --kernel-dir, absolute; empty: the kernels stay in each output.
+  std::string kernelDir;
   Language language = Language::FromName;
   RemarkSelection remarks;
 };

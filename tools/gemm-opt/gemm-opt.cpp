@@ -98,7 +98,8 @@ constexpr StringLiteral ownFlags[] = {
     "MD",         "MF",           "x",
     "p",          "extra-arg",    "extra-arg-before",
     "cflags",     "libs",         "nvcc-flags",
-    "cuda-arch",  "kernels",      "fsave-optimization-record",
+    "cuda-arch",  "kernels",      "kernel-dir",
+    "fsave-optimization-record",
     "foptimization-record-file",
     "tuning-db",  "tune-problems", "tune-top", "tune-shapes",
     "stream-k"};
@@ -242,6 +243,13 @@ struct Options {
                "and the output in the input's language, for its own "
                "compiler (C sources need this)"),
       cl::value_desc("file"), cl::cat(category)};
+  cl::opt<std::string> kernelDir{
+      "kernel-dir",
+      cl::desc("Write each kernel into files of its own in <dir>, named "
+               "after its text, which the output includes and lists: a "
+               "build compiles each once for all the files that launch it "
+               "and keeps it until its text changes"),
+      cl::value_desc("dir"), cl::cat(category)};
   cl::opt<std::string> record{
       "fsave-optimization-record",
       cl::desc("Write every nest's verdict, shape, layout, schedules and "
@@ -508,6 +516,18 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.tuneShapes = opts.tuneShapes;
   rewrite.referenceKernel = opts.referenceKernel;
   rewrite.streamK = opts.streamK;
+  if (!opts.kernelDir.empty()) {
+    if (opts.emit == Emit::Mlir || opts.emit == Emit::Tune ||
+        opts.emit == Emit::Schedules || opts.explain)
+      return driverError("--kernel-dir holds the kernels of rewritten "
+                         "sources; it does not go with --emit=mlir, "
+                         "schedules or tune, or --explain");
+    SmallString<128> dir(opts.kernelDir.getValue());
+    if (std::error_code ec = sys::fs::make_absolute(dir))
+      return driverError("--kernel-dir: " + ec.message());
+    sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+    rewrite.kernelDir = dir.str().str();
+  }
   rewrite.language = opts.language;
   rewrite.remarks = *remarks;
   if (Error bad = gemm_opt::checkRewriteOptions(rewrite))
