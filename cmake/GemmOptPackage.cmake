@@ -28,6 +28,7 @@ install(FILES
   ${PROJECT_BINARY_DIR}/GemmOptConfig.cmake
   ${PROJECT_BINARY_DIR}/GemmOptConfigVersion.cmake
   cmake/GemmOptTargetSources.cmake
+  cmake/GemmOptKernelShards.cmake
   DESTINATION ${GEMM_OPT_PACKAGE_DIR})
 
 configure_file(cmake/gemm-opt.pc.in gemm-opt.pc @ONLY)

@@ -16,13 +16,24 @@
 # C++20) and OpenMP (-Xcompiler=-fopenmp). OPTIONS go to gemm-opt before
 # `--`. A file already among the target's sources is replaced by its rewrite.
 # gemm-opt runs again when the file or a header it includes changes (its -MD
-# depfile). Call it in the directory that creates <target>, in a project that
+# depfile).
+#
+# The kernels are compiled apart from the rewritten files, once per target:
+# gemm-opt writes each into files named after its text in
+# <top binary dir>/gemm-opt-kernels (--kernel-dir), shared by every target,
+# and the target compiles those its files list in 8 shards
+# (<current binary dir>/gemm-opt/<target>/kernels-<n>.cu). A file edited
+# without changing its kernels compiles without them; a new kernel
+# recompiles one shard. Call it in the directory that creates <target>, in a project that
 # enables CUDA. At the end of that directory the target's links (OpenMP),
 # sources and CUDA architectures are final, and are read then.
 
 if(CMAKE_VERSION VERSION_LESS 3.20)
   message(FATAL_ERROR "GemmOpt's CMake package needs CMake 3.20 or later")
 endif()
+# Writes a target's kernel shards at build time.
+set(_GEMM_OPT_KERNEL_SHARDS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/GemmOptKernelShards.cmake")
+
 # DEPFILE paths as the depfile writes them (absolute), without a warning in
 # projects that require an older CMake.
 cmake_policy(SET CMP0116 NEW)
@@ -175,7 +186,26 @@ endfunction()
 
 # Run at the end of the directory that calls gemm_opt_target_sources for
 # <target>, when its links, sources and architectures are final.
-function(_gemm_opt_finish_target target runtime_arch)
+function(_gemm_opt_finish_target target runtime_arch shards_script)
+  # The kernels that the target's rewritten files list, in 8 shards: a
+  # parallel build compiles them side by side.
+  get_target_property(outputs ${target} GEMM_OPT_OUTPUTS)
+  set(prefix "${CMAKE_CURRENT_BINARY_DIR}/gemm-opt/${target}/kernels-")
+  set(count 8)
+  set(shards "")
+  math(EXPR top "${count} - 1")
+  foreach(shard RANGE ${top})
+    list(APPEND shards "${prefix}${shard}.cu")
+  endforeach()
+  add_custom_command(
+    OUTPUT ${shards}
+    COMMAND "${CMAKE_COMMAND}" "-DPREFIX=${prefix}"
+      "-DCOUNT=${count}" -P "${shards_script}" -- ${outputs}
+    DEPENDS ${outputs} "${shards_script}"
+    COMMENT "gemm-opt kernels of ${target}"
+    VERBATIM)
+  target_sources(${target} PRIVATE ${shards})
+
   # OpenMP, for gemm-opt's parse and the rewritten files' host compiler.
   foreach(language IN ITEMS CXX C)
     _gemm_opt_uses_openmp(openmp ${target} ${language})
@@ -275,7 +305,7 @@ function(gemm_opt_target_sources target)
       message(FATAL_ERROR "gemm_opt_target_sources(${target} ... OPTIONS): "
         "OPTIONS are gemm-opt's; pass a flag for its parse as "
         "--extra-arg=<flag>, or add it to ${target}")
-    elseif(option MATCHES "^(-o|-MD|-MF|--?kernels|--?foptimization-record-file)($|=)")
+    elseif(option MATCHES "^(-o|-MD|-MF|--?kernels|--?kernel-dir|--?foptimization-record-file)($|=)")
       message(FATAL_ERROR "gemm_opt_target_sources(${target} ... OPTIONS): "
         "${option} is the function's: it names the outputs itself")
     endif()
@@ -292,7 +322,7 @@ function(gemm_opt_target_sources target)
     target_link_libraries(${target} PRIVATE GemmOpt::runtime)
     # The target's links, sources and architectures as they are at the end
     # of this directory; the arguments are expanded now.
-    cmake_language(EVAL CODE "cmake_language(DEFER CALL _gemm_opt_finish_target [[${target}]] [[${GemmOpt_CUDA_ARCH}]])")
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _gemm_opt_finish_target [[${target}]] [[${GemmOpt_CUDA_ARCH}]] [[${_GEMM_OPT_KERNEL_SHARDS_SCRIPT}]])")
   endif()
 
   # The flags that the target's compilers get, as generator expressions.
@@ -351,7 +381,7 @@ function(gemm_opt_target_sources target)
     add_custom_command(
       OUTPUT "${output}" ${kernels}
       COMMAND GemmOpt::gemm-opt "${input}" -o "${output}" ${split} -MD
-        ${arg_OPTIONS} --
+        "--kernel-dir=${CMAKE_BINARY_DIR}/gemm-opt-kernels" ${arg_OPTIONS} --
         "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
         "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
         "${options}" "${standard}" "${openmp}"
@@ -382,5 +412,11 @@ function(gemm_opt_target_sources target)
       INCLUDE_DIRECTORIES "${input_dir}"
       COMPILE_OPTIONS "${compile_options}")
     target_sources(${target} PRIVATE "${output}" ${kernels})
+    # The file that lists its kernels.
+    if(kernels)
+      set_property(TARGET ${target} APPEND PROPERTY GEMM_OPT_OUTPUTS "${kernels}")
+    else()
+      set_property(TARGET ${target} APPEND PROPERTY GEMM_OPT_OUTPUTS "${output}")
+    endif()
   endforeach()
 endfunction()

@@ -41,6 +41,12 @@ done
 cp "$root/examples/mlp.cpp" "$e2e/mlp.cpp"
 "$gemm_opt" "$root/examples/mlp.cpp" -o "$e2e/mlp.cu" 2>/dev/null
 echo "--dump" >"$e2e/mlp.args"
+# The example again with its kernels apart (--kernel-dir), as the CMake
+# package builds programs: run.sh compiles <name>.kernels/*.cu beside it.
+cp "$root/examples/mlp.cpp" "$e2e/mlp-kernel-dir.cpp"
+"$gemm_opt" "$root/examples/mlp.cpp" -o "$e2e/mlp-kernel-dir.cu" \
+  --kernel-dir="$e2e/mlp-kernel-dir.kernels" 2>/dev/null
+echo "--dump" >"$e2e/mlp-kernel-dir.args"
 ls "$e2e"
 regress=$root/.gpu/regress
 rm -rf "$regress"

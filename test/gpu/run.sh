@@ -138,10 +138,13 @@ build() {
       echo "nvcc failed:gpu.build" >"$dir/build.failed"
   else
     # Headers rewritten on their own (prepare.sh) come before the originals.
-    local headers=()
+    local headers=() kernels=()
     [[ -d .gpu/e2e/$name.headers ]] && headers=(-I ".gpu/e2e/$name.headers")
+    # Kernels that gemm-opt wrote apart (--kernel-dir) link in beside it.
+    [[ -d .gpu/e2e/$name.kernels ]] && kernels=(.gpu/e2e/"$name".kernels/*.cu)
     "$NVCC" "${nvcc_flags[@]}" "${headers[@]}" -I test/e2e/Inputs -I .gpu/e2e \
-      ".gpu/e2e/$name.cu" "$LIB" -o "$dir/gpu" 2>"$dir/gpu.build" ||
+      ".gpu/e2e/$name.cu" "${kernels[@]}" "$LIB" -o "$dir/gpu" \
+      2>"$dir/gpu.build" ||
       echo "nvcc failed:gpu.build" >"$dir/build.failed"
   fi
 }
