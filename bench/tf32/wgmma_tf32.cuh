@@ -17,9 +17,12 @@
 // pre-pass is the simplest correct choice and is timed as part of the call.
 // The kernel keeps two accumulators: acc_small += A_lo*B_hi + A_hi*B_lo (the
 // two correction products, issued first for each k-step) and acc_big +=
-// A_hi*B_hi. The epilogue sums acc_big + acc_small, so the correction terms
-// are accumulated among themselves without being swamped by the big sum.
-// lo*lo is dropped (relative size ~2^-22).
+// A_hi*B_hi, so the correction terms are accumulated among themselves
+// without being swamped by the big sum. lo*lo is dropped (relative size
+// ~2^-22). Every TF32K_PROMOTE k-tiles (4: K = 128) both are added into FP32
+// registers and restart: the tensor cores' own FP32 accumulation loses
+// accuracy in proportion to the chain's length (its error grew almost
+// linearly with K, 19x pedantic SGEMM's at K = 2044 without promotion).
 //
 // Plain TF32: fp32 bits are fed straight to the tensor cores, which ignore
 // the low 13 mantissa bits (truncation, not round-to-nearest).
@@ -170,6 +173,11 @@ template <> struct Wgmma<256> {
   static __device__ __forceinline__ void mma(float (&d)[128], uint64_t a, uint64_t b, int sd) { wgmma_m64n256k8_tf32(d, a, b, sd); }
 };
 
+// 3xTF32's promotion interval in k-tiles (0: never); see the consumers.
+#ifndef TF32K_PROMOTE
+#define TF32K_PROMOTE 4
+#endif
+
 template <int BN, int STAGES, bool SPLIT3> struct Cfg {
   static constexpr int A_BYTES = BM * BK * 4;           // 16 KB
   static constexpr int B_BYTES = BN * BK * 4;           // 16 / 32 KB
@@ -239,6 +247,12 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
     const int cw = wg - 1;  // rows cw*64 .. cw*64+63 of the CTA tile
     float acc[CF::ACC];
     float acc2[SPLIT3 ? CF::ACC : 1];
+    // 3xTF32 with TF32K_PROMOTE = P > 0: every P k-tiles the tensor-core
+    // accumulators are added into FP32 registers (tot) and restarted, so
+    // that the tensor cores' own accumulation (whose rounding errors grow
+    // with K) spans P k-tiles only.
+    constexpr int P = SPLIT3 ? TF32K_PROMOTE : 0;
+    float tot[P > 0 ? CF::ACC : 1];
     // No zero-fill: the first wgmma of each accumulator runs with scale-d = 0
     // (D = A*B), so the registers' old contents are ignored. (Zero-filling them
     // with ordinary moves made ptxas serialize the wgmmas, C7515.)
@@ -248,6 +262,7 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
       mbar_wait(&full[s], (kt / STAGES) & 1);
       const uint32_t aHi = smem_u32(sA(s, 0)) + cw * 64 * 128;  // 64 rows x 128 B
       const uint32_t bHi = smem_u32(sB(s, 0));
+      const bool restart = P > 0 ? kt % (P > 0 ? P : 1) == 0 : kt == 0;
       wgmma_fence();
 #pragma unroll
       for (int k = 0; k < BK / 8; ++k) {
@@ -258,10 +273,10 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
           const uint32_t bLo = smem_u32(sB(s, 1));
           const uint64_t dAl = make_desc_sw128(aLo + k * 32);
           const uint64_t dBl = make_desc_sw128(bLo + k * 32);
-          Wgmma<BN>::mma(acc2, dAl, dBh, (kt | k) != 0);  // lo*hi
+          Wgmma<BN>::mma(acc2, dAl, dBh, !restart || k != 0);  // lo*hi
           Wgmma<BN>::mma(acc2, dAh, dBl, 1);  // hi*lo
         }
-        Wgmma<BN>::mma(acc, dAh, dBh, (kt | k) != 0);     // hi*hi
+        Wgmma<BN>::mma(acc, dAh, dBh, !restart || k != 0);  // hi*hi
       }
       wgmma_commit();
       // Keep this k-tile's group in flight; the previous group is complete
@@ -277,6 +292,16 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
       __syncwarp();
       if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[s]);
 #endif
+      if constexpr (P > 0) {
+        if ((kt + 1) % P == 0 || kt + 1 == ktiles) {
+          wgmma_wait<0>();
+          fence_regs(acc);
+          fence_regs(acc2);
+#pragma unroll
+          for (int i = 0; i < CF::ACC; ++i)
+            tot[i] = (kt < P ? 0.f : tot[i]) + (acc2[i] + acc[i]);
+        }
+      }
     }
     wgmma_wait<0>();
     fence_regs(acc);
@@ -297,7 +322,10 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
         const int col = cbase + 8 * j;
         if (row >= M || col >= N) continue;
         float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-        if constexpr (SPLIT3) {
+        if constexpr (P > 0) {
+          v0 = tot[4 * j + 2 * h];
+          v1 = tot[4 * j + 2 * h + 1];
+        } else if constexpr (SPLIT3) {
           v0 += acc2[4 * j + 2 * h];
           v1 += acc2[4 * j + 2 * h + 1];
         }
