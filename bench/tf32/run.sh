@@ -14,7 +14,7 @@ mkdir -p "$build"
 compile_only=0
 if [[ "${1:-}" == "--compile-only" ]]; then compile_only=1; shift; fi
 "$NVCC" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xptxas=-warn-spills,-warn-lmem-usage \
-  -Werror=all-warnings -lineinfo ${TF32_FLAGS:-} -o "$build/tf32_bench" "$here/tf32_bench.cu" -lcublas
+  -Werror=all-warnings -lineinfo ${TF32_FLAGS:-} -I "$here/../../runtime/include" -o "$build/tf32_bench" "$here/tf32_bench.cu" -lcublas
 echo "built $build/tf32_bench" >&2
 [[ $compile_only == 1 ]] && exit 0
 exec "$build/tf32_bench" "$@"

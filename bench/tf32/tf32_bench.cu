@@ -1,5 +1,6 @@
 // bench/tf32/tf32_bench.cu - side-by-side benchmark and accuracy check of the
-// wgmma TF32 / 3xTF32 prototype (wgmma_tf32.cuh) against cuBLAS, in one process.
+// wgmma TF32 / 3xTF32 kernel (runtime/include/gemm_tensor/wgmma_tf32.cuh)
+// against cuBLAS, in one process.
 //
 //   tf32_bench [--reps N] [MxNxK ...]      (default: 4096^3 8192^3 1000^3
 //                                           4097x4096x4096 333x999x2044 77x130x36 1x1x4)
@@ -28,7 +29,7 @@
 //                cw against 1.5 Cref - 0.5 C0 (denominator 1.5|A||B| + 0.5|C0|).
 // TFLOP/s use 2*M*N*K flops. Ratio: ours / the matching cuBLAS of the same
 // layout (tf32 -> cublas tf32, 3xtf32 -> cublas fp32).
-#include "wgmma_tf32.cuh"
+#include "gemm_tensor/wgmma_tf32.cuh"
 
 #include <cublas_v2.h>
 #include <curand_kernel.h>
@@ -180,14 +181,10 @@ struct Bufs {
 };
 
 static void transpose(const float* B, int K, int N, float* hi, float* lo, bool split) {
-  dim3 g((N + 31) / 32, (K + 31) / 32), b(32, 8);
-  if (split)
-    tf32k::transpose_kernel<true><<<g, b>>>(B, K, N, N, hi, lo, K);
-  else
-    tf32k::transpose_kernel<false><<<g, b>>>(B, K, N, N, hi, nullptr, K);
+  tf32k::gather(B, N, K, 1, N, hi, split ? lo : nullptr, K);
 }
 static void split(const float* X, int rows, int cols, float* hi, float* lo) {
-  tf32k::split_kernel<<<1024, 256>>>(X, rows, cols, cols, hi, lo, cols);
+  tf32k::gather(X, rows, cols, cols, 1, hi, lo, cols);
 }
 
 static bool g_launch_ok = true;

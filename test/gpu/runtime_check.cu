@@ -7,13 +7,17 @@
 // padded leading dimensions, a reversed operand, batches (also past the grid
 // limit), split K and a last partial wave run apart, host, device and
 // managed operands, beta == 0 over a C full of NaN,
-// f32 and f64; it also checks that padding inside C's span survives and that
-// unsafe problems are sent back to the caller. Needs a GPU; run by run.sh.
+// f32 and f64, and on an sm_90 GPU the TF32 and 3xTF32 launches
+// (gemm_tf32.h) under their precisions' bounds; it also checks that padding
+// inside C's span survives and that unsafe problems are sent back to the
+// caller. Needs a GPU; run by run.sh.
 //
 // Usage: runtime_check [seed]   (the default seed is the time)
 //
 //===----------------------------------------------------------------------===//
 #include "gpu_check.h"
+
+#include "gemm_tf32.h"
 
 #include <cmath>
 #include <cstdio>
@@ -151,6 +155,9 @@ struct Case {
   /// With split: DRAM so slow in the plan that the model runs the rows of
   /// the last partial wave apart, split (lastRun() must say so).
   bool tail = false;
+  /// Run on the TF32 tensor-core launch (1: TF32, 3: 3xTF32) under its
+  /// precision's bound (sm_90 only).
+  int tf32 = 0;
 };
 
 int failures = 0;
@@ -197,8 +204,11 @@ template <class T> void runCase(const Case &cs) {
   if (cs.choice)
     setenv("GEMM_OPT_CHOICE", cs.choice, 1);
   const double dramGBs = cs.tail ? 100.0 : 3350.0;
+  const gemm_rt::LaunchFn launch = cs.tf32 == 1   ? gemm_rt::launchTf32
+                                   : cs.tf32 == 3 ? gemm_rt::launchTf32x3
+                                                  : gemm_rt::launchReference;
   bool ran = cs.split ? gemm_rt::run(p, gemm_rt::Plan{variants, 2, dramGBs})
-                      : gemm_rt::run(p, gemm_rt::launchReference);
+                      : gemm_rt::run(p, launch);
   unsetenv("GEMM_OPT_CHOICE");
   if (!ran) {
     // Without always-gpu the profitability rule may keep a call of host
@@ -249,7 +259,14 @@ template <class T> void runCase(const Case &cs) {
   double eps = cs.f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
   double scale = std::fabs(cs.alpha) * a.frobenius() * b.frobenius() +
                  (cs.beta != 0 ? std::fabs(cs.beta) * c.frobenius() : 0);
-  double ratio = std::sqrt(err2) / (4 * cs.k * eps * scale);
+  // TF32 truncates both operands (2^-10 each) and sums on the tensor cores;
+  // 3xTF32 drops the remainders' product (2^-22 of each product).
+  double bound = 4 * cs.k * eps;
+  if (cs.tf32 == 1)
+    bound = std::ldexp(1.0, -9) + cs.k * std::ldexp(1.0, -22);
+  else if (cs.tf32 == 3)
+    bound += std::ldexp(1.0, -20);
+  double ratio = std::sqrt(err2) / (bound * scale);
   bool pass = std::isfinite(ratio) && ratio <= 1 && paddingKept;
   report(cs, mem, ratio, pass, paddingKept ? "" : "  (padding clobbered)");
 }
@@ -315,8 +332,9 @@ void checkFallbacks() {
   }
 }
 
-/// The cases, some sized for a GPU of `sms` SMs.
-std::vector<Case> makeCases(int sms) {
+/// The cases, some sized for a GPU of `sms` SMs; with tensorCores (an sm_90
+/// GPU), the TF32 launches' too.
+std::vector<Case> makeCases(int sms, bool tensorCores) {
   struct Shape {
     int64_t m, n, k;
   };
@@ -385,6 +403,28 @@ std::vector<Case> makeCases(int sms) {
     cases.push_back({"GEMM_OPT_CHOICE=1,4", f64, 1, 45, 37, 1024, false, false,
                      false, 1, false, {d, d, d}, 1, 0.5, true, "1,4"});
   }
+  // The TF32 tensor-core launches, on sm_90: every layout of A and B (in
+  // place or gathered), C by rows and by columns, padded, K not a multiple
+  // of 4, A's rows reversed, beta == 0 over NaN.
+  if (tensorCores)
+    for (int tf32 : {1, 3}) {
+      const Mem h = Mem::Host, d = Mem::Device, u = Mem::Managed;
+      const std::string name = tf32 == 1 ? "tf32 " : "3xtf32 ";
+      for (int trans = 0; trans < 4; ++trans)
+        cases.push_back({name + (trans & 2 ? "T" : "N") + (trans & 1 ? "T" : "N"),
+                         false, 1, 300, 257, 516, bool(trans & 2),
+                         bool(trans & 1), false, 0, false, {d, d, d}, 1.5, -0.5,
+                         false, nullptr, false, tf32});
+      cases.push_back({name + "Ccol ld+3 beta=0,NaN", false, 1, 129, 70, 35,
+                       false, true, true, 3, false, {h, d, u}, 1, 0, false,
+                       nullptr, false, tf32});
+      cases.push_back({name + "A reversed ld+1", false, 1, 77, 130, 36, false,
+                       true, false, 1, true, {d, h, d}, -1, 1, false, nullptr,
+                       false, tf32});
+      cases.push_back({name + "K 4097", false, 1, 256, 512, 4097, false, true,
+                       false, 0, false, {d, d, d}, 1, 0, false, nullptr, false,
+                       tf32});
+    }
   return cases;
 }
 
@@ -402,7 +442,8 @@ int main(int argc, char **argv) {
   std::printf("%-26s %-4s %6s %7s %5s %5s  %-22s %10s  %s\n", "case", "type",
               "batch", "m", "n", "k", "A/B/C memory", "err/bound", "result");
 
-  for (const Case &c : makeCases(prop.multiProcessorCount))
+  for (const Case &c : makeCases(prop.multiProcessorCount,
+                                 prop.major == 9 && prop.minor == 0))
     runCase(c);
   checkFallbacks();
 

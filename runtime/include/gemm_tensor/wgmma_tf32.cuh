@@ -1,5 +1,8 @@
-// bench/tf32/wgmma_tf32.cuh - standalone prototype of a Hopper-native (sm_90a)
-// TF32 / 3xTF32 GEMM. Not part of the runtime yet: a benchmark only.
+// gemm_tensor/wgmma_tf32.cuh - a Hopper-native (sm_90a) TF32 / 3xTF32 GEMM:
+// the kernel behind the runtime's float products on tensor cores
+// (gemm_tf32.h, src/launch/tf32.cu) and bench/tf32's benchmark. It is the
+// runtime's own kernel, not a configurable template: the templates' hash
+// (abi/TemplatesHash.cmake) does not cover it.
 //
 //   C (M x N, row-major, ldc) = alpha * A (M x K, row-major, lda) * B + beta * C
 //
@@ -7,7 +10,7 @@
 // ldb >= K). Both operands are then K-major, which is the only layout wgmma
 // accepts for tf32 (no transposed / MN-major tf32 operands). Row-major B
 // ("NN", K x N) goes through a transposing pre-pass into a scratch N x K
-// buffer first (transpose_kernel), timed separately by the bench.
+// buffer first (gather), timed separately by the bench.
 //
 // 3xTF32 (template flag SPLIT3): a pre-pass splits every operand element a
 // into hi = cvt.rna.tf32(a) and lo = cvt.rna.tf32(a - hi) (a - hi is exact in
@@ -313,7 +316,7 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
     const int w = tid / 32, l = tid % 32;
     const int rbase = m0 + cw * 64 + w * 16 + l / 4;
     const int cbase = n0 + 2 * (l % 4);
-    const bool vec2 = (ldc % 2) == 0;
+    const bool vec2 = (ldc % 2) == 0 && reinterpret_cast<uintptr_t>(C) % 8 == 0;
 #pragma unroll
     for (int j = 0; j < CF::ACC / 4; ++j) {
 #pragma unroll
@@ -357,45 +360,45 @@ __device__ __forceinline__ void split_tf32(float a, float& hi, float& lo) {
   lo = __uint_as_float(lw);
 }
 
-// Row-major rows x cols (ld) -> split copies with the same shape (ld_out).
-__global__ void split_kernel(const float* __restrict__ X, int rows, int cols, int ld,
-                             float* __restrict__ Hi, float* __restrict__ Lo, int ldo) {
-  const size_t n = static_cast<size_t>(rows) * cols;
-  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    const size_t r = i / cols, c = i % cols;
-    float h, l;
-    split_tf32(X[r * ld + c], h, l);
-    Hi[r * ldo + c] = h;
-    Lo[r * ldo + c] = l;
-  }
-}
-
-// B row-major K x N (ldb) -> Bt N x K (ldt), optionally split into hi/lo.
+// X (rows x K, element (r, k) at X[r * sRow + k * sK]) -> a K-major copy
+// (rows x ldo, ldo >= K, zeros at k >= K), split into hi and lo with SPLIT.
+// Through a 32 x 33 shared tile: reads run along whichever of r and k has
+// the unit stride, writes along k.
 template <bool SPLIT>
-__global__ void transpose_kernel(const float* __restrict__ B, int K, int N, int ldb,
-                                 float* __restrict__ Hi, float* __restrict__ Lo, int ldt) {
+__global__ void gather_kmajor(const float* __restrict__ X, int rows, int K, long long sRow, long long sK,
+                              float* __restrict__ Hi, float* __restrict__ Lo, int ldo) {
   __shared__ float t[32][33];
-  const int n0 = blockIdx.x * 32, k0 = blockIdx.y * 32;
+  const int r0 = blockIdx.y * 32, k0 = blockIdx.x * 32;
+  const bool rowsFast = sK != 1;
   for (int y = threadIdx.y; y < 32; y += blockDim.y) {
-    const int k = k0 + y, n = n0 + threadIdx.x;
-    t[y][threadIdx.x] = (k < K && n < N) ? B[static_cast<size_t>(k) * ldb + n] : 0.f;
+    const int rl = rowsFast ? threadIdx.x : y, kl = rowsFast ? y : threadIdx.x;
+    const int r = r0 + rl, k = k0 + kl;
+    t[rl][kl] = (r < rows && k < K) ? X[r * sRow + k * sK] : 0.f;
   }
   __syncthreads();
   for (int y = threadIdx.y; y < 32; y += blockDim.y) {
-    const int n = n0 + y, k = k0 + threadIdx.x;
-    if (n < N && k < K) {
-      const float v = t[threadIdx.x][y];
-      if (SPLIT) {
-        float h, l;
-        split_tf32(v, h, l);
-        Hi[static_cast<size_t>(n) * ldt + k] = h;
-        Lo[static_cast<size_t>(n) * ldt + k] = l;
-      } else {
-        Hi[static_cast<size_t>(n) * ldt + k] = v;
-      }
+    const int r = r0 + y, k = k0 + threadIdx.x;
+    if (r >= rows || k >= ldo) continue;
+    const size_t at = static_cast<size_t>(r) * ldo + k;
+    if (SPLIT) {
+      float h, l;
+      split_tf32(t[y][threadIdx.x], h, l);
+      Hi[at] = h;
+      Lo[at] = l;
+    } else {
+      Hi[at] = t[y][threadIdx.x];
     }
   }
+}
+
+// gather_kmajor on `st`; split into hi and lo where lo is given.
+inline void gather(const float* X, int rows, int K, long long sRow, long long sK, float* hi, float* lo, int ldo,
+                   cudaStream_t st = 0) {
+  const dim3 grid((ldo + 31) / 32, (rows + 31) / 32), block(32, 8);
+  if (lo)
+    gather_kmajor<true><<<grid, block, 0, st>>>(X, rows, K, sRow, sK, hi, lo, ldo);
+  else
+    gather_kmajor<false><<<grid, block, 0, st>>>(X, rows, K, sRow, sK, hi, nullptr, ldo);
 }
 
 // ---------------------------------------------------------------- host side
@@ -455,12 +458,9 @@ bool launch_kmajor(const float* A, const float* Al, int lda, const float* Bt, co
     mBl = mB;
   }
   auto kern = gemm_tf32_kernel<BN, STAGES, SPLIT3>;
-  static bool attr = false;
-  if (!attr) {
-    if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, CF::SMEM) != cudaSuccess)
-      return false;
-    attr = true;
-  }
+  // Per device: set on every call (a fraction of a microsecond).
+  if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, CF::SMEM) != cudaSuccess)
+    return false;
   dim3 grid((N + BN - 1) / BN, (M + BM - 1) / BM);
   kern<<<grid, CF::THREADS, CF::SMEM, st>>>(mA, mAl, mB, mBl, C, M, N, K, ldc, alpha, beta);
   return cudaGetLastError() == cudaSuccess;
