@@ -91,6 +91,20 @@ void printOperand(llvm::raw_ostream &os, StringRef name, bool batched) {
 
 /// The call of gemm_rt::run: with `nest`'s planned kernels, or, without a
 /// schedule, with the runtime's reference kernel.
+/// The variant of the runtime's TF32 tensor-core launch (gemm_tf32.h) for
+/// a nest of `precision` (tf32 or 3xtf32), at the rate measured on the
+/// target, for the calls it runs (gemm_rt::runsTf32).
+std::string tensorVariant(MatmulOp op, StringRef precision) {
+  const GpuTarget &target = targetOf(op->getParentOfType<ModuleOp>());
+  bool one = precision == "tf32";
+  return llvm::formatv(
+      "      // The runtime's {0} tensor-core launch, for the calls it runs.\n"
+      "      {{gemm_rt::{1}, 128, {2}, 1, {3:F1}, 1.000, 1.000, nullptr,\n"
+      "       gemm_rt::runsTf32},\n",
+      one ? "TF32" : "3xTF32", one ? "launchTf32" : "launchTf32x3",
+      one ? 256 : 128, one ? target.tf32Gflops : target.tf32x3Gflops);
+}
+
 void printPlan(llvm::raw_ostream &os, const PlannedNest &nest) {
   MatmulOp op = nest.op;
   StringRef rows = rowTablesOf(op).any() ? "rows, " : "";
@@ -103,10 +117,16 @@ void printPlan(llvm::raw_ostream &os, const PlannedNest &nest) {
   }
   os << "  // run() picks a kernel, and a split of K, from the extents of "
         "each call.\n";
-  printVariants(os, nest, "variants", "  ");
+  auto precision =
+      op->getAttrOfType<StringAttr>(GemmDialect::getPrecisionAttrName());
+  printVariants(os, nest, "variants", "  ",
+                precision ? tensorVariant(op, precision.getValue()) : "");
   std::string measured;
+  // A tuning database timed the FP32 kernels only: its choices would keep
+  // a nest that asked for tensor cores off them.
   if (auto entries =
-          op->getAttrOfType<ArrayAttr>(GemmDialect::getMeasuredAttrName())) {
+          op->getAttrOfType<ArrayAttr>(GemmDialect::getMeasuredAttrName());
+      entries && !precision) {
     os << "  // Problems a tuning database timed on "
        << targetNameOf(op->getParentOfType<ModuleOp>())
        << ": batch, M, N, K,\n"
@@ -120,7 +140,7 @@ void printPlan(llvm::raw_ostream &os, const PlannedNest &nest) {
     measured = llvm::formatv(", measured, {0}", entries.size());
   }
   os << "  return gemm_rt::" << run << "(problem, " << rows
-     << planOf(nest, "variants", measured) << ");\n";
+     << planOf(nest, "variants", measured, precision ? 1 : 0) << ");\n";
 }
 
 /// The launcher's name and parameters (LauncherSignature.h). Overloads of a
@@ -371,6 +391,10 @@ LogicalResult mlir::gemm::emitLaunchers(ModuleOp module, llvm::raw_ostream &os,
         return MatmulOp(n.op).isWidened();
       }))
     os << "#include \"gemm_widen.h\"\n\n";
+  if (llvm::any_of(*nests, [](const PlannedNest &n) {
+        return n.op->hasAttr(GemmDialect::getPrecisionAttrName());
+      }))
+    os << "#include \"gemm_tf32.h\"\n\n";
   if (hasInstanceTag(module))
     os << instanceTagDefinition << "\n";
   for (const PlannedNest &nest : *nests)

@@ -102,7 +102,8 @@ void mlir::gemm::printConfigs(llvm::raw_ostream &os, StringRef configs,
 }
 
 void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
-                               StringRef name, StringRef indent) {
+                               StringRef name, StringRef indent,
+                               StringRef extra) {
   MatmulOp op = nest.op;
   // gemm-attach-target has checked the module's target name.
   const GpuTarget &target = targetOf(nest.func->getParentOfType<ModuleOp>());
@@ -145,13 +146,13 @@ void mlir::gemm::printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
               formatScheduleOptions(toSchedule(s)), indent, s.getBlockK(),
               streamed);
   }
-  os << indent << "};\n";
+  os << extra << indent << "};\n";
 }
 
 std::string mlir::gemm::planOf(const PlannedNest &nest, StringRef variants,
-                               StringRef tail) {
+                               StringRef tail, int extra) {
   const GpuTarget &target = targetOf(nest.func->getParentOfType<ModuleOp>());
   return llvm::formatv("gemm_rt::Plan{{{0}, {1}, {2:F1}, \"{3}\", \"{4}\"{5}}",
-                       variants, nest.configs.size(), target.dramGBs,
+                       variants, nest.configs.size() + extra, target.dramGBs,
                        toolVersion(), templatesHash(), tail);
 }

@@ -49,14 +49,15 @@ void printConfigs(llvm::raw_ostream &os, StringRef configs,
 
 /// `static const gemm_rt::Variant <name>[]`: each kernel of `nest` with its
 /// tile, its blocks per SM, what the cost model predicts of it on the
-/// module's target, and its schedule; `indent` before each line.
+/// module's target, and its schedule, then `extra` (rows of the runtime's
+/// own launches); `indent` before each line.
 void printVariants(llvm::raw_ostream &os, const PlannedNest &nest,
-                   StringRef name, StringRef indent);
+                   StringRef name, StringRef indent, StringRef extra = "");
 
-/// The gemm_rt::Plan of `nest` over printVariants' `variants`, ending with
-/// `tail` (its measured problems, or nothing).
+/// The gemm_rt::Plan of `nest` over printVariants' `variants` with `extra`
+/// rows of its own, ending with `tail` (its measured problems, or nothing).
 std::string planOf(const PlannedNest &nest, StringRef variants,
-                   StringRef tail = "");
+                   StringRef tail = "", int extra = 0);
 
 } // namespace mlir::gemm
 

@@ -124,9 +124,9 @@ bool isCandidate(const Stmt *loop, int minDepth) {
 class NestFinder : public RecursiveASTVisitor<NestFinder> {
 public:
   NestFinder(ASTContext &ctx, FrontendResult &result,
-             std::vector<OffPragma> &offs, const IncludeLog &includes,
+             std::vector<NestPragma> &pragmas, const IncludeLog &includes,
              const OpenInstances &open)
-      : ctx(ctx), sm(ctx.getSourceManager()), result(result), offs(offs),
+      : ctx(ctx), sm(ctx.getSourceManager()), result(result), pragmas(pragmas),
         copies(sm, ctx.getLangOpts(), includes, result), open(open) {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     passId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
@@ -148,7 +148,7 @@ private:
   ASTContext &ctx;
   SourceManager &sm;
   FrontendResult &result;
-  std::vector<OffPragma> &offs;
+  std::vector<NestPragma> &pragmas;
   IncludedCopies copies; ///< Where nests of included files are rewritten.
   const OpenInstances &open; ///< Instantiations that gemm-opt made.
   unsigned passId, missedId;
@@ -639,6 +639,10 @@ private:
     // Instantiations of other types call the name too.
     bool openTemplate = recognized.front().nest->openTemplate;
     summary += openNote;
+    SmallVector<Nest *> nests;
+    for (Recognition &r : recognized)
+      nests.push_back(&*r.nest);
+    summary += applyPrecision(loop, nests);
     for (Recognition &r : recognized) {
       std::string symbol = name;
       if (recognized.size() > 1 || !r.nest->instance.empty() || openTemplate)
@@ -680,6 +684,11 @@ private:
   void handleVersions(const Stmt *loop, Versions &versions) {
     std::string remark =
         "versioned on '" + versions.condition + "'" + teamNote();
+    SmallVector<Nest *> nests;
+    for (Recognition *r : {&versions.whenTrue, &versions.whenFalse})
+      if (r->nest)
+        nests.push_back(&*r->nest);
+    std::string precision = applyPrecision(loop, nests);
     for (bool arm : {true, false}) {
       Recognition &r = arm ? versions.whenTrue : versions.whenFalse;
       remark += arm ? "; where it holds, " : "; where it does not, ";
@@ -693,6 +702,7 @@ private:
       remark += r.summary + ", rewritten to call " + name;
       place(loop, *r.nest, name, name);
     }
+    remark += precision;
     ++reported;
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId) << remark;
   }
@@ -715,16 +725,61 @@ private:
   /// Whether a `#pragma gemm_opt off` stands above the loop, with nothing
   /// but comments, blank lines and other pragmas between; it is then used.
   bool pragmaOff(const Stmt *loop) {
+    return llvm::any_of(pragmasOn(loop), [](const NestPragma *pragma) {
+      return pragma->precision.empty();
+    });
+  }
+
+  /// The `#pragma gemm_opt` directives above the loop, with nothing but
+  /// comments, blank lines and other pragmas between, which are then used.
+  SmallVector<NestPragma *> pragmasOn(const Stmt *loop) {
     auto [text, at] = textAt(loop->getBeginLoc());
     FileID file = sm.getFileID(sm.getExpansionLoc(loop->getBeginLoc()));
-    bool off = false;
+    SmallVector<NestPragma *> found;
     for (StringRef pragma : pragmasAbove(text, at).pragmas)
-      for (OffPragma &candidate : offs) {
+      for (NestPragma &candidate : pragmas) {
         auto [where, offset] = sm.getDecomposedExpansionLoc(candidate.loc);
-        if (where == file && offset == size_t(pragma.data() - text.data()))
-          off = candidate.used = true;
+        if (where == file && offset == size_t(pragma.data() - text.data())) {
+          candidate.used = true;
+          found.push_back(&candidate);
+        }
       }
-    return off;
+    return found;
+  }
+
+  /// Sets the precision of the recognised nests at `loop` (its pragma's,
+  /// else the file's) where it applies; what their remark says of it.
+  std::string applyPrecision(const Stmt *loop,
+                             ArrayRef<Nest *> nests) {
+    std::string asked = result.precision;
+    for (const NestPragma *pragma : pragmasOn(loop))
+      if (!pragma->precision.empty())
+        asked = pragma->precision;
+    if (asked == "fp32")
+      return "";
+    std::string why;
+    bool applied = false;
+    for (Nest *nest : nests) {
+      if (nest->isDouble)
+        why = "does not apply to an f64 product";
+      else if (nest->sumsInDouble)
+        why = "does not apply: the nest sums floats in double";
+      else if (!result.targetHasTf32)
+        why = "asked, but the target " + result.targetName +
+              " has no TF32 tensor-core kernel: FP32";
+      else
+        nest->precision = asked, applied = true;
+    }
+    std::string note =
+        asked == "tf32"
+            ? "TF32 tensor cores on sm_90 GPUs, 10-bit mantissas"
+            : "three TF32 products on sm_90 GPUs' tensor cores, FP32-accurate";
+    if (!applied)
+      return "; precision " + asked + " " + why;
+    return "; precision " + asked + " (" + note +
+           "; FP32 kernels for calls with a bias, an activation or a "
+           "batch, and on other GPUs)" +
+           (why.empty() ? "" : "; the f64 instantiations stay f64");
   }
 
   /// The end of the nest's last token, including the `;` that ends a body
@@ -749,9 +804,9 @@ private:
 
 class GemmConsumer : public SemaConsumer {
 public:
-  GemmConsumer(FrontendResult &result, std::vector<OffPragma> &offs,
+  GemmConsumer(FrontendResult &result, std::vector<NestPragma> &pragmas,
                const IncludeLog &includes)
-      : result(result), offs(offs), includes(includes) {}
+      : result(result), pragmas(pragmas), includes(includes) {}
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     forgetInlinedCalls();
@@ -763,16 +818,19 @@ public:
     result.source = sm.getBufferData(sm.getMainFileID()).str();
     result.isC = !ctx.getLangOpts().CPlusPlus;
     OpenInstances open = instantiateOpenTemplates(*sema);
-    NestFinder(ctx, result, offs, includes, open)
+    NestFinder(ctx, result, pragmas, includes, open)
         .TraverseDecl(ctx.getTranslationUnitDecl());
     unsigned unused = diags.getCustomDiagID(
         DiagnosticsEngine::Warning,
-        "'#pragma gemm_opt off' has no effect: no loop nest that gemm-opt "
+        "'#pragma gemm_opt %0' has no effect: no loop nest that gemm-opt "
         "considers follows it (only comments, blank lines and other pragmas "
         "may stand between)");
-    for (const OffPragma &off : offs)
-      if (!off.used)
-        diags.Report(off.loc, unused);
+    for (const NestPragma &pragma : pragmas)
+      if (!pragma.used)
+        diags.Report(pragma.loc, unused)
+            << (pragma.precision.empty()
+                    ? std::string("off")
+                    : "precision(" + pragma.precision + ")");
   }
 
   void InitializeSema(Sema &s) override { sema = &s; }
@@ -780,7 +838,7 @@ public:
 
 private:
   FrontendResult &result;
-  std::vector<OffPragma> &offs;
+  std::vector<NestPragma> &pragmas;
   const IncludeLog &includes;
   Sema *sema = nullptr;
 };
@@ -790,17 +848,17 @@ public:
   explicit GemmAction(FrontendResult &result) : result(result) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
-    return std::make_unique<GemmConsumer>(result, offs, includes);
+    return std::make_unique<GemmConsumer>(result, pragmas, includes);
   }
   bool BeginSourceFileAction(CompilerInstance &ci) override {
-    addGemmOptPragmaHandler(ci.getPreprocessor(), offs);
+    addGemmOptPragmaHandler(ci.getPreprocessor(), pragmas);
     logIncludes(ci.getPreprocessor(), includes);
     return true;
   }
 
 private:
   FrontendResult &result;
-  std::vector<OffPragma> offs; ///< Met by the preprocessor.
+  std::vector<NestPragma> pragmas; ///< Met by the preprocessor.
   IncludeLog includes;          ///< Likewise.
 };
 

@@ -102,13 +102,16 @@ OwningOpRef<ModuleOp> mlir::gemm::buildModule(MLIRContext &context,
             &context, !operand->rows           ? RowTable::None
                       : operand->rows->vectors ? RowTable::Vectors
                                                : RowTable::Pointers));
-    builder.create<MatmulOp>(
+    auto matmul = builder.create<MatmulOp>(
         loc, arg[0], arg[1], arg[2], arg[3], arg[4], bias,
         arg.slice(nest.bias ? 6 : 5, params),
         arg.take_back(nest.scalarReads.size()),
         steps.empty() ? ArrayAttr() : builder.getArrayAttr(steps),
         rows.empty() ? ArrayAttr() : builder.getArrayAttr(rows),
         ScheduleAttr(), ArrayAttr(), ArrayAttr(), ArrayAttr());
+    if (!nest.precision.empty())
+      matmul->setAttr(GemmDialect::getPrecisionAttrName(),
+                      builder.getStringAttr(nest.precision));
     builder.create<func::ReturnOp>(loc);
   }
   return module;

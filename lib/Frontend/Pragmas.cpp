@@ -1,11 +1,14 @@
 //===- Pragmas.cpp - The pragmas that decide whether a nest is rewritten --===//
 //
 // A misspelled `#pragma gemm_opt` must not be dropped silently: it would
-// leave a nest rewritten that its author asked to keep.
+// leave a nest rewritten that its author asked to keep, or computed in a
+// precision they did not ask for.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Pragmas.h"
+
+#include "gemm-opt/Frontend/Nest.h"
 
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
@@ -19,51 +22,82 @@ namespace {
 
 class GemmOptPragmaHandler : public PragmaHandler {
 public:
-  explicit GemmOptPragmaHandler(std::vector<OffPragma> &offs)
-      : PragmaHandler("gemm_opt"), offs(offs) {}
+  explicit GemmOptPragmaHandler(std::vector<NestPragma> &pragmas)
+      : PragmaHandler("gemm_opt"), pragmas(pragmas) {}
 
   void HandlePragma(Preprocessor &pp, PragmaIntroducer introducer,
                     Token &first) override {
-    DiagnosticsEngine &diags = pp.getDiagnostics();
     Token word;
     pp.LexUnexpandedToken(word);
-    const IdentifierInfo *name =
-        word.is(tok::identifier) ? word.getIdentifierInfo() : nullptr;
-    if (name && name->getName() == "off")
-      offs.push_back({introducer.Loc});
-    if (!name || (name->getName() != "off" && name->getName() != "on")) {
-      unsigned id = diags.getCustomDiagID(
-          DiagnosticsEngine::Warning,
-          "unknown '#pragma gemm_opt' directive%0; expected 'off' or 'on'; "
-          "the pragma is ignored");
-      diags.Report(word.is(tok::eod) ? first.getLocation() : word.getLocation(),
-                   id)
-          << (word.is(tok::eod) ? std::string()
-                                : " '" + pp.getSpelling(word) + "'");
-    } else {
-      Token extra;
-      pp.LexUnexpandedToken(extra);
-      if (extra.isNot(tok::eod)) {
-        unsigned id = diags.getCustomDiagID(
-            DiagnosticsEngine::Warning,
-            "extra tokens after '#pragma gemm_opt %0' are ignored");
-        diags.Report(extra.getLocation(), id) << name->getName();
-      }
-      word = extra;
+    StringRef directive =
+        word.is(tok::identifier) ? word.getIdentifierInfo()->getName() : "";
+    bool parsed = directive == "on";
+    if (directive == "off") {
+      pragmas.push_back({introducer.Loc, "", false});
+      parsed = true;
+    } else if (directive == "precision") {
+      parsed = precision(pp, introducer, word);
+    } else if (!parsed) {
+      warn(pp, word.is(tok::eod) ? first.getLocation() : word.getLocation(),
+           "unknown '#pragma gemm_opt' directive%0; expected 'off', 'on' or "
+           "'precision(...)'; the pragma is ignored")
+          << (word.is(tok::eod) ? "" : " '" + pp.getSpelling(word) + "'");
+    }
+    if (parsed) {
+      pp.LexUnexpandedToken(word);
+      if (word.isNot(tok::eod))
+        warn(pp, word.getLocation(),
+             "extra tokens after '#pragma gemm_opt %0' are ignored")
+            << directive;
     }
     while (word.isNot(tok::eod))
       pp.LexUnexpandedToken(word);
   }
 
 private:
-  std::vector<OffPragma> &offs;
+  /// Reads `(<precision>)` after `precision` and records it; `last` is the
+  /// last token read. Whether it was well formed.
+  bool precision(Preprocessor &pp, PragmaIntroducer introducer, Token &last) {
+    Token open, value;
+    pp.LexUnexpandedToken(open);
+    last = open;
+    if (open.is(tok::l_paren)) {
+      pp.LexUnexpandedToken(value);
+      last = value;
+    }
+    // 3xtf32 lexes as one numeric constant.
+    std::string spelled =
+        open.is(tok::l_paren) && value.isNot(tok::eod) ? pp.getSpelling(value)
+                                                       : "";
+    if (isPrecisionName(spelled)) {
+      pp.LexUnexpandedToken(last);
+      if (last.is(tok::r_paren)) {
+        pragmas.push_back({introducer.Loc, spelled, false});
+        return true;
+      }
+    }
+    warn(pp, last.getLocation(),
+         "'#pragma gemm_opt precision' takes (fp32), (tf32) or (3xtf32); the "
+         "pragma is ignored");
+    return false;
+  }
+
+  template <unsigned N>
+  static DiagnosticBuilder warn(Preprocessor &pp, SourceLocation at,
+                                const char (&format)[N]) {
+    DiagnosticsEngine &diags = pp.getDiagnostics();
+    return diags.Report(
+        at, diags.getCustomDiagID(DiagnosticsEngine::Warning, format));
+  }
+
+  std::vector<NestPragma> &pragmas;
 };
 
 } // namespace
 
 void mlir::gemm::addGemmOptPragmaHandler(Preprocessor &pp,
-                                         std::vector<OffPragma> &offs) {
-  pp.AddPragmaHandler(new GemmOptPragmaHandler(offs));
+                                         std::vector<NestPragma> &pragmas) {
+  pp.AddPragmaHandler(new GemmOptPragmaHandler(pragmas));
 }
 
 std::optional<std::string> mlir::gemm::openmpDirective(StringRef pragmaLine) {

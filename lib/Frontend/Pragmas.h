@@ -21,17 +21,20 @@ class Preprocessor;
 
 namespace mlir::gemm {
 
-/// A `#pragma gemm_opt off` and whether a nest took it.
-struct OffPragma {
+/// A `#pragma gemm_opt` for the next nest, `off` or `precision(<p>)`, and
+/// whether a nest took it.
+struct NestPragma {
   clang::SourceLocation loc; ///< Of the `#` (or `_Pragma`).
+  /// `precision`'s word (fp32, tf32 or 3xtf32); empty for `off`.
+  std::string precision;
   bool used = false;
 };
 
-/// Installs the `gemm_opt` pragma handler on `pp`: `off` is recorded in
-/// `offs`, `on` (the default) accepted, anything else warned about at its
-/// location and ignored.
+/// Installs the `gemm_opt` pragma handler on `pp`: `off` and
+/// `precision(...)` are recorded in `pragmas`, `on` (the default)
+/// accepted, anything else warned about at its location and ignored.
 void addGemmOptPragmaHandler(clang::Preprocessor &pp,
-                             std::vector<OffPragma> &offs);
+                             std::vector<NestPragma> &pragmas);
 
 /// The directive name of an OpenMP pragma line (`#pragma omp parallel for
 /// collapse(2)` gives "parallel for"), or nullopt for another pragma.

@@ -5,7 +5,7 @@
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=remark:
 
 void misspelled(int n, const float *A, const float *B, float *C) {
-  // CHECK-DAG: :[[@LINE+1]]:18: warning: unknown '#pragma gemm_opt' directive 'of'; expected 'off' or 'on'; the pragma is ignored
+  // CHECK-DAG: :[[@LINE+1]]:18: warning: unknown '#pragma gemm_opt' directive 'of'; expected 'off', 'on' or 'precision(...)'; the pragma is ignored
 #pragma gemm_opt of
   // CHECK-DAG: :[[@LINE+1]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
   for (int i = 0; i < n; ++i)
@@ -15,7 +15,7 @@ void misspelled(int n, const float *A, const float *B, float *C) {
 }
 
 void empty(int n, const float *A, const float *B, float *C) {
-  // CHECK-DAG: :[[@LINE+1]]:9: warning: unknown '#pragma gemm_opt' directive; expected 'off' or 'on'; the pragma is ignored
+  // CHECK-DAG: :[[@LINE+1]]:9: warning: unknown '#pragma gemm_opt' directive; expected 'off', 'on' or 'precision(...)'; the pragma is ignored
 #pragma gemm_opt
   // CHECK-DAG: :[[@LINE+1]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
   for (int i = 0; i < n; ++i)

@@ -6,12 +6,13 @@ Usage: compare.py expected.txt actual.txt
 
 Lines of the form
 
-    matrix <label> <f32|f64> <K> <scale> <count> v1 ... v<count>
+    matrix <label> <f32|f64|tf32|3xtf32> <K> <scale> <count> v1 ... v<count>
 
 hold a result matrix. A GPU sums in another order than the sequential loop,
 so they are compared norm-wise: the pair passes iff ||x - y||_2 <=
 4 * K * eps * scale, with eps = 2^-24 (f32) or 2^-53 (f64), and any NaN or
-infinity fails. `scale` is |alpha| * ||A||_F * ||B||_F + |beta| * ||C0||_F,
+infinity fails; float products that may run on TF32 tensor cores (tf32,
+3xtf32) get their precision's bound (bound_of). `scale` is |alpha| * ||A||_F * ||B||_F + |beta| * ||C0||_F,
 as both programs computed it from the same inputs. Every other line must be
 identical.
 
@@ -22,7 +23,7 @@ non-zero, saying why, on the first mismatch.
 import math
 import sys
 
-EPS = {"f32": 2.0**-24, "f64": 2.0**-53}
+EPS = {"f32": 2.0**-24, "f64": 2.0**-53, "tf32": 2.0**-24, "3xtf32": 2.0**-24}
 # Both programs compute `scale` from the same inputs; allow for a differently
 # ordered norm, nothing more.
 SCALE_TOLERANCE = 1e-6
@@ -50,6 +51,17 @@ def parse_matrix(line, where):
     return label, dtype, k, scale, values
 
 
+def bound_of(dtype, k):
+    """The bound over `scale` for a product in `dtype`: a float product that
+    its user let run on TF32 tensor cores (tf32) keeps 10 mantissa bits of
+    each operand and sums on the tensor cores; 3xTF32 drops the product of
+    the operands' remainders (as the runtime's GEMM_OPT_VERIFY bounds)."""
+    if dtype == "tf32":
+        return 2.0**-9 + k * 2.0**-22
+    bound = 4 * k * EPS[dtype]
+    return bound + 2.0**-20 if dtype == "3xtf32" else bound
+
+
 def compare_matrices(expected, actual, lineno):
     label, dtype, k, scale, x = parse_matrix(expected, f"expected:{lineno}")
     alabel, adtype, ak, ascale, y = parse_matrix(actual, f"actual:{lineno}")
@@ -67,7 +79,7 @@ def compare_matrices(expected, actual, lineno):
             raise Mismatch(f"line {lineno}: matrix {label}: {name} output "
                            f"holds NaN or infinity")
     error = math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(x, y)))
-    bound = 4 * k * EPS[dtype] * scale
+    bound = bound_of(dtype, k) * scale
     ratio = error / bound if bound > 0 else (0.0 if error == 0 else math.inf)
     verdict = "ok" if error <= bound else "FAIL"
     print(f"matrix {label}: err={error:.3e} bound={bound:.3e} "

@@ -11,6 +11,7 @@
 #include "gemm-opt/Frontend/Action.h"
 #include "gemm-opt/Frontend/MLIRGen.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
+#include "gemm-opt/Target/GpuTarget.h"
 #include "gemm-opt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -94,6 +95,9 @@ makePipelineOptions(const RewriteOptions &options) {
 } // namespace
 
 Error checkRewriteOptions(const RewriteOptions &options) {
+  if (!mlir::gemm::isPrecisionName(options.precision))
+    return createStringError("--precision: '" + options.precision +
+                             "' is none of fp32, tf32 and 3xtf32");
   return makePipelineOptions(options).takeError();
 }
 
@@ -192,6 +196,13 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
     // As the command line names it, not as clang's tooling (absolute), so
     // that out.cu does not hold this machine's paths.
     result.fileName = job.stdinText ? "<stdin>" : job.input;
+    // checkRewriteOptions has accepted the target's name.
+    const mlir::gemm::GpuTarget &target =
+        options.target.empty() ? mlir::gemm::getDefaultTarget()
+                               : *mlir::gemm::lookupTarget(options.target);
+    result.precision = options.precision;
+    result.targetName = target.name;
+    result.targetHasTf32 = target.tf32Gflops > 0;
     if (tool.run(gemm_opt::filterRemarks(
                      mlir::gemm::newGemmActionFactory(result), options.remarks,
                      job.record.empty() ? nullptr : &remarkLog)

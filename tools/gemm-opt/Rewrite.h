@@ -39,6 +39,9 @@ struct RewriteOptions {
   bool referenceKernel = false;
   /// --stream-k: every kernel's stream-K form, not only the measured ones.
   bool streamK = false;
+  /// --precision: what float nests without a pragma are computed in
+  /// (fp32, tf32 or 3xtf32).
+  std::string precision = "fp32";
   /// --kernel-dir, absolute; empty: the kernels stay in each output.
   std::string kernelDir;
   Language language = Language::FromName;

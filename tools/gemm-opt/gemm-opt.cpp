@@ -102,7 +102,7 @@ constexpr StringLiteral ownFlags[] = {
     "fsave-optimization-record",
     "foptimization-record-file",
     "tuning-db",  "tune-problems", "tune-top", "tune-shapes",
-    "stream-k"};
+    "stream-k",   "precision"};
 
 /// The source mode for a C or C++ input, any other existing file (which it
 /// refuses without -x), one of its own flags or a bare --help; mlir-opt's for
@@ -205,6 +205,13 @@ struct Options {
       cl::desc("--emit=tune: after the first, the model's best schedule of "
                "each of this many further tile shapes (default: 0)"),
       cl::init(0), cl::cat(category)};
+  cl::opt<std::string> precision{
+      "precision",
+      cl::desc("What float nests are computed in, where no #pragma gemm_opt "
+               "precision says otherwise: fp32 (the default), tf32 (one "
+               "TF32 tensor-core product, 10-bit mantissas) or 3xtf32 "
+               "(three, FP32-accurate); on sm_90 GPUs"),
+      cl::init("fp32"), cl::value_desc("fp32|tf32|3xtf32"), cl::cat(category)};
   cl::opt<bool> streamK{
       "stream-k",
       cl::desc("Compile every kernel's stream-K form, for GEMM_OPT_TUNE and "
@@ -516,6 +523,7 @@ int runSourceMode(int argc, const char **argv) {
   rewrite.tuneShapes = opts.tuneShapes;
   rewrite.referenceKernel = opts.referenceKernel;
   rewrite.streamK = opts.streamK;
+  rewrite.precision = opts.precision;
   if (!opts.kernelDir.empty()) {
     if (opts.emit == Emit::Mlir || opts.emit == Emit::Tune ||
         opts.emit == Emit::Schedules || opts.explain)

@@ -10,6 +10,7 @@
 #define GEMM_OPT_FRONTEND_NEST_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -134,6 +135,10 @@ struct Nest {
   /// (the runtime's gemm_opt_in_parallel()); in one, every thread meets
   /// the guard alike and the team shares the loop as written.
   bool outsideParallel = false;
+  /// A float product's precision where its user asked for tensor cores
+  /// (`tf32` or `3xtf32`: --precision, #pragma gemm_opt precision); empty
+  /// for FP32.
+  std::string precision;
   unsigned sideLine = 0; ///< Where sideText starts.
   std::vector<std::string> sideChecks;
 
@@ -164,6 +169,12 @@ struct IncludedCopy {
   bool macro = false;
 };
 
+/// The precisions a float nest may be computed in (--precision, #pragma
+/// gemm_opt precision).
+inline bool isPrecisionName(llvm::StringRef word) {
+  return word == "fp32" || word == "tf32" || word == "3xtf32";
+}
+
 /// What the front end learned from one translation unit.
 struct FrontendResult {
   /// Given by the caller: launchers are named <prefix>nest_<n>. Launchers
@@ -174,6 +185,12 @@ struct FrontendResult {
   std::string fileName;
   std::string source; ///< The main file's text as read.
   bool isC = false;   ///< Whether the main file is C (not C++).
+  /// Given by the caller: the precision of float nests without a pragma
+  /// (--precision: fp32, tf32 or 3xtf32), and the target, whose tensor-core
+  /// kernels a tf32 or 3xtf32 nest needs (GpuTarget::tf32Gflops).
+  std::string precision = "fp32";
+  std::string targetName;
+  bool targetHasTf32 = false;
   std::vector<Nest> nests; ///< In source order.
   std::vector<IncludedCopy> copies; ///< In the order they were met.
 };

@@ -137,6 +137,10 @@ struct GpuTarget {
   /// latency of 0 is a shape the target lacks.
   double narrowDmmaShare = 1;
   double dmmaLatency[4] = {0, 0, 0, 0};
+  /// The runtime's TF32 tensor-core launches (gemm_tf32.h, sm_90 only): the
+  /// GFLOP/s of one TF32 product and of 3xTF32 on a large problem; 0 where
+  /// the target has none.
+  double tf32Gflops = 0, tf32x3Gflops = 0;
   /// Whether shared-memory loads and the other instructions of a warp
   /// scheduler hold up its FMAs or tensor products (their times add), rather
   /// than overlap with them.

@@ -63,6 +63,18 @@ LogicalResult GemmDialect::verifyOperationAttribute(Operation *op,
       !isa<StringAttr>(attr.getValue()))
     return op->emitError() << "'" << getLauncherAttrName()
                            << "' must be a string, got " << attr.getValue();
+  if (attr.getName() == getPrecisionAttrName()) {
+    auto precision = dyn_cast<StringAttr>(attr.getValue());
+    auto matmul = dyn_cast<MatmulOp>(op);
+    if (!precision ||
+        (precision.getValue() != "tf32" && precision.getValue() != "3xtf32"))
+      return op->emitError() << "'" << getPrecisionAttrName()
+                             << "' must be \"tf32\" or \"3xtf32\", got "
+                             << attr.getValue();
+    if (!matmul || !matmul.getElementType().isF32() || matmul.isWidened())
+      return op->emitError() << "'" << getPrecisionAttrName()
+                             << "' applies to f32 gemm.matmul ops only";
+  }
   if (attr.getName() == getMeasuredAttrName())
     return verifyChoices<MeasuredAttr>(op, attr, "#gemm.measured");
   if (attr.getName() == getTuneAttrName())

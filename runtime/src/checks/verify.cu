@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "checks/verify.h"
 
+#include "gemm_tf32.h"
+
 #include "core/check.h"
 #include "launch/layout.h"
 #include "core/switches.h"
@@ -107,7 +109,7 @@ ResultError errorOf(const Problem &p, const void *cResult,
 
 template <class T>
 double normwiseBoundOf(const Problem &p, const void *cInitial,
-                       const double *reference) {
+                       const double *reference, Products products) {
   double scale = std::fabs(p.alpha) *
                  std::sqrt(sumOfSquares<T>(p.a.ptr, p.a, p.batch, p.m, p.k)) *
                  std::sqrt(sumOfSquares<T>(p.b.ptr, p.b, p.batch, p.k, p.n));
@@ -123,6 +125,14 @@ double normwiseBoundOf(const Problem &p, const void *cInitial,
   // roundings of the epilogue and of a reference that was itself rounded to
   // the element type. Constant c = 1.
   double bound = double(p.k + 2) * epsilonOf(p.dtype) * scale;
+  // TF32 keeps 10 of the 23 mantissa bits of each operand, and the tensor
+  // cores' sums lose up to a unit of FP32 per product; 3xTF32 drops only
+  // the product of the two remainders.
+  if (products == Products::Tf32)
+    bound = (std::ldexp(1.0, -9) + double(p.k + 2) * std::ldexp(1.0, -22)) *
+            scale;
+  else if (products == Products::Tf32x3)
+    bound += std::ldexp(1.0, -20) * scale;
   // A function passes that error on with its slope (at most 1.2) and adds
   // its own libm's rounding, which differs from the reference's by ulps.
   if (hasFunction(p.epilogue)) {
@@ -192,11 +202,17 @@ bool verifying() {
   return on;
 }
 
+Products productsOf(LaunchFn launch) {
+  return launch == launchTf32     ? Products::Tf32
+         : launch == launchTf32x3 ? Products::Tf32x3
+                                  : Products::Native;
+}
+
 double normwiseBound(const Problem &host, const void *cInitial,
-                     const double *reference) {
+                     const double *reference, Products products) {
   if (host.dtype == DType::F32)
-    return normwiseBoundOf<float>(host, cInitial, reference);
-  return normwiseBoundOf<double>(host, cInitial, reference);
+    return normwiseBoundOf<float>(host, cInitial, reference, products);
+  return normwiseBoundOf<double>(host, cInitial, reference, products);
 }
 
 double errorRatio(const ResultError &error, double bound) {
@@ -210,14 +226,16 @@ double errorRatio(const ResultError &error, double bound) {
 }
 
 double normwiseRatio(const Problem &host, const void *cInitial,
-                     const void *cResult, const double *reference) {
+                     const void *cResult, const double *reference,
+                     Products products) {
   const ResultError error =
       host.dtype == DType::F32 ? errorOf<float>(host, cResult, reference)
                                : errorOf<double>(host, cResult, reference);
   // The bound reads all of A and B: only an error needs it.
   if (error.mismatch || error.squared == 0)
     return errorRatio(error, 0);
-  return errorRatio(error, normwiseBound(host, cInitial, reference));
+  return errorRatio(error,
+                    normwiseBound(host, cInitial, reference, products));
 }
 
 LaunchCheck::LaunchCheck(const Problem &device)
@@ -227,7 +245,7 @@ LaunchCheck::LaunchCheck(const Problem &device)
                           "GEMM_OPT_VERIFY: saving the initial C");
 }
 
-void LaunchCheck::report() {
+void LaunchCheck::report(LaunchFn ran) {
   if (!on)
     return;
   const Problem &p = device;
@@ -279,7 +297,8 @@ void LaunchCheck::report() {
       denseCopy(p, rebase(p.c.ptr, cSpan, oracleC.data()));
   double ratio =
       normwiseRatio(host, rebase(p.c.ptr, cSpan, initialC.data()),
-                    rebase(p.c.ptr, cSpan, resultC.data()), reference.data());
+                    rebase(p.c.ptr, cSpan, resultC.data()), reference.data(),
+                    productsOf(ran));
   std::fprintf(stderr, "gemm-opt verify: nest %s: err/bound = %.3e %s\n",
                p.nest, ratio, ratio <= 1 ? "PASS" : "FAIL");
 }

@@ -13,11 +13,21 @@
 
 namespace gemm_rt::detail {
 
+/// The products that a launch summed: in the element type, or on TF32
+/// tensor cores (gemm_tf32.h), whose bound adds the operands' truncation
+/// (one TF32 product: 2^-9 of |alpha| ||A|| ||B||, and the tensor cores'
+/// sums) or the split's dropped product (3xTF32: 2^-20).
+enum class Products { Native, Tf32, Tf32x3 };
+
+/// What `launch` sums in.
+Products productsOf(LaunchFn launch);
+
 /// err / bound for a result against a reference (see gemm_rt::verify). The
 /// operands of `host` and cInitial / cResult are host memory; `reference`
 /// holds the exact-ish result densely, element (b, i, j) at (b*m + i)*n + j.
 double normwiseRatio(const Problem &host, const void *cInitial,
-                     const void *cResult, const double *reference);
+                     const void *cResult, const double *reference,
+                     Products products = Products::Native);
 
 /// How far a result is from the reference: the squared Frobenius norm of
 /// the difference over the elements where the reference is finite, and
@@ -30,7 +40,8 @@ struct ResultError {
 /// The norm-wise bound of gemm_rt::verify on ||C - Cref||_F for `host`
 /// (whose operands are host memory); `reference` as for normwiseRatio.
 double normwiseBound(const Problem &host, const void *cInitial,
-                     const double *reference);
+                     const double *reference,
+                     Products products = Products::Native);
 
 /// err / bound: 0 for no error, +inf for a mismatch or an error where the
 /// bound is 0.
@@ -49,9 +60,10 @@ public:
   explicit LaunchCheck(const Problem &device);
 
   /// Runs launchReference on a scratch copy of the initial C and prints
-  /// "gemm-opt verify: nest <nest>: err/bound = <r> PASS|FAIL" to stderr.
-  /// A failure changes nothing else: run() goes on and returns as usual.
-  void report();
+  /// "gemm-opt verify: nest <nest>: err/bound = <r> PASS|FAIL" to stderr,
+  /// under the bound of what `ran` (the variant's launch) sums in. A
+  /// failure changes nothing else: run() goes on and returns as usual.
+  void report(LaunchFn ran);
 
   /// Whether GEMM_OPT_VERIFY asked for the check.
   bool enabled() const { return on; }

@@ -285,7 +285,7 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
         choice = launchChosen(launched, plan, sms, pipe.compute);
         checkCuda(cudaStreamSynchronize(pipe.compute), nest,
                   "kernel execution");
-        check.report();
+        check.report(plan.variants[choice.variant].launch);
       } else {
         choice = launchChosen(launched, plan, sms, pipe.compute);
       }

@@ -356,7 +356,7 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
                            c.kind == PointerKind::Device;
     if (!queueOnly || tracing() || launchCheck.enabled())
       checkCuda(cudaStreamSynchronize(stream), p.nest, "kernel execution");
-    launchCheck.report();
+    launchCheck.report(plan.variants[choice.variant].launch);
   }
   remember(plan, choice);
   if (tracing())

@@ -43,12 +43,18 @@ template <class T> double frobenius(const T *p, long n) {
 /// with element (row, col) at c[row*rowStride + col*colStride], row by row.
 /// `scale` is |alpha|*||A||_F*||B||_F + |beta|*||C0||_F of the product that
 /// made it.
+/// `type` names the precision compare.py bounds it by (f32 or f64 by T
+/// where null; tf32 or 3xtf32 for a float product that may run on TF32
+/// tensor cores).
 template <class T>
 void printMatrix(const char *label, long K, double scale, const T *c, long rows,
-                 long cols, long rowStride, long colStride) {
+                 long cols, long rowStride, long colStride,
+                 const char *type = nullptr) {
   std::printf("matrix %s %s %ld %.17g %ld", label,
-              sizeof(T) == sizeof(float) ? "f32" : "f64", K, scale,
-              rows * cols);
+              type                         ? type
+              : sizeof(T) == sizeof(float) ? "f32"
+                                           : "f64",
+              K, scale, rows * cols);
   for (long i = 0; i < rows * cols; ++i)
     std::printf(" %.17g",
                 double(c[(i / cols) * rowStride + (i % cols) * colStride]));

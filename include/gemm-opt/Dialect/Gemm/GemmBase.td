@@ -73,6 +73,14 @@ def Gemm_Dialect : Dialect {
       return ::llvm::StringLiteral("gemm.measured");
     }
 
+    /// The discardable string attribute of an f32 gemm.matmul whose user
+    /// asked for tensor cores: "tf32" (one TF32 product) or "3xtf32" (three,
+    /// FP32-accurate). Its launcher adds the runtime's TF32 launch
+    /// (gemm_tf32.h) to its kernels.
+    static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
+      return ::llvm::StringLiteral("gemm.precision");
+    }
+
     /// The discardable attribute of a gemm.matmul in a tuning program: an
     /// array of #gemm.tune_case, the problems to time each kernel on.
     static constexpr ::llvm::StringLiteral getTuneAttrName() {
