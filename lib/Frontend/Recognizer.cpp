@@ -130,6 +130,7 @@ public:
     if (nest) {
       result.nest = std::move(nest);
       result.summary = summary;
+      result.elementParams = elementParams;
     } else {
       result.rejection = scope.rejection.value_or(
           Rejection{"the nest is not a matrix multiplication", false});
@@ -142,6 +143,7 @@ private:
   const FunctionDecl *function;
   std::string summary;
   std::vector<SymExpr> extents; ///< Per dimension.
+  std::vector<const TemplateTypeParmDecl *> elementParams;
 
   std::string ivName(int loop) const {
     return scope.loops[loop].iv->getNameAsString();
@@ -690,6 +692,10 @@ std::optional<Nest> Recognizer::recognize() {
     d.push_back(col);
     return d;
   };
+  for (const Access *operand : operands)
+    if (const auto *param =
+            operand->expr->getType()->getAs<SubstTemplateTypeParmType>())
+      elementParams.push_back(param->getReplacedParameter());
   Nest nest;
   nest.isDouble = out->elementType->isSpecificBuiltinType(BuiltinType::Double);
   nest.sumsInDouble = sumsInDouble;
