@@ -569,23 +569,25 @@ std::optional<Nest> Recognizer::recognize() {
   }
   // Batch loops one inside another (tflite's b0, b1, b2 over 5-D tensors):
   // one batch dimension, innermost first, where each operand's stride of
-  // the outer is its stride of the inner times the inner extent, as known
-  // here or else tested before the nest (a precondition: a broadcast
-  // operand's strides are all 0, and one broadcast along some loops only
-  // runs the loops as written).
+  // the outer is its stride of the inner times the inner extent, or the
+  // outer runs once, as known here or else tested before the nest (a
+  // precondition: a broadcast operand's strides are all 0, and one
+  // broadcast along some loops only runs the loops as written).
   while (byDim[Batch].size() > 1 &&
          llvm::none_of(operands, [](const Access *a) { return a->rowIndex; })) {
     int inner = byDim[Batch].back();
     int outer = byDim[Batch][byDim[Batch].size() - 2];
+    std::vector<std::string> tests;
     for (const Access *a : operands)
-      if (!composesIn(a->index, outer, inner)) {
-        std::string test =
+      if (!composesIn(a->index, outer, inner))
+        tests.push_back(
             parenthesize(a->index.ivCoeffs[outer].str()) + " == " +
-            parenthesize(
-                (a->index.ivCoeffs[inner] * extents[inner]).str());
-        if (!llvm::is_contained(scope.preconditions, test))
-          scope.preconditions.push_back(test);
-      }
+            parenthesize((a->index.ivCoeffs[inner] * extents[inner]).str()));
+    if (!tests.empty())
+      scope.preconditions.push_back(
+          parenthesize(extents[outer].str()) + " == 1 || " +
+          (tests.size() > 1 ? "(" + llvm::join(tests, " && ") + ")"
+                            : tests.front()));
     extents[inner] = extents[outer] * extents[inner];
     byDim[Batch].erase(byDim[Batch].end() - 2);
   }

@@ -58,11 +58,12 @@ void flat(int nb, int m, int n, int k, const float *A, long sA, int lda,
 // Two batch loops over a 4-D tensor's leading dimensions, each with its
 // own stride in A and B (0 where an input is broadcast): one batch of nb *
 // nc where the strides compose, which C's do as written and the guard
-// tests for A's and B's before the nest; elsewhere the loops run.
+// tests for A's and B's before the nest (the outer loop may also run
+// once, whatever its strides); elsewhere the loops run.
 void batchLoops(int nb, int nc, int m, int n, int k, const float *A, long a0,
                 long a1, const float *B, long b0, long b1, float *C) {
-  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k, batch (nb * nc); A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; the launcher runs only where a0 == (a1 * nc) and b0 == (b1 * nc) (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
-  // OUT: {{^}}  if (!((a0 == (a1 * nc)) && (b0 == (b1 * nc)) && gemm_opt_nest_4(A, nb * nc, m, k, a1, k, 1, B, nb * nc, k, n, b1, n, 1, C, nb * nc, m, n, m * n, n, 1, 1, 1))) {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k, batch (nb * nc); A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; the launcher runs only where nb == 1 || (a0 == (a1 * nc) && b0 == (b1 * nc)) (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+  // OUT: {{^}}  if (!((nb == 1 || (a0 == (a1 * nc) && b0 == (b1 * nc))) && gemm_opt_nest_4(A, nb * nc, m, k, a1, k, 1, B, nb * nc, k, n, b1, n, 1, C, nb * nc, m, n, m * n, n, 1, 1, 1))) {
   for (int b = 0; b < nb; b++)
     for (int c = 0; c < nc; c++)
       for (int i = 0; i < m; i++)

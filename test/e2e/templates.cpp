@@ -159,13 +159,17 @@ void runBatch(const char *label, unsigned seed, const long *lhs,
 }
 
 int main() {
-  // Each input batched in full; the left one shared by every batch (all
-  // its batch dimensions 1); the left one broadcast along one dimension
-  // only, where the loops run as written.
+  // Each input batched in full; with a leading dimension of 1 (a 4-D
+  // tensor extended to 5-D), whose stride is 0 and whose loop runs once;
+  // the left one shared by every batch (all its batch dimensions 1); the
+  // left one broadcast along one dimension only, where the loops run as
+  // written.
   const long full[5] = {2, 3, 2, 13, 11}, fullR[5] = {2, 3, 2, 11, 9};
+  const long lead[5] = {1, 3, 2, 13, 11}, leadR[5] = {1, 3, 2, 11, 9};
   const long shared[5] = {1, 1, 1, 13, 11};
   const long partial[5] = {2, 1, 2, 13, 11};
   runBatch<float, float, float>("batch-f32", 23, full, fullR);
+  runBatch<float, float, float>("batch-leading", 27, lead, leadR);
   runBatch<double, double, double>("batch-f64", 29, shared, fullR);
   runBatch<float, float, float>("batch-partial", 31, partial, fullR);
   runBatch<int8_t, int8_t, int32_t>("batch-int8", 37, full, fullR);
