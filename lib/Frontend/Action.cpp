@@ -470,14 +470,23 @@ private:
     return tag;
   }
 
-  /// The type argument of `instance`, a function template's instantiation,
-  /// where its template has one parameter, a type; else null.
-  static const Type *soleTypeArgument(const FunctionDecl *instance) {
-    const TemplateArgumentList *args = instance->getTemplateSpecializationArgs();
-    if (!args || args->size() != 1 ||
-        args->get(0).getKind() != TemplateArgument::Type)
-      return nullptr;
-    return args->get(0).getAsType().getCanonicalType().getTypePtr();
+  /// Why a template's launchers could take the calls of an instantiation
+  /// they were not lifted from, where it has several type parameters: a
+  /// parameter that is the element type of no operand of `r` (an
+  /// accumulator's `<float, double>` would call the float launcher).
+  static std::optional<std::string>
+  looseParameter(const FunctionDecl *function, const Recognition &r) {
+    const FunctionTemplateDecl *pattern = function->getDescribedFunctionTemplate();
+    if (!pattern || pattern->getTemplateParameters()->size() < 2)
+      return std::nullopt;
+    for (const NamedDecl *param : *pattern->getTemplateParameters())
+      if (!llvm::is_contained(r.elementParams, param))
+        return "its template parameter '" + param->getNameAsString() +
+               "' is the element type of none of A, B, C and the bias, so "
+               "an instantiation that differs from the float or the double "
+               "one in '" + param->getNameAsString() +
+               "' alone would call that one's launcher";
+    return std::nullopt;
   }
 
   /// Recognises the nest of a function template, or of a member of a class
@@ -485,9 +494,9 @@ private:
   /// then overload one name; returns why not where an instantiation fails,
   /// there is none, or their calls would differ (one guard serves them all).
   /// Instantiations that gemm-opt made (OpenTemplates.h), and those of a
-  /// template of one type parameter for other types than float and double,
-  /// leave calls to the catch-all overload (Nest::openTemplate), which
-  /// `note` then says.
+  /// template of type parameters for other types than all float or all
+  /// double, leave calls to the catch-all overload (Nest::openTemplate),
+  /// which `note` then says.
   std::optional<std::string>
   recognizeInstances(const Stmt *loop, const FunctionDecl *function,
                      std::vector<Recognition> &out, std::string &note) {
@@ -510,9 +519,11 @@ private:
                                      isa<CXXMethodDecl>(instance));
       const Stmt *same = loopAt(instance->getBody(), loop->getBeginLoc());
       Recognition r = same ? recognizeNest(same, instance, ctx) : Recognition{};
-      const Type *type = soleTypeArgument(instance);
-      if (!r.nest && type && !type->isSpecificBuiltinType(BuiltinType::Float) &&
-          !type->isSpecificBuiltinType(BuiltinType::Double)) {
+      std::optional<const Type *> typed = typeArgument(instance);
+      const Type *type = typed.value_or(nullptr);
+      if (!r.nest && typed &&
+          !(type && (type->isSpecificBuiltinType(BuiltinType::Float) ||
+                     type->isSpecificBuiltinType(BuiltinType::Double)))) {
         others = true;
         continue;
       }
@@ -563,6 +574,9 @@ private:
           "its float and double instantiations do not lift to f32 and f64 "
           "GEMMs, so a launcher could take the calls of an instantiation "
           "for another type");
+    for (const Recognition &r : out)
+      if (std::optional<std::string> why = looseParameter(function, r))
+        return why;
     for (Recognition &r : out)
       r.nest->openTemplate = true;
     note = " (" +

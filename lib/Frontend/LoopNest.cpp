@@ -9,6 +9,7 @@
 #include "BetaStore.h"
 #include "CopyLanes.h"
 #include "Inline.h"
+#include "PointerWalk.h"
 #include "LoopHeader.h"
 #include "RealConj.h"
 #include "LateInit.h"
@@ -225,9 +226,11 @@ public:
       return walkLoop(s, -1);
     if (isa<NullStmt>(s))
       return true;
-    // Calls whose bodies are visible read as their bodies (Inline.cpp).
+    // Calls whose bodies are visible read as their bodies (Inline.cpp),
+    // with the pointers they walk read as offsets (PointerWalk.cpp).
     if (std::vector<const Stmt *> inlined; isa<DeclStmt, Expr>(s)) {
-      if (!inlineCalls(scope, s, inlined))
+      if (!inlineCalls(scope, s, inlined) ||
+          !normaliseInlinedWalks(scope, inlined))
         return scope.rejection->peelable = peelable, false;
       if (!inlined.empty())
         return walkBlock(inlined);

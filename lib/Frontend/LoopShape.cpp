@@ -100,7 +100,10 @@ public:
       : scope(scope), loops(scope.sourceLoops),
         roles(loops.size(), Role::Dimension), tileOf(loops.size(), -1),
         relative(loops.size(), false), unrolledOf(loops.size(), -1),
-        jammedCopies(loops.size(), 1), droppedLoops(loops.size(), false) {}
+        firstCopies(loops.size()), droppedLoops(loops.size(), false) {
+    for (size_t l = 0; l < loops.size(); ++l)
+      firstCopies[l] = loops[l].body;
+  }
 
   bool run();
 
@@ -118,8 +121,9 @@ private:
   llvm::DenseMap<int, const Expr *> firstTerms;
   /// A rerolled loop jammed into a loop inside it: that loop.
   llvm::DenseMap<int, int> jammedInto;
-  /// Per loop, the copies its body holds of loops jammed into it so far.
-  std::vector<int64_t> jammedCopies;
+  /// Per loop, the statements of its body that are the first copy of the
+  /// loops jammed into it so far (all of them where none is).
+  std::vector<std::vector<const Stmt *>> firstCopies;
   /// What the later jammed copies walked to: source loops, and the writes
   /// and locals by their order.
   std::vector<bool> droppedLoops;
@@ -407,40 +411,61 @@ bool Shaper::findRemainder(int remainder) {
 /// statements: every copy runs in the same loops, and distinct copies
 /// share no assigned variable (areJammedCopies), so only the order between
 /// copies changes, which the contraction does not see. Records the
-/// statements of the later copies, which the walk met in program order,
-/// an equal number per copy.
+/// statements of the later copies: where the copies follow each other,
+/// what the walk met in program order, an equal number per copy; where
+/// they interleave, each copy is a list of writes, each the one of its
+/// statement.
 bool Shaper::findJam(int loop) {
   int64_t count = *headers[loop].step.getConstant();
   auto inside = [](const std::vector<int> &chain, int l) {
     return llvm::is_contained(chain, l);
   };
   for (int within = loop;;) {
-    // The first copy of loops jammed into it before.
-    ArrayRef<const Stmt *> body = loops[within].body;
-    body = body.take_front(body.size() / jammedCopies[within]);
+    const std::vector<const Stmt *> &body = firstCopies[within];
+    std::vector<int64_t> copyOf;
     if (within != loop &&
-        areJammedCopies(scope, body, loop, within, count)) {
+        areJammedCopies(scope, body, loop, within, count, copyOf)) {
       std::vector<unsigned> orders;
+      std::vector<const Write *> writes;
       for (const Write &w : scope.writes)
         if (inside(w.loops, within) && !droppedOrders.contains(w.order))
-          orders.push_back(w.order);
+          orders.push_back(w.order), writes.push_back(&w);
       for (const LocalDef &local : scope.locals)
         if (inside(local.loops, within) &&
             !droppedOrders.contains(local.order))
           orders.push_back(local.order);
-      llvm::sort(orders);
       std::vector<int> nested;
       for (int l = within + 1; l < int(loops.size()); ++l)
         if (inside(around(l), within) && !droppedLoops[l])
           nested.push_back(l);
-      if (orders.size() % count || nested.size() % count)
-        return false;
-      for (size_t n = orders.size() / count; n < orders.size(); ++n)
-        droppedOrders.insert(orders[n]);
-      for (size_t n = nested.size() / count; n < nested.size(); ++n)
-        droppedLoops[nested[n]] = true;
+      if (llvm::is_sorted(copyOf)) {
+        llvm::sort(orders);
+        if (orders.size() % count || nested.size() % count)
+          return false;
+        for (size_t n = orders.size() / count; n < orders.size(); ++n)
+          droppedOrders.insert(orders[n]);
+        for (size_t n = nested.size() / count; n < nested.size(); ++n)
+          droppedLoops[nested[n]] = true;
+      } else {
+        if (!nested.empty() || orders.size() != writes.size())
+          return false;
+        for (const Write *w : writes) {
+          auto at = llvm::find(body, w->statement);
+          if (at == body.end() ||
+              llvm::count_if(writes, [&](const Write *other) {
+                return other->statement == w->statement;
+              }) != 1)
+            return false;
+          if (copyOf[at - body.begin()])
+            droppedOrders.insert(w->order);
+        }
+      }
+      std::vector<const Stmt *> first;
+      for (size_t q = 0; q < body.size(); ++q)
+        if (!copyOf[q])
+          first.push_back(body[q]);
+      firstCopies[within] = std::move(first);
       jammedInto[loop] = within;
-      jammedCopies[within] *= count;
       return true;
     }
     // Nothing at this level but one loop and declarations: without values,

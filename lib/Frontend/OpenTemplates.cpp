@@ -33,11 +33,13 @@ public:
         pattern->getDeclContext()->isDependentContext() ||
         !hasLoop(function->getBody()))
       return true;
-    // One type parameter: the launchers' element types then tell every
+    // Type parameters only: the launchers' element types then tell every
     // other instantiation's calls from theirs (Action.cpp).
-    const TemplateParameterList *params = pattern->getTemplateParameters();
-    if (params->size() != 1 || !isa<TemplateTypeParmDecl>(params->getParam(0)) ||
-        params->getParam(0)->isParameterPack())
+    if (llvm::any_of(*pattern->getTemplateParameters(),
+                     [](const NamedDecl *param) {
+                       return !isa<TemplateTypeParmDecl>(param) ||
+                              param->isParameterPack();
+                     }))
       return true;
     // Instantiated for other types only (int): no GEMM to lift.
     bool any = false, real = false;
@@ -45,10 +47,9 @@ public:
       if (!instance->hasBody())
         continue;
       any = true;
-      QualType type =
-          instance->getTemplateSpecializationArgs()->get(0).getAsType();
-      real |= type->isSpecificBuiltinType(BuiltinType::Float) ||
-              type->isSpecificBuiltinType(BuiltinType::Double);
+      const Type *type = typeArgument(instance).value_or(nullptr);
+      real |= type && (type->isSpecificBuiltinType(BuiltinType::Float) ||
+                       type->isSpecificBuiltinType(BuiltinType::Double));
     }
     if (!any || real)
       found.push_back(pattern);
@@ -71,6 +72,26 @@ private:
 
 } // namespace
 
+std::optional<const Type *>
+mlir::gemm::typeArgument(const FunctionDecl *instance) {
+  const TemplateArgumentList *args = instance->getTemplateSpecializationArgs();
+  if (!args || !args->size() ||
+      llvm::any_of(args->asArray(), [](const TemplateArgument &arg) {
+        return arg.getKind() != TemplateArgument::Type;
+      }))
+    return std::nullopt;
+  auto canonical = [](const TemplateArgument &arg) {
+    return arg.getAsType().getCanonicalType().getTypePtr();
+  };
+  const Type *type = canonical(args->get(0));
+  return llvm::all_of(args->asArray(),
+                      [&](const TemplateArgument &arg) {
+                        return canonical(arg) == type;
+                      })
+             ? type
+             : nullptr;
+}
+
 OpenInstances mlir::gemm::instantiateOpenTemplates(Sema &sema) {
   ASTContext &ctx = sema.getASTContext();
   const SourceManager &sm = ctx.getSourceManager();
@@ -83,15 +104,17 @@ OpenInstances mlir::gemm::instantiateOpenTemplates(Sema &sema) {
   // Instantiated where the file ends, as a use after the template would.
   SourceLocation end = sm.getLocForEndOfFile(sm.getMainFileID());
   for (FunctionTemplateDecl *pattern : finder.found) {
+    // Every parameter float, or every one double.
     for (QualType type : {ctx.FloatTy, ctx.DoubleTy}) {
-      TemplateArgument arg(type);
+      std::vector<TemplateArgument> args(
+          pattern->getTemplateParameters()->size(), TemplateArgument(type));
       void *at = nullptr;
-      if (FunctionDecl *own = pattern->findSpecialization(arg, at);
+      if (FunctionDecl *own = pattern->findSpecialization(args, at);
           own && own->hasBody())
         continue;
       DiagnosticErrorTrap errors(diags);
       FunctionDecl *instance = sema.InstantiateFunctionDeclaration(
-          pattern, TemplateArgumentList::CreateCopy(ctx, arg), end);
+          pattern, TemplateArgumentList::CreateCopy(ctx, args), end);
       if (!instance)
         continue;
       if (!errors.hasErrorOccurred())

@@ -3,12 +3,12 @@
 // A header of templates (a reference GEMM in a benchmark's `reference.h`)
 // instantiates nothing itself; its users do, in other files, and a file may
 // instantiate a template for int beside float. The launchers of a template
-// of one type parameter take the calls of every instantiation: those of
-// other types than float and double go to an overload that runs the nest as
-// written (Nest::openTemplate). That holds only where each launcher's
-// element type is the type argument, which the float and the double
-// instantiations together show (Action.cpp); gemm-opt makes the one the
-// file lacks.
+// whose parameters are types take the calls of every instantiation: those
+// of other types than all float or all double go to an overload that runs
+// the nest as written (Nest::openTemplate). That holds only where the
+// launchers' element types are the type arguments, which the float and the
+// double instantiations together show (Action.cpp); gemm-opt makes the one
+// the file lacks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_OPENTEMPLATES_H
@@ -16,9 +16,12 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
+
 namespace clang {
 class FunctionDecl;
 class Sema;
+class Type;
 } // namespace clang
 
 namespace mlir::gemm {
@@ -28,12 +31,18 @@ namespace mlir::gemm {
 /// instantiation of the file's and is not looked at).
 using OpenInstances = llvm::DenseMap<const clang::FunctionDecl *, bool>;
 
-/// Instantiates for float and for double, where the translation unit does
-/// not, the function templates in the main file or a file it includes
-/// itself (not a system header) that have a loop and one template
-/// parameter, a type, and that the translation unit instantiates for float
-/// or double, or not at all. Diagnostics of the
-/// instantiations are not shown.
+/// Where `instance` is a function template's instantiation whose
+/// arguments are all types: the canonical type they all are, or null where
+/// they differ (`<int8_t, int8_t, int32_t>`); else nullopt.
+std::optional<const clang::Type *>
+typeArgument(const clang::FunctionDecl *instance);
+
+/// Instantiates with every parameter float and with every one double,
+/// where the translation unit does not, the function templates in the main
+/// file or a file it includes itself (not a system header) that have a
+/// loop and only type parameters (no pack), and that the translation unit
+/// instantiates so (`<float, float, float>`), or not at all. Diagnostics
+/// of the instantiations are not shown.
 OpenInstances instantiateOpenTemplates(clang::Sema &sema);
 
 } // namespace mlir::gemm

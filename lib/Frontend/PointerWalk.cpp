@@ -105,10 +105,15 @@ namespace mlir::gemm {
 
 class WalkRewriter : OffsetBuilder {
 public:
-  explicit WalkRewriter(PointerWalk &walk)
-      : OffsetBuilder(walk.scope.ctx), walk(walk), scope(walk.scope) {}
+  /// Changes go to `undo` where given, else to the scope's restore list.
+  WalkRewriter(NestScope &scope, const FunctionDecl *function,
+               std::vector<std::pair<Stmt **, Stmt *>> *undo)
+      : OffsetBuilder(scope.ctx), scope(scope), function(function),
+        undo(undo) {}
 
-  bool run() {
+  /// The whole nest: a pointer declared before it starts at its value at
+  /// entry, and must die with the nest.
+  bool runNest() {
     Stmt *root = const_cast<Stmt *>(unwrapLoopWrappers(scope.outer));
     scan(root, false);
     if (walked.empty())
@@ -127,9 +132,29 @@ public:
     return true;
   }
 
+  /// A call's body as the walk inlines it (`block`): the pointers it
+  /// declares are fresh on each call, so they are followed from their
+  /// declarations; a move of any other pointer stays for the walk to judge.
+  bool runInlined(Stmt *&block) {
+    inlined = true;
+    scan(block, false);
+    llvm::SmallVector<const VarDecl *, 8> all(walked.begin(), walked.end());
+    for (const VarDecl *var : all)
+      if (!declaredInside.contains(var))
+        walked.erase(var);
+    if (walked.empty())
+      return true;
+    splitIncrements(block);
+    State state;
+    return execStmt(block, state);
+  }
+
 private:
-  PointerWalk &walk;
   NestScope &scope;
+  const FunctionDecl *function;
+  std::vector<std::pair<Stmt **, Stmt *>> *undo;
+  /// Following an inlined call's body (runInlined).
+  bool inlined = false;
   /// Pointers the nest moves or sets; variables it assigns or steps;
   /// variables it declares.
   llvm::SmallPtrSet<const VarDecl *, 8> walked, assigned, declaredInside;
@@ -153,7 +178,9 @@ private:
   }
 
   void replace(Stmt *&slot, Stmt *with) {
-    walk.undo.emplace_back(&slot, slot);
+    if (!undo)
+      return scope.replace(&slot, with);
+    undo->emplace_back(&slot, slot);
     slot = with;
   }
 
@@ -709,13 +736,12 @@ private:
         return reset(slot, assign, var, state);
       return execFull(slot, state);
     }
-    // `if`, `switch` and the like: reads are rewritten, moves are
-    // conditional.
+    // `if`, `switch` and the like: reads are rewritten, moves (an arm `p
+    // += ld;` too) are conditional.
     ++conditional;
     bool ok = true;
     for (Stmt *&child : s->children())
-      if (child && !(ok = isa<Expr>(child) ? execFull(child, state)
-                                           : execStmt(child, state)))
+      if (child && !(ok = execStmt(child, state)))
         break;
     --conditional;
     return ok;
@@ -847,6 +873,12 @@ private:
       for (const Stmt *loop : term.counted)
         if (!llvm::is_contained(chain, loop)) {
           const std::string &condition = counts(loop).precondition;
+          // An inlined call's terms need not be valid before the nest.
+          if (!condition.empty() && inlined)
+            return fail("pointer " + name(var) + " is read after the loop "
+                        "over " + name(counts(loop).iv) + " of an inlined "
+                        "call, where it depends on a trip count that is not "
+                        "proven >= 0 (" + condition + ")");
           if (!condition.empty() &&
               !llvm::is_contained(scope.preconditions, condition))
             scope.preconditions.push_back(condition);
@@ -870,7 +902,7 @@ private:
   /// would read it again.
   bool diesWithNest(const VarDecl *var) {
     std::string p = name(var);
-    if (!walk.function || !walk.function->getBody() ||
+    if (!function || !function->getBody() ||
         !var->hasLocalStorage())
       return fail("pointer " + p + " is moved by the nest and is no local of "
                   "the function, so code after the loop may read where it "
@@ -878,7 +910,7 @@ private:
     const SourceManager &sm = ctx.getSourceManager();
     SourceLocation end = endOfStmt(scope.outer);
     ReadsAfter reads(var, sm, end);
-    reads.TraverseStmt(walk.function->getBody());
+    reads.TraverseStmt(function->getBody());
     if (reads.escapes)
       return fail("the address of pointer " + p + ", which the nest moves, is "
                   "taken, so code after the loop may read where it stopped, "
@@ -907,7 +939,7 @@ private:
         around.pop_back();
       return false;
     };
-    find(walk.function->getBody());
+    find(function->getBody());
     for (const Stmt *loop : around)
       if (!loop->getSourceRange().fullyContains(var->getSourceRange()))
         return fail("pointer " + p + " is moved by the nest, which runs "
@@ -927,4 +959,20 @@ PointerWalk::~PointerWalk() {
     *it->first = it->second;
 }
 
-bool PointerWalk::normalise() { return WalkRewriter(*this).run(); }
+bool PointerWalk::normalise() {
+  return WalkRewriter(scope, function, &undo).runNest();
+}
+
+bool mlir::gemm::normaliseInlinedWalks(NestScope &scope,
+                                       std::vector<const Stmt *> &statements) {
+  std::vector<Stmt *> body;
+  for (const Stmt *s : statements)
+    body.push_back(const_cast<Stmt *>(s));
+  Stmt *block = CompoundStmt::Create(scope.ctx, body, FPOptionsOverride(),
+                                     SourceLocation(), SourceLocation());
+  if (!WalkRewriter(scope, nullptr, nullptr).runInlined(block))
+    return false;
+  auto *rewritten = cast<CompoundStmt>(block);
+  statements.assign(rewritten->body_begin(), rewritten->body_end());
+  return true;
+}

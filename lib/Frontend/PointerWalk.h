@@ -41,8 +41,15 @@ private:
   const clang::FunctionDecl *function;
   /// Child slots this walk changed, with what they held.
   std::vector<std::pair<clang::Stmt **, clang::Stmt *>> undo;
-  friend class WalkRewriter;
 };
+
+/// The same for `statements`, a call's body as the walk inlines it
+/// (Inline.cpp), which PointerWalk did not see: the pointers the body
+/// declares (its locals, and parameters it moves) are followed from their
+/// declarations, the changes last until the scope ends, and `statements`
+/// takes the rewritten list. False, with scope's rejection set, as above.
+bool normaliseInlinedWalks(NestScope &scope,
+                           std::vector<const clang::Stmt *> &statements);
 
 } // namespace mlir::gemm
 

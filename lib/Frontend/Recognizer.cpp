@@ -130,6 +130,7 @@ public:
     if (nest) {
       result.nest = std::move(nest);
       result.summary = summary;
+      result.elementParams = elementParams;
     } else {
       result.rejection = scope.rejection.value_or(
           Rejection{"the nest is not a matrix multiplication", false});
@@ -142,6 +143,7 @@ private:
   const FunctionDecl *function;
   std::string summary;
   std::vector<SymExpr> extents; ///< Per dimension.
+  std::vector<const TemplateTypeParmDecl *> elementParams;
 
   std::string ivName(int loop) const {
     return scope.loops[loop].iv->getNameAsString();
@@ -539,6 +541,12 @@ std::optional<Nest> Recognizer::recognize() {
                  llvm::is_contained(shared, inner);
         });
   };
+  SmallVector<const Access *, 4> operands = {&*x, &*y, &*out};
+  if (bias)
+    operands.push_back(&*bias);
+  auto composesIn = [&](const AffineForm &form, int outer, int inner) {
+    return form.ivCoeffs[outer] == form.ivCoeffs[inner] * extents[inner];
+  };
   for (Dim side : {M, N, K}) {
     if (byDim[side].size() != 2)
       continue;
@@ -546,14 +554,9 @@ std::optional<Nest> Recognizer::recognize() {
     if (side == K ? c->accumulator || initShares(outer)
                   : !initInside(outer, inner))
       continue;
-    SmallVector<const Access *, 4> operands = {&*x, &*y, &*out};
-    if (bias)
-      operands.push_back(&*bias);
-    auto composesIn = [&](const AffineForm &form) {
-      return form.ivCoeffs[outer] == form.ivCoeffs[inner] * extents[inner];
-    };
     bool composes = llvm::all_of(operands, [&](const Access *a) {
-      return composesIn(a->index) && (!a->rowIndex || composesIn(*a->rowIndex));
+      return composesIn(a->index, outer, inner) &&
+             (!a->rowIndex || composesIn(*a->rowIndex, outer, inner));
     });
     if (composes) {
       extents[inner] = extents[outer] * extents[inner];
@@ -563,6 +566,30 @@ std::optional<Nest> Recognizer::recognize() {
       byDim[Batch] = {outer};
       byDim[side] = {inner};
     }
+  }
+  // Batch loops one inside another (tflite's b0, b1, b2 over 5-D tensors):
+  // one batch dimension, innermost first, where each operand's stride of
+  // the outer is its stride of the inner times the inner extent, or the
+  // outer runs once, as known here or else tested before the nest (a
+  // precondition: a broadcast operand's strides are all 0, and one
+  // broadcast along some loops only runs the loops as written).
+  while (byDim[Batch].size() > 1 &&
+         llvm::none_of(operands, [](const Access *a) { return a->rowIndex; })) {
+    int inner = byDim[Batch].back();
+    int outer = byDim[Batch][byDim[Batch].size() - 2];
+    std::vector<std::string> tests;
+    for (const Access *a : operands)
+      if (!composesIn(a->index, outer, inner))
+        tests.push_back(
+            parenthesize(a->index.ivCoeffs[outer].str()) + " == " +
+            parenthesize((a->index.ivCoeffs[inner] * extents[inner]).str()));
+    if (!tests.empty())
+      scope.preconditions.push_back(
+          parenthesize(extents[outer].str()) + " == 1 || " +
+          (tests.size() > 1 ? "(" + llvm::join(tests, " && ") + ")"
+                            : tests.front()));
+    extents[inner] = extents[outer] * extents[inner];
+    byDim[Batch].erase(byDim[Batch].end() - 2);
   }
   // One side of C missing: a matrix-vector product. It reads each element
   // of the matrix once, so for host data the copy to the GPU costs about
@@ -667,6 +694,10 @@ std::optional<Nest> Recognizer::recognize() {
     d.push_back(col);
     return d;
   };
+  for (const Access *operand : operands)
+    if (const auto *param =
+            operand->expr->getType()->getAs<SubstTemplateTypeParmType>())
+      elementParams.push_back(param->getReplacedParameter());
   Nest nest;
   nest.isDouble = out->elementType->isSpecificBuiltinType(BuiltinType::Double);
   nest.sumsInDouble = sumsInDouble;

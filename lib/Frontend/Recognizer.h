@@ -14,6 +14,10 @@ struct Recognition {
   std::optional<Nest> nest;
   std::string summary;
   Rejection rejection;
+  /// In a template's instantiation: the template type parameters whose
+  /// arguments the element types of A, B, C and the bias are, as the
+  /// instantiation's types say (`const Ta *lhs`).
+  std::vector<const clang::TemplateTypeParmDecl *> elementParams;
 };
 
 /// `start`: the statement before the nest that starts its outermost loop

@@ -105,9 +105,20 @@ void inputsOf(const Stmt *e, llvm::SmallPtrSetImpl<const VarDecl *> &vars,
   if (const auto *ref = dyn_cast<DeclRefExpr>(e))
     if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
       vars.insert(var);
+  // An element's address (`&B[j * ldb]`) and a row of an array (`a[i]` of
+  // `&a[i][j]`) read no memory; their bases and indices may.
+  if (const auto *op = dyn_cast<UnaryOperator>(e);
+      op && op->getOpcode() == UO_AddrOf)
+    if (const auto *element =
+            dyn_cast<ArraySubscriptExpr>(op->getSubExpr()->IgnoreParens())) {
+      for (const Stmt *child : element->children())
+        inputsOf(child, vars, roots, unknown);
+      return;
+    }
   if (const auto *x = dyn_cast<Expr>(e);
-      x && (indexed(x) || (isa<UnaryOperator>(x) &&
-                           cast<UnaryOperator>(x)->getOpcode() == UO_Deref))) {
+      x && !x->getType()->isArrayType() &&
+      (indexed(x) || (isa<UnaryOperator>(x) &&
+                      cast<UnaryOperator>(x)->getOpcode() == UO_Deref))) {
     if (const VarDecl *root = rootOf(x))
       roots.insert(root);
     else

@@ -72,8 +72,12 @@ public:
         (mentions(te, scope.sourceLoops[bodyLoop].iv) ||
          mentions(xe, scope.sourceLoops[copyLoop].iv)))
       return sameIndex(xe, te, shift);
+    // The same element spelled with other offsets (`c[1 * ldc]` of `c =
+    // &C[j * ldc]` is the copy at j + 1 of `c[0]`; `*(b1 + p)` of `b0[p]`
+    // where b1 = b0 + ldb).
+    bool elements = isElement(x) && isElement(t);
     if (x->getStmtClass() != t->getStmtClass() || !sameNode(x, t))
-      return false;
+      return elements && sameAddress(xe, te, shift);
     // Jammed copies run in another order: they may share no variable that
     // one of them assigns, but for the induction variables of their loops.
     if (const auto *ref = dyn_cast<DeclRefExpr>(x);
@@ -83,11 +87,9 @@ public:
           return l.iv == ref->getDecl();
         }))
       shared = cast<VarDecl>(ref->getDecl());
-    // The same element spelled with other offsets (`c[1 * ldc]` of `c =
-    // &C[j * ldc]` is the copy at j + 1 of `c[0]`).
     if (sameChildren(x, t, shift))
       return true;
-    return isa<ArraySubscriptExpr>(x) && sameAddress(xe, te, shift);
+    return elements && sameAddress(xe, te, shift);
   }
 
   /// A variable that copies share and one of them assigns, if any.
@@ -154,8 +156,8 @@ private:
       return offset(cast->getSubExpr(), context);
     if (const auto *addr = dyn_cast<UnaryOperator>(p);
         addr && addr->getOpcode() == UO_AddrOf)
-      if (const auto *sub =
-              dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens()))
+      if (const auto *sub = addr->getSubExpr()->IgnoreParens();
+          isElement(sub))
         return element(sub, context);
     if (const auto *op = dyn_cast<BinaryOperator>(p);
         op && (op->getOpcode() == BO_Add || op->getOpcode() == BO_Sub)) {
@@ -178,10 +180,20 @@ private:
       return offset(value, context);
     return Offset{p, AffineForm(scope.sourceLoops.size())};
   }
-  std::optional<Offset> element(const ArraySubscriptExpr *e,
+  /// `p[e]` or `*p`.
+  static bool isElement(const Stmt *e) {
+    const auto *deref = dyn_cast<UnaryOperator>(e);
+    return isa<ArraySubscriptExpr>(e) ||
+           (deref && deref->getOpcode() == UO_Deref);
+  }
+  /// The element an isElement expression names.
+  std::optional<Offset> element(const Expr *e,
                                 const std::vector<int> &context) {
-    std::optional<Offset> base = offset(e->getBase(), context);
-    std::optional<AffineForm> by = scope.linearize(e->getIdx(), context);
+    const auto *sub = dyn_cast<ArraySubscriptExpr>(e);
+    if (!sub)
+      return offset(cast<UnaryOperator>(e)->getSubExpr(), context);
+    std::optional<Offset> base = offset(sub->getBase(), context);
+    std::optional<AffineForm> by = scope.linearize(sub->getIdx(), context);
     if (!base || !by)
       return std::nullopt;
     base->elements = base->elements + *by;
@@ -190,10 +202,8 @@ private:
 
   bool sameAddress(const Expr *x, const Expr *t, int64_t shift) {
     std::optional<Rejection> saved = scope.rejection;
-    std::optional<Offset> ox =
-        element(cast<ArraySubscriptExpr>(x), copyContext);
-    std::optional<Offset> ot =
-        element(cast<ArraySubscriptExpr>(t), bodyContext);
+    std::optional<Offset> ox = element(x, copyContext);
+    std::optional<Offset> ot = element(t, bodyContext);
     scope.rejection = saved;
     return ox && ot && same(ox->root, ot->root, shift) &&
            shifted(ox->elements, ot->elements, shift);
@@ -280,15 +290,38 @@ bool mlir::gemm::areCopies(NestScope &scope, ArrayRef<const Stmt *> copies,
 
 bool mlir::gemm::areJammedCopies(NestScope &scope,
                                  ArrayRef<const Stmt *> body, int loop,
-                                 int within, int64_t count) {
+                                 int within, int64_t count,
+                                 std::vector<int64_t> &copyOf) {
   Comparer compare(scope, loop, loop, within);
   size_t m = body.size() / count;
   if (m == 0 || body.size() != count * m)
     return false;
-  for (int64_t u = 1; u < count; ++u)
+  // One copy after the other.
+  copyOf.clear();
+  for (int64_t u = 0; u < count; ++u)
     for (size_t j = 0; j < m; ++j)
-      if (!compare.same(body[u * m + j], body[j], u))
+      if (u == 0 || compare.same(body[u * m + j], body[j], u))
+        copyOf.push_back(u);
+  if (copyOf.size() != body.size()) {
+    // Else interleaved: a statement is the next statement of some copy
+    // (the next of the first copy's, moved on), or the first copy's next.
+    compare.shared = nullptr;
+    copyOf.assign(body.size(), 0);
+    std::vector<size_t> first;
+    std::vector<size_t> next(count, 0);
+    for (size_t q = 0; q < body.size(); ++q) {
+      for (int64_t u = 1; u < count && !copyOf[q]; ++u)
+        if (next[u] < first.size() &&
+            compare.same(body[q], body[first[next[u]]], u))
+          copyOf[q] = u, ++next[u];
+      if (!copyOf[q] && first.size() == m)
         return false;
+      if (!copyOf[q])
+        first.push_back(q);
+    }
+    if (llvm::any_of(llvm::drop_begin(next), [&](size_t n) { return n != m; }))
+      return false;
+  }
   if (const VarDecl *var = compare.shared) {
     std::string iv = scope.sourceLoops[loop].iv->getNameAsString();
     return scope.reject(

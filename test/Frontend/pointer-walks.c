@@ -145,3 +145,39 @@ void declaredFirst(int M, int N, int K, const double *A, const double *B,
         crow[j] += arow[k] * B[k * N + j];
   }
 }
+
+// Walks inside inlined helpers: a dot product that moves its parameters,
+// and one that walks a local pointer down B's column by its own statement.
+static double dotWalk(int k, const double *x, const double *y, int incy) {
+  double s = 0;
+  for (int p = 0; p < k; p++) {
+    s += *x++ * *y;
+    y += incy;
+  }
+  return s;
+}
+void helperWalks(int M, int N, int K, const double *A, const double *B,
+                 double *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = M x N x K; A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 1; rewritten to call gemm_opt_nest_7 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      C[i * N + j] += dotWalk(K, &A[i * K], &B[j], N);
+}
+static void columnWalk(int k, const float *a, const float *b, int n,
+                       float *c) {
+  const float *bp = b;
+  float s = 0;
+  for (int p = 0; p < k; p++) {
+    float bv = *bp;
+    bp += n;
+    s += a[p] * bv;
+  }
+  *c += s;
+}
+void helperColumnWalks(int M, int N, int K, const float *A, const float *B,
+                       float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 1; rewritten to call gemm_opt_nest_8 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++)
+      columnWalk(K, &A[i * K], &B[j], N, &C[i * N + j]);
+}

@@ -47,6 +47,71 @@ void pointers(int m, int n, int k, const double *A, const double *B,
     }
 }
 
+// B's step registers loaded through pointers that walk B's columns from
+// before the K loop (`b0 = *b0p++;`), in a helper, the block's statements
+// row pair by row pair (how-to-optimize-gemm's AddDot4x4 of MMult_4x4_9):
+// the walks are read in the inlined body, and the copies of the jammed
+// loops interleave, each in the first copy's order.
+static void walked2x2(int k, const double *a, int lda, const double *b,
+                      int ldb, double *c, int ldc) {
+  int p;
+  double c00, c01, c10, c11, a0, a1, b0, b1;
+  const double *b0p, *b1p;
+  b0p = &b[0];
+  b1p = &b[ldb];
+  c00 = 0.0;
+  c01 = 0.0;
+  c10 = 0.0;
+  c11 = 0.0;
+  for (p = 0; p < k; p++) {
+    a0 = a[p * lda];
+    a1 = a[p * lda + 1];
+    b0 = *b0p++;
+    b1 = *b1p++;
+    c00 += a0 * b0;
+    c10 += a1 * b0;
+    c01 += a0 * b1;
+    c11 += a1 * b1;
+  }
+  c[0] += c00;
+  c[ldc] += c01;
+  c[1] += c10;
+  c[ldc + 1] += c11;
+}
+void walkedCalls(int m, int n, int k, const double *A, int lda,
+                 const double *B, int ldb, double *C, int ldc) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = m x n x k; A column-major, B column-major, C column-major; accumulates into C, alpha = 1, beta = 1; 'j' is unrolled by 2 and jammed into 'p'; 'i' is unrolled by 2 and jammed into 'p'; the launcher runs only where n % 2 == 0 and m % 2 == 0 {{.*}} [-Rpass=gemm]
+  for (int j = 0; j < n; j += 2)
+    for (int i = 0; i < m; i += 2)
+      walked2x2(k, &A[i], lda, &B[j * ldb], ldb, &C[j * ldc + i], ldc);
+}
+
+// The same inline, the pointers declared with their starts between the
+// accumulators' and the K loop, and one column read as `b1p[p]`.
+void walkedInline(int m, int n, int k, const float *A, int lda,
+                  const float *B, int ldb, float *C, int ldc) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A column-major, B column-major, C column-major; accumulates into C, alpha = 1, beta = 1; 'j' is unrolled by 2 and jammed into 'p'; 'i' is unrolled by 2 and jammed into 'p'; the launcher runs only where n % 2 == 0 and m % 2 == 0 {{.*}} [-Rpass=gemm]
+  for (int j = 0; j < n; j += 2)
+    for (int i = 0; i < m; i += 2) {
+      float c00 = 0, c01 = 0, c10 = 0, c11 = 0, a0, a1, b0, b1;
+      const float *b0p = &B[j * ldb], *b1p = &B[(j + 1) * ldb];
+      for (int p = 0; p < k; p++) {
+        a0 = A[p * lda + i];
+        a1 = A[p * lda + i + 1];
+        b0 = *b0p++;
+        b1 = b1p[p];
+        c00 += a0 * b0;
+        c10 += a1 * b0;
+        c01 += a0 * b1;
+        c11 += a1 * b1;
+      }
+      C[j * ldc + i] += c00;
+      C[(j + 1) * ldc + i] += c01;
+      C[j * ldc + i + 1] += c10;
+      C[(j + 1) * ldc + i + 1] += c11;
+    }
+}
+
 // Near misses. The accumulator is read again after its element took it:
 // it must keep its sum.
 void readTwice(int m, int n, int k, const float *A, const float *B, float *C,

@@ -143,3 +143,44 @@ void repeated(int R, int M, int N, int K, const float *A, const float *B,
       }
   }
 }
+
+// Walks inside inlined helpers. The pointer is read after the helper's K
+// loop, where it stands past the elements by a trip count that may be
+// negative: its value is not proven.
+static void dotThenRead(int k, const float *a, const float *b, int ldb,
+                        float *c) {
+  const float *bp = b;
+  float s = 0;
+  for (int p = 0; p < k; p++) {
+    s += a[p] * *bp;
+    bp += ldb;
+  }
+  *c += s * *bp;
+}
+void helperReadsAfter(int m, int n, int k, const float *A, const float *B,
+                      float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'bp' is read after the loop over 'p' of an inlined call, where it depends on a trip count that is not proven >= 0 (k >= 0) [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      dotThenRead(k, &A[i * k], &B[j], n, &C[i * n + j]);
+}
+
+// The helper moves its pointer under a branch, in an arm of its own.
+static void skipZeros(int k, const float *a, const float *b, int ldb,
+                      float *c) {
+  const float *bp = b;
+  float s = 0;
+  for (int p = 0; p < k; p++) {
+    s += a[p] * *bp;
+    if (a[p] != 0)
+      bp += ldb;
+  }
+  *c += s;
+}
+void helperSkips(int m, int n, int k, const float *A, const float *B,
+                 float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'bp' is moved conditionally, so its offset is not a function of the loop indices [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      skipZeros(k, &A[i * k], &B[j], n, &C[i * n + j]);
+}

@@ -13,7 +13,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-19: [-Rpass=gemm]
+// CHECK-COUNT-22: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -384,6 +384,86 @@ static void rowPointerBlock(int m, int n, int k, const float *A,
       }
     }
 }
+// B's step registers loaded through pointers that walk B's rows from
+// before the K loop (`b0 = *b0p++;`), in a helper, the block's statements
+// row by row of B's pair (how-to-optimize-gemm's MMult_4x4_9).
+static void walked2x2(int k, const float *a, int lda, const float *b,
+                      int ldb, float *c, int ldc) {
+  float c00, c01, c10, c11, a0, a1, b0, b1;
+  const float *b0p, *b1p;
+  b0p = &b[0];
+  b1p = &b[1];
+  c00 = 0;
+  c01 = 0;
+  c10 = 0;
+  c11 = 0;
+  for (int p = 0; p < k; ++p) {
+    a0 = a[p];
+    a1 = a[lda + p];
+    b0 = *b0p;
+    b1 = *b1p;
+    b0p += ldb;
+    b1p += ldb;
+    c00 += a0 * b0;
+    c10 += a1 * b0;
+    c01 += a0 * b1;
+    c11 += a1 * b1;
+  }
+  c[0] += c00;
+  c[1] += c01;
+  c[ldc] += c10;
+  c[ldc + 1] += c11;
+}
+static void walkedBlock(int m, int n, int k, const float *A, const float *B,
+                        float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i += 2)
+    for (int j = 0; j < n; j += 2)
+      walked2x2(k, &A[i * lda], lda, &B[j], ldb, &C[i * ldc + j], ldc);
+}
+// The same in double, inline, the walking pointers declared with their
+// starts and read by `*b0p++`.
+static void walkedInline(int m, int n, int k, const double *A,
+                         const double *B, double *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int j = 0; j < n; j += 2)
+    for (int i = 0; i < m; i += 2) {
+      double c00 = 0, c01 = 0, c10 = 0, c11 = 0, a0, a1, b0, b1;
+      const double *b0p = &B[j], *b1p = &B[j + 1];
+      for (int p = 0; p < k; p++) {
+        a0 = A[i * lda + p];
+        a1 = A[(i + 1) * lda + p];
+        b0 = *b0p;
+        b1 = *b1p;
+        b0p += ldb;
+        b1p += ldb;
+        c00 += a0 * b0;
+        c01 += a0 * b1;
+        c10 += a1 * b0;
+        c11 += a1 * b1;
+      }
+      C[i * ldc + j] += c00;
+      C[i * ldc + j + 1] += c01;
+      C[(i + 1) * ldc + j] += c10;
+      C[(i + 1) * ldc + j + 1] += c11;
+    }
+}
+// A dot helper that walks its parameters.
+static float dotWalk(int k, const float *x, const float *y, int incy) {
+  float s = 0;
+  for (int p = 0; p < k; p++) {
+    s += *x++ * *y;
+    y += incy;
+  }
+  return s;
+}
+static void walkedDot(int m, int n, int k, const float *A, const float *B,
+                      float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      C[i * ldc + j] += dotWalk(k, &A[i * lda], &B[j], ldb);
+}
 
 int main() {
   const int sizes[][3] = {{32, 24, 40}, {37, 29, 45}};
@@ -484,6 +564,21 @@ int main() {
       Problem<float> p(m, n, k, 55);
       rowPointerBlock(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("row-pointer-block");
+    }
+    {
+      Problem<float> p(m, n, k, 58);
+      walkedBlock(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("walked-block");
+    }
+    {
+      Problem<double> p(m, n, k, 61);
+      walkedInline(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("walked-inline");
+    }
+    {
+      Problem<float> p(m, n, k, 64);
+      walkedDot(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("walked-dot");
     }
   }
   // K below the unrolling, and a `do` loop over an empty range (it runs
