@@ -5,7 +5,10 @@ The programs come from gen.py; per nest they print a header with the bound's
 terms, the cells of C the nest writes, every other cell of every region as
 hex bit patterns, and live-out values (gen.py's docstring has the format).
 A nest passes iff
-  - its written cells agree norm-wise: ||x - y||_2 <= 4 (K+2) eps scale, and
+  - its written cells agree norm-wise: ||x - y||_2 <= bound * scale, the
+    bound test/e2e/compare.py's bound_of gives at K+2 for the header's type
+    (4 (K+2) eps for f32 and f64; tf32 and 3xtf32 for a float product that
+    asked for tensor cores), and
     NaN or infinity sit at the same cells with the same class on both sides
     (a GPU sums in another order than the loop, so no more is promised);
   - every other cell is bit-identical (guards, padding, gaps, A and B);
@@ -19,9 +22,13 @@ status 1 if any nest failed.
 
 import gzip
 import math
+import os
 import sys
 
-EPS = {"f32": 2.0**-24, "f64": 2.0**-53}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))), "e2e"))
+from compare import bound_of  # noqa: E402
+
 GUARD = 16
 # Both programs compute the scale with the same code from the same inputs.
 SCALE_TOLERANCE = 1e-9
@@ -110,7 +117,7 @@ def compare_written(header, expected, actual):
     fields_x, fields_y = expected.split(), actual.split()
     if fields_x[0] != fields_y[0]:
         return f"{fields_x[0]} written cells expected, {fields_y[0]} printed"
-    eps, k, scale = EPS[header[0]], int(header[1]), float(header[2])
+    k, scale = int(header[1]), float(header[2])
     x = [float(v) for v in fields_x[1:]]
     y = [float(v) for v in fields_y[1:]]
     for i, (a, b) in enumerate(zip(x, y)):
@@ -121,7 +128,7 @@ def compare_written(header, expected, actual):
                     f"(NaN or infinity on one side)")
     error = math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(x, y)
                                 if math.isfinite(a)))
-    bound = 4 * (k + 2) * eps * scale
+    bound = bound_of(header[0], k + 2) * scale
     if not error <= bound:
         worst = max(range(len(x)), key=lambda i: abs(x[i] - y[i])
                     if math.isfinite(x[i]) else -1.0)

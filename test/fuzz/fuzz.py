@@ -12,7 +12,9 @@ runtime's CPU reference instead of its loop: a recognition error changes the
 results without a GPU. gemm-opt gets --reference-kernel, so nvcc compiles
 host code only. Besides the results, every nest must get exactly one remark,
 at its outermost for (or at the next for, where gemm-opt peels an outer loop
-that it takes for a repeat loop and reports the nest inside it).
+that it takes for a repeat loop and reports the nest inside it); that of a
+rewritten nest names the precision its pragma asked for, or says that it
+does not apply (f64, floats summed in double), and no other.
 
 gpu-prepare: writes, per seed, DIR/<seed>/{prog.cpp, prog.cu,
 expected.txt.gz, nests}: the program, gemm-opt's output with real kernels,
@@ -115,10 +117,24 @@ def check_remarks(stderr, nests):
         elif lineno != n.line:
             problems[n.index] = (f"remark at line {lineno}, not at the "
                                  f"outermost for (line {n.line}): {text}")
+        elif not missed and precision_problem(n, text):
+            problems[n.index] = precision_problem(n, text)
         if not missed:
             rewritten.add(n.index)
     messages = {n: got[0][2] for n, got in by_nest.items() if got}
     return rewritten, peeled, problems, stray, messages
+
+
+def precision_problem(nest, text):
+    """What the remark of a rewritten nest fails to say of its precision
+    pragma (gen.py's precision_remark), or None. A peeled nest is reported
+    at a loop that the pragma does not stand above."""
+    if nest.precision_remark and nest.precision_remark not in text:
+        return (f"'#pragma gemm_opt precision({nest.precision})', but the "
+                f"remark does not say '{nest.precision_remark}': {text}")
+    if not nest.precision_remark and "; precision " in text:
+        return f"a precision that no pragma asked for: {text}"
+    return None
 
 
 class Tools:

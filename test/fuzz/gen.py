@@ -17,7 +17,11 @@ carry a statement beside the product that sums into an array of its own
 through a pointer that walks the innermost loop, or sum float matrices in
 a double accumulator, or declare a hoisted factor without initialiser
 (C89) and set it later; their near misses read the accumulator or C beside
-the product, or bump the pointer in some iterations only.
+the product, or bump the pointer in some iterations only. Some nests, valid
+or not, of either type, ask for a precision by `#pragma gemm_opt
+precision(fp32|tf32|3xtf32)` above them (with a comment between, at times):
+a rewritten one's remark must say what it got, and C of a float product
+that may run on TF32 tensor cores is held to that precision's bound.
 
 Every operand lives in a flat *region* of the harness: GUARD poisoned cells,
 the cells the operand's view can reach, GUARD poisoned cells. A view hands
@@ -35,7 +39,10 @@ are compared norm-wise like every written cell. Every other cell of C is
 poisoned before the nest runs.
 
 Program output, one line each per nest:
-    nest <N> <f32|f64> <K> <scale>   the bound ||x - y||_2 <= 4 (K+2) eps scale
+    nest <N> <type> <K> <scale>      the bound on ||x - y||_2: type f32 or
+                                     f64, 4 (K+2) eps scale; tf32 or 3xtf32
+                                     (a nest that asks for tensor cores),
+                                     that precision's bound at K+2
     w <count> <v>...                 written cells of C (%.9g for float,
                                      %.17g for double: exact), in order
     x <region> <tok>...              every cell of a region as a hex bit
@@ -320,6 +327,10 @@ class NestInfo:
     kind: str = "valid"
     memkind: list = field(default_factory=lambda: [0, 0, 0])
     summary: str = ""
+    # `#pragma gemm_opt precision(...)` above the nest: what it asks, and
+    # what the remark of the nest, if rewritten, says of it.
+    precision: str = ""
+    precision_remark: str = ""
 
 
 class NestGen:
@@ -339,6 +350,7 @@ class NestGen:
         self.bias_start = None    # (Stmt, s, bias, type): `T s = bias;`
         self.side = None          # (array, size, type, role it reads)
         self.hoist = None         # the hoist form's `T h = x;`
+        self.precision_comment = False   # a comment below the pragma
 
     def pick(self, *options):
         return self.rng.choice(options)
@@ -400,8 +412,36 @@ class NestGen:
             info.memkind["ABC".index(self.side[3])] = 0
         self.branch_update()
         self.guards_and_conjugates()
+        self.choose_precision()
         info.summary = self.summary()
         return self
+
+    def choose_precision(self):
+        """Some nests ask for a precision (docs/precision.md) by a pragma,
+        drawn apart from the nest so that it stays as drawn without it: a
+        float product may then run on TF32 tensor cores; an f64 one, or
+        floats summed in double, keep their precision, and the remark says
+        that it does not apply."""
+        side = random.Random("precision " + str(self.rng.getstate()[1][:8]))
+        if side.random() >= 0.3:
+            return
+        info = self.info
+        info.precision = side.choice(["tf32", "tf32", "3xtf32", "3xtf32",
+                                      "fp32"])
+        self.precision_comment = side.random() < 0.3
+        if info.precision == "fp32":
+            return
+        info.precision_remark = (f"precision {info.precision} (" if
+                                 self.tensor_cores() else
+                                 f"precision {info.precision} does not apply")
+
+    def tensor_cores(self):
+        """Whether the nest's pragma lets it run on TF32 tensor cores: a
+        float product summed in float."""
+        return (self.info.precision in ("tf32", "3xtf32") and
+                self.info.kind != "mixed_acc" and
+                {op.ctype for op in self.ops.values()} | {self.dtype} ==
+                {"float"})
 
     def choose_order(self):
         """Loop roles, outer to inner, as the form needs them."""
@@ -1680,13 +1720,14 @@ class NestGen:
                 body = ([f"#define {name} \\"] +
                         [l.ljust(width) + "\\" for l in body[:-1]] +
                         [body[-1], f"  {name}", f"#undef {name}"])
+                self.ask_precision(body, len(body) - 2)
                 # A peeled outer loop's nest is reported at the use too.
                 info.line = len(lines) + len(body) - 1
                 info.inner_line = 0
                 info.col = 3
             elif not twin:
-                fors = [i for i, l in enumerate(body)
-                        if l.lstrip().startswith(("for", "while"))]
+                self.ask_precision(body, _loop_lines(body)[0])
+                fors = _loop_lines(body)
                 info.line = len(lines) + fors[0] + 1
                 info.inner_line = len(lines) + fors[1] + 1
                 info.col = len(body[fors[0]]) - len(body[fors[0]].lstrip()) + 1
@@ -1706,6 +1747,19 @@ class NestGen:
         lines.extend("  " + s for s in self.teardown)
         lines.append("}")
         self.render_run(lines)
+
+    def ask_precision(self, body, at):
+        """Puts the nest's precision pragma above its first loop, body[at],
+        and above the pragmas and comments there."""
+        if not self.info.precision:
+            return
+        while at and body[at - 1].lstrip().startswith(("#pragma", "//")):
+            at -= 1
+        pad = body[at][:len(body[at]) - len(body[at].lstrip())]
+        asked = [f"{pad}#pragma gemm_opt precision({self.info.precision})"]
+        if self.precision_comment:
+            asked.append(f"{pad}// products at {self.info.precision}")
+        body[at:at] = asked
 
     def render_run(self, lines):
         """fz_runN: regions, inputs, the written cells, the poison, the
@@ -1777,7 +1831,7 @@ class NestGen:
                 L(f"  fz_unplace(h{r}, d{r}, {regions[r][1] + 2 * G}, "
                   f"fz_memkind[{3 * n + i}]);")
         K = self.loops["k"].hi - self.loops["k"].lo
-        L(f'  printf("nest {n} {self.eps_type()} {K} %.17g\\n", scale);')
+        L(f'  printf("nest {n} {self.bound_type()} {K} %.17g\\n", scale);')
         L(f"  fz_dump_written(h{creg}, mC, {self.spans[creg] + 2 * G});")
         for r, (t, span) in regions.items():
             mask = "mC" if r == creg else f"({t} *)nullptr"
@@ -1792,8 +1846,13 @@ class NestGen:
         L("  free(mC);")
         L("}")
 
-    def eps_type(self):
-        """f32 where any operand or the accumulator is float."""
+    def bound_type(self):
+        """The precision whose bound C keeps (test/e2e/compare.py's
+        bound_of): tf32 or 3xtf32 where the pragma lets the nest run on
+        tensor cores, else f32 where any operand or the accumulator is
+        float."""
+        if self.tensor_cores():
+            return self.info.precision
         types = {op.ctype for op in self.ops.values()} | {self.dtype}
         return "f32" if "float" in types or self.info.kind == "mixed_acc" \
             else "f64"
@@ -1806,8 +1865,16 @@ class NestGen:
                   for r, op in self.ops.items()]
         if self.info.kind != "valid":
             parts.append(self.info.kind)
+        if self.info.precision:
+            parts.append(f"precision({self.info.precision})")
         parts += self.shapes
         return " ".join(parts)
+
+
+def _loop_lines(body):
+    """The indices of the lines of `body` that open a loop."""
+    return [i for i, l in enumerate(body)
+            if l.lstrip().startswith(("for", "while"))]
 
 
 def _prod(xs):
