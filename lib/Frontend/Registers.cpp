@@ -158,11 +158,17 @@ public:
         retargets.push_back(*r);
     // A block of them: one accumulator alone is the classic dot product,
     // which the recognition reads as written (and names in its remark).
+    std::vector<const Retarget *> block;
     for (const Retarget &r : retargets)
       if (llvm::count_if(retargets, [&](const Retarget &other) {
             return other.loop == r.loop;
           }) > 1)
-        retarget(r);
+        block.push_back(&r);
+    llvm::SmallPtrSet<const VarDecl *, 16> moved;
+    for (const Retarget *r : block)
+      moved.insert(r->var);
+    for (const Retarget *r : block)
+      retarget(*r, moved);
     for (size_t n : dropped)
       list[n] = new (ctx) NullStmt(list[n]->getBeginLoc());
   }
@@ -182,6 +188,25 @@ private:
     size_t loop;
     std::vector<size_t> gone;
   };
+
+  /// The variables that `s` starts at zero: `x = 0;`, or a chain
+  /// `x = y = ... = 0;`; none for any other statement.
+  static SmallVector<const VarDecl *> zeroChain(const Stmt *s) {
+    SmallVector<const VarDecl *> vars;
+    const Expr *e = dyn_cast<Expr>(s);
+    for (const BinaryOperator *assign;
+         e && (assign = dyn_cast<BinaryOperator>(stripCasts(e))) &&
+         assign->getOpcode() == BO_Assign;
+         e = assign->getRHS()) {
+      const VarDecl *var = referencedVar(assign->getLHS());
+      if (!var)
+        return {};
+      vars.push_back(var);
+    }
+    if (!e || !isLiteral(e, 0))
+      return {};
+    return vars;
+  }
 
   /// The indices after `d` of the statements that name `var`.
   std::vector<size_t> mentionsAfter(size_t d, const VarDecl *var) const {
@@ -250,7 +275,10 @@ private:
 
   void stepRegister(size_t d, VarDecl *var);
   std::optional<Retarget> accumulator(size_t d, VarDecl *var);
-  void retarget(const Retarget &r);
+  /// Reads `r.var` as its element in the loop; its start goes where every
+  /// variable that the start sets is `moved` too.
+  void retarget(const Retarget &r,
+                const llvm::SmallPtrSetImpl<const VarDecl *> &moved);
 };
 
 void Registers::stepRegister(size_t d, VarDecl *var) {
@@ -340,10 +368,7 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
     if (!isLiteral(init, 0))
       return std::nullopt;
   } else {
-    const auto *zero =
-        at.empty() ? nullptr : dyn_cast<BinaryOperator>(list[at[0]]);
-    if (!zero || zero->getOpcode() != BO_Assign ||
-        referencedVar(zero->getLHS()) != var || !isLiteral(zero->getRHS(), 0))
+    if (at.empty() || !llvm::is_contained(zeroChain(list[at[0]]), var))
       return std::nullopt;
     start = at[0];
     next = 1;
@@ -400,7 +425,8 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
   return Retarget{var, element, loop, gone};
 }
 
-void Registers::retarget(const Retarget &r) {
+void Registers::retarget(
+    const Retarget &r, const llvm::SmallPtrSetImpl<const VarDecl *> &moved) {
   std::function<void(Stmt *&)> into = [&](Stmt *&slot) {
     if (!slot)
       return;
@@ -414,7 +440,10 @@ void Registers::retarget(const Retarget &r) {
   };
   for (Stmt *&child : const_cast<Stmt *>(list[r.loop])->children())
     into(child);
-  llvm::append_range(dropped, r.gone);
+  for (size_t n : r.gone)
+    if (llvm::all_of(zeroChain(list[n]),
+                     [&](const VarDecl *v) { return moved.contains(v); }))
+      dropped.push_back(n);
   dropInit(r.var);
   scope.written.insert(r.var);
 }

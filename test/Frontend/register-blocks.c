@@ -47,6 +47,43 @@ void pointers(int m, int n, int k, const double *A, const double *B,
     }
 }
 
+// Accumulators started by one chained assignment (`s0 = s1 = 0;`).
+void chained(int m, int n, int k, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; 'j' is unrolled by 2 and jammed into 'l'; the launcher runs only where n % 2 == 0 {{.*}} [-Rpass=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 2) {
+      float s0, s1;
+      s0 = s1 = 0.0f;
+      for (int l = 0; l < k; l++) {
+        s0 += A[i * k + l] * B[l * n + j];
+        s1 += A[i * k + l] * B[l * n + j + 1];
+      }
+      C[i * n + j] += s0;
+      C[i * n + j + 1] += s1;
+    }
+}
+
+// The chain also starts a count that the nest reads after the loop: the
+// accumulators' start stays, and the count keeps the nest as written.
+void chainedCount(int m, int n, int k, const float *A, const float *B,
+                  float *C, int *steps) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 2) {
+      float s0, s1;
+      int t;
+      t = s0 = s1 = 0;
+      for (int l = 0; l < k; l++) {
+        s0 += A[i * k + l] * B[l * n + j];
+        s1 += A[i * k + l] * B[l * n + j + 1];
+        t++;
+      }
+      C[i * n + j] += s0;
+      C[i * n + j + 1] += s1;
+      *steps += t;
+    }
+}
+
 // B's step registers loaded through pointers that walk B's columns from
 // before the K loop (`b0 = *b0p++;`), in a helper, the block's statements
 // row pair by row pair (how-to-optimize-gemm's AddDot4x4 of MMult_4x4_9):

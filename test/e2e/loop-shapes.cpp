@@ -13,7 +13,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-22: [-Rpass=gemm]
+// CHECK-COUNT-23: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -368,6 +368,22 @@ static void registerPointers(int m, int n, int k, const double *A,
       C[(i + 1) * ldc + j + 1] += s11;
     }
 }
+// A 1x2 block whose accumulators one chained assignment starts.
+static void chainedStart(int m, int n, int k, const float *A, const float *B,
+                         float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 2) {
+      float s0, s1;
+      s0 = s1 = 0.0f;
+      for (int l = 0; l < k; l++) {
+        s0 += A[i * lda + l] * B[l * ldb + j];
+        s1 += A[i * lda + l] * B[l * ldb + j + 1];
+      }
+      C[i * ldc + j] += s0;
+      C[i * ldc + j + 1] += s1;
+    }
+}
 // Jammed copies through row pointers declared between the loops.
 static void rowPointerBlock(int m, int n, int k, const float *A,
                             const float *B, float *C) {
@@ -559,6 +575,11 @@ int main() {
       Problem<double> p(m, n, k, 52);
       registerPointers(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("register-pointers");
+    }
+    {
+      Problem<float> p(m, n, k, 67);
+      chainedStart(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("chained-start");
     }
     {
       Problem<float> p(m, n, k, 55);

@@ -1276,8 +1276,9 @@ class NestGen:
     def shape_registers(self):
         """Some valid jammed nests (shape_jam) whose copies run in the K loop
         keep their block of C in register accumulators (Registers.cpp):
-        `T fz_rN_0 = 0, ...;` before the K loop, `fz_rN_u += x;` in it for
-        the update of copy u, and `C(copy u) += fz_rN_u;` after it. The
+        `T fz_rN_0 = 0, ...;` before the K loop (or started by a statement
+        each, or by one chain `fz_rN_0 = fz_rN_1 = 0;`), `fz_rN_u += x;` in
+        it for the update of copy u, and `C(copy u) += fz_rN_u;` after it. The
         near miss (registers_twice) adds the last register to its element
         twice. Drawn from a generator of their own, so that the other nests
         stay as they were."""
@@ -1304,9 +1305,16 @@ class NestGen:
         if self.info.kind == "registers_twice":
             stores.append(Stmt(stores[-1].text, list(stores[-1].writes)))
         at = next(n for n, node in enumerate(parent.body) if node is inner)
-        declare = Stmt(f"{self.dtype} " +
-                       ", ".join(f"{r} = 0" for r in regs) + ";")
-        parent.body[at:at + 1] = [declare, inner] + stores
+        # Started where declared, by a statement each, or by one chain.
+        start = side.choice(["declared", "each", "chain"])
+        if start == "declared":
+            starts = [Stmt(f"{self.dtype} " +
+                           ", ".join(f"{r} = 0" for r in regs) + ";")]
+        else:
+            starts = [Stmt(f"{self.dtype} " + ", ".join(regs) + ";")]
+            starts += ([Stmt(f"{r} = 0;") for r in regs] if start == "each"
+                       else [Stmt(" = ".join(regs) + " = 0;")])
+        parent.body[at:at + 1] = starts + [inner] + stores
         parent.braces = True
         self.update = inner.body[0]
         return True
