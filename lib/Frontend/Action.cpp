@@ -161,6 +161,9 @@ private:
   /// loops around it (Nest::openmpRegion), or "".
   bool callerTeam = false;
   std::string regionPragma;
+  /// The precision the nest being handled asks for: its pragma's, else the
+  /// file's (--precision).
+  std::string askedPrecision;
   /// Per file text: the line of its first OpenACC directive, or 0.
   llvm::DenseMap<const char *, size_t> openaccLines;
   /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
@@ -589,8 +592,14 @@ private:
   }
 
   void handle(const Stmt *loop, const FunctionDecl *function) {
-    if (pragmaOff(loop))
+    SmallVector<NestPragma *> above = pragmasOn(loop);
+    if (llvm::any_of(above, [](const NestPragma *pragma) {
+          return pragma->precision.empty();
+        }))
       return missed(loop, "'#pragma gemm_opt off' asks to leave it as written");
+    askedPrecision = result.precision;
+    for (const NestPragma *pragma : above)
+      askedPrecision = pragma->precision;
     if (std::optional<std::string> why = openaccObstacle(loop))
       return missed(loop, *why);
     if (std::optional<std::string> why = openmpObstacle(loop))
@@ -656,7 +665,7 @@ private:
     SmallVector<Nest *> nests;
     for (Recognition &r : recognized)
       nests.push_back(&*r.nest);
-    summary += applyPrecision(loop, nests);
+    summary += applyPrecision(nests);
     for (Recognition &r : recognized) {
       std::string symbol = name;
       if (recognized.size() > 1 || !r.nest->instance.empty() || openTemplate)
@@ -702,7 +711,7 @@ private:
     for (Recognition *r : {&versions.whenTrue, &versions.whenFalse})
       if (r->nest)
         nests.push_back(&*r->nest);
-    std::string precision = applyPrecision(loop, nests);
+    std::string precision = applyPrecision(nests);
     for (bool arm : {true, false}) {
       Recognition &r = arm ? versions.whenTrue : versions.whenFalse;
       remark += arm ? "; where it holds, " : "; where it does not, ";
@@ -736,14 +745,6 @@ private:
     return {};
   }
 
-  /// Whether a `#pragma gemm_opt off` stands above the loop, with nothing
-  /// but comments, blank lines and other pragmas between; it is then used.
-  bool pragmaOff(const Stmt *loop) {
-    return llvm::any_of(pragmasOn(loop), [](const NestPragma *pragma) {
-      return pragma->precision.empty();
-    });
-  }
-
   /// The `#pragma gemm_opt` directives above the loop, with nothing but
   /// comments, blank lines and other pragmas between, which are then used.
   SmallVector<NestPragma *> pragmasOn(const Stmt *loop) {
@@ -761,14 +762,10 @@ private:
     return found;
   }
 
-  /// Sets the precision of the recognised nests at `loop` (its pragma's,
-  /// else the file's) where it applies; what their remark says of it.
-  std::string applyPrecision(const Stmt *loop,
-                             ArrayRef<Nest *> nests) {
-    std::string asked = result.precision;
-    for (const NestPragma *pragma : pragmasOn(loop))
-      if (!pragma->precision.empty())
-        asked = pragma->precision;
+  /// Sets askedPrecision on the recognised `nests` where it applies; what
+  /// their remark says of it.
+  std::string applyPrecision(ArrayRef<Nest *> nests) {
+    const std::string &asked = askedPrecision;
     if (asked == "fp32")
       return "";
     std::string why;

@@ -416,21 +416,25 @@ private:
     });
   }
 
+  /// A block's statements as the walk reads them: step registers as their
+  /// values and register accumulators as their elements (Registers.cpp);
+  /// pointers declared where first set (LateInit.cpp); an accumulator per
+  /// copy as a scalar in a loop over the copies (CopyLanes.cpp); partial
+  /// sums of one sum read as that sum (PartialSums.cpp).
+  void normaliseBlock(std::vector<const Stmt *> &statements) {
+    readRegisters(scope, statements);
+    declareWhereSet(scope, statements);
+    readCopyLanes(scope, statements);
+    readPartialSums(scope, statements);
+  }
+
   /// Statements in order. A statement that starts a loop's induction
   /// variable (`int k = 0;` before `while (k < K)`) is the loop's start, not
   /// a statement of the nest; a loop knows the loop just before it (the
   /// unrolled loop that a remainder loop continues).
   bool walkBlock(ArrayRef<const Stmt *> block) {
-    // Step registers as their values and register accumulators as their
-    // elements (Registers.cpp); pointers declared where first set
-    // (LateInit.cpp); an accumulator per copy as a scalar in a loop over
-    // the copies (CopyLanes.cpp); partial sums of one sum read as that sum
-    // (PartialSums.cpp).
     std::vector<const Stmt *> statements(block.begin(), block.end());
-    readRegisters(scope, statements);
-    declareWhereSet(scope, statements);
-    readCopyLanes(scope, statements);
-    readPartialSums(scope, statements);
+    normaliseBlock(statements);
     int previous = -1;
     for (size_t n = 0; n < statements.size(); ++n) {
       const Stmt *s = unwrapLoopWrappers(statements[n]);
@@ -473,11 +477,7 @@ private:
       parsed->follows = previous;
     }
     int index = scope.sourceLoops.size();
-    // The loop's body as the walk reads it (walkBlock's again).
-    readRegisters(scope, parsed->body);
-    declareWhereSet(scope, parsed->body);
-    readCopyLanes(scope, parsed->body);
-    readPartialSums(scope, parsed->body);
+    normaliseBlock(parsed->body);
     // What the normalisations emptied is no statement of the body: copies
     // of an unrolled or jammed body are counted without it.
     llvm::erase_if(parsed->body,

@@ -416,8 +416,6 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
     // The loop neither names C nor writes memory.
     if (m == loop && (mentions(list[m], root) || writesMemory(list[m])))
       return std::nullopt;
-    if (m == loop && writesMemory(list[m]))
-      return std::nullopt;
   }
   std::vector<size_t> gone{read};
   if (start != d)

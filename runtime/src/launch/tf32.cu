@@ -29,6 +29,10 @@ bool onHopper() {
          major == 9 && minor == 0;
 }
 
+/// Whether `p`'s C is stored by rows as the kernel writes it (unit columns,
+/// the rows' stride its leading dimension); else it runs transposed.
+bool byRows(const Problem &p) { return p.c.sc == 1 && p.c.sr >= p.n; }
+
 /// An operand of `rows` x K as the kernel reads it: element (r, k) at
 /// ptr[r * sRow + k * sK].
 struct KMajor {
@@ -48,7 +52,7 @@ template <bool Split3>
 cudaError_t launchTensor(const Problem &given, cudaStream_t stream) {
   if (!runsTf32(given))
     return cudaErrorInvalidValue;
-  const Problem p = given.c.sc == 1 ? given : transposed(given);
+  const Problem p = byRows(given) ? given : transposed(given);
   const int m = int(p.m), n = int(p.n);
   const KMajor a{static_cast<const float *>(p.a.ptr), p.a.sr, p.a.sc};
   const KMajor bt{static_cast<const float *>(p.b.ptr), p.b.sc, p.b.sr};
@@ -104,10 +108,10 @@ cudaError_t launchTensor(const Problem &given, cudaStream_t stream) {
 } // namespace
 
 bool runsTf32(const Problem &p) {
-  // C's other stride is its leading dimension, positive: the kernel's rows
-  // run along it.
-  const bool unitColumns = p.c.sc == 1 && p.c.sr >= p.n;
-  const bool unitRows = p.c.sr == 1 && p.c.sc >= p.m;
+  // C by rows, or by columns (run transposed), its leading dimension
+  // positive.
+  const bool unitColumns = byRows(p);
+  const bool unitRows = byRows(transposed(p));
   const int64_t rows = unitColumns ? p.m : p.n;
   return p.dtype == DType::F32 && p.batch == 1 && !hasEpilogue(p.epilogue) &&
          (unitColumns || unitRows) && p.m > 0 && p.n > 0 && p.k > 0 &&
