@@ -96,11 +96,15 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 exe=$WORK/gpus
 if [[ -x $exe ]]; then
   want=$((gpus > 1 ? 1 : 0))
+  # Split calls both ways: B copied once to every GPU, and (under the
+  # smaller budget) staged by each GPU.
   if env GEMM_OPT_TRACE=1 "$exe" --split >"$exe.out" 2>"$exe.err" &&
-    { ((gpus < 2)) || grep -q "of C on $gpus GPUs" "$exe.err"; }; then
+    { ((gpus < 2)) ||
+      { grep "of C on $gpus GPUs" "$exe.err" | grep -q "B copied once" &&
+        grep "of C on $gpus GPUs" "$exe.err" | grep -qv "B copied once"; }; }; then
     echo "gpus, C's rows over every GPU: PASS ($(tail -n 1 "$exe.out"))"
   else
-    echo "gpus, C's rows over every GPU: FAIL (no call split over $gpus GPUs)"
+    echo "gpus, C's rows over every GPU: FAIL (no call split over $gpus GPUs both ways)"
     tail -n 3 "$exe.out"
     status=1
   fi
@@ -117,11 +121,18 @@ if [[ -x $exe ]]; then
       status=1
     fi
   done
+  # Under mpirun each rank's host-array calls run on its own GPU (rank r on
+  # device r); --tag-output prefixes each line with [job,rank].
+  host_on() {
+    grep "^\[[0-9]*,$1\]<stderr>:.*host-staged/host-staged/host-staged" \
+      "$exe.err" | grep -o 'device [0-9]*)' | sort -u
+  }
   if command -v mpirun >/dev/null && ((gpus > 1)); then
     if env "${FORCED_GPU[@]}" GEMM_OPT_TRACE=1 mpirun --allow-run-as-root \
-        --oversubscribe -np 2 "$exe" >"$exe.out" 2>"$exe.err" &&
-      grep -q "device 0)" "$exe.err" && grep -q "device 1)" "$exe.err"; then
-      echo "gpus under mpirun -np 2: PASS (both GPUs ran calls)"
+        --oversubscribe --tag-output -np 2 "$exe" >"$exe.out" 2>"$exe.err" &&
+      [[ $(host_on 0) == "device 0)" && $(host_on 1) == "device 1)" ]] &&
+      (($(grep -c ' \([0-9]*\) of \1 calls right' "$exe.out") == 2)); then
+      echo "gpus under mpirun -np 2: PASS (rank 0's host-array calls on GPU 0, rank 1's on GPU 1, both right)"
     else
       echo "gpus under mpirun -np 2: FAIL"
       tail -n 5 "$exe.out" "$exe.err"

@@ -78,9 +78,10 @@ private:
 const char *pointerKindName(PointerKind kind);
 
 /// What a pool buffer holds: host operands' panels (staging.h), a staged
-/// bias, split-K's chunks (or stream-K's partial sums), or stream-K's
-/// arrival counters.
-enum class Role { Staging, Bias, Chunks, Arrivals };
+/// bias, the operand that every GPU of a split call holds whole (gpus.h),
+/// split-K's chunks (or stream-K's partial sums), or stream-K's arrival
+/// counters.
+enum class Role { Staging, Bias, Whole, Chunks, Arrivals };
 
 /// A device buffer of at least `bytes` bytes for `role`.
 /// Buffers are reused across calls and grow geometrically where the memory

@@ -124,6 +124,14 @@ Problem rowsOf(const Problem &p, const Share &share) {
   return rows;
 }
 
+double splitSeconds(double wholeBytes, double slowest, double hostBytes,
+                    const Rates &rates) {
+  const double gb = 1e9;
+  const double whole = std::max(wholeBytes / (rates.hostGBs * gb),
+                                wholeBytes / (rates.h2dGBs * gb));
+  return std::max(whole + slowest, hostBytes / (rates.hostGBs * gb));
+}
+
 std::optional<Split> planSplit(const Problem &p, const Plan &plan,
                                Hosted hosted, const Route &one) {
   if (!hosted.a || !hosted.b || !hosted.c || hosted.ta.start ||
@@ -135,38 +143,58 @@ std::optional<Split> planSplit(const Problem &p, const Plan &plan,
   if (devices.size() < 2 ||
       (!forced && one.stage.seconds < kMinSplitSeconds))
     return std::nullopt;
-  // Each GPU's speed on the whole call: its kernels' rates and its own link.
-  std::vector<int> usable;
-  std::vector<double> speeds;
+  // B whole on every GPU where its copy leaves each at least half of its
+  // staging budget; the part of it that the GPU's buffer lacks is held.
+  const size_t wholeBytes =
+      HostGather(p.b, {p.batch, p.k, p.n}, elementSize(p.dtype)).bytes();
+  Split split;
+  split.wholeB = true;
+  std::vector<size_t> held;
   for (int d : devices) {
     const DeviceScope on(d, p.nest);
-    const Route whole = d == devices.front()
+    held.push_back(wholeBytes - std::min(wholeBytes, poolCapacity(Role::Whole)));
+    split.wholeB = split.wholeB &&
+                   2 * held.back() <= currentMachine(p.nest).deviceBudget;
+  }
+  Hosted each = hosted;
+  each.b = !split.wholeB;
+  if (!split.wholeB)
+    held.assign(devices.size(), 0);
+  // Each GPU's speed on the whole call: its kernels' rates and its own link.
+  std::vector<int> usable;
+  std::vector<size_t> usableHeld;
+  std::vector<double> speeds;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const DeviceScope on(devices[i], p.nest);
+    const Route whole = i == 0 && !split.wholeB
                             ? one
-                            : route(p, plan, hosted, Profitability::Gpu,
-                                    currentMachine);
+                            : route(p, plan, each, Profitability::Gpu,
+                                    currentMachine, held[i]);
     if (whole.gpu && whole.stage.seconds > 0) {
-      usable.push_back(d);
+      usable.push_back(devices[i]);
+      usableHeld.push_back(held[i]);
       speeds.push_back(1 / whole.stage.seconds);
     }
   }
-  Split split;
   split.shares = shareRows(p.m, usable, speeds, kShareGrain);
   if (split.shares.size() < 2)
     return std::nullopt;
-  double slowest = 0, copied = 0;
-  for (const Share &share : split.shares) {
+  double slowest = 0, copied = split.wholeB ? double(wholeBytes) : 0;
+  for (size_t i = 0; i < split.shares.size(); ++i) {
+    const Share &share = split.shares[i];
     const DeviceScope on(share.device, p.nest);
     const Problem rows = rowsOf(p, share);
-    const Route part =
-        route(rows, plan, hosted, Profitability::Gpu, currentMachine);
+    const Route part = route(rows, plan, each, Profitability::Gpu,
+                             currentMachine, usableHeld[i]);
     if (!part.gpu)
       return std::nullopt;
     slowest = std::max(slowest, part.stage.seconds);
-    copied += hostBytes(rows, hosted);
+    copied += hostBytes(rows, each);
     split.stages.push_back(part.stage);
   }
-  const double hostGBs = currentMachine(p.nest).rates.hostGBs;
-  split.seconds = std::max(slowest, copied / (hostGBs * 1e9));
+  split.seconds =
+      splitSeconds(split.wholeB ? double(wholeBytes) : 0, slowest, copied,
+                   currentMachine(p.nest).rates);
   if (!forced && split.seconds > kSplitGain * one.stage.seconds)
     return std::nullopt;
   return split;
@@ -176,15 +204,27 @@ std::vector<Choice> runSplit(const Problem &p, const Plan &plan,
                              Hosted hosted, bool biasHosted,
                              const Split &split) {
   std::vector<Choice> choices(split.shares.size());
+  std::vector<Operand> bOn;
+  Hosted each = hosted;
+  if (split.wholeB) {
+    std::vector<int> devices;
+    for (const Share &share : split.shares)
+      devices.push_back(share.device);
+    bOn = broadcastWhole(p.b, {p.batch, p.k, p.n}, elementSize(p.dtype),
+                         devices, p.nest);
+    each.b = false;
+  }
   auto run = [&](size_t i) {
     const Share &share = split.shares[i];
     const DeviceScope on(share.device, p.nest);
     Problem rows = rowsOf(p, share);
+    if (split.wholeB)
+      rows.b = bOn[i];
     if (biasHosted)
       rows.epilogue.bias =
           stageBias(rows.epilogue.bias, {p.batch, share.rows, p.n},
                     elementSize(p.dtype), p.nest);
-    choices[i] = runStaged(rows, plan, hosted, split.stages[i]);
+    choices[i] = runStaged(rows, plan, each, split.stages[i]);
   };
   std::vector<std::thread> others;
   for (size_t i = 1; i < split.shares.size(); ++i)

@@ -2,11 +2,14 @@
 //
 // A call whose A, B and C are all host memory may run on several GPUs at
 // once. C's rows are shared among them in proportion to each GPU's
-// predicted speed on the whole call; each GPU stages its rows of A and C and
-// all of B through its own ring and streams (staging.h), on a thread of its
-// own, and writes its rows of C back. The copy threads serve one gather at
-// a time, so the host's copies of all GPUs add up: the split is taken where
-// the slowest GPU's staged time and that sum both beat one GPU clearly.
+// predicted speed on the whole call. B goes first, whole, to every GPU:
+// each chunk gathered once and sent over all links at once (where it fits
+// half of each GPU's staging budget; else each GPU stages B itself, in
+// blocks if need be). Then each GPU stages its rows of A and C through its
+// own ring and streams (staging.h), on a thread of its own, and writes its
+// rows of C back. The copy threads serve one gather at a time, so the
+// host's copies of all GPUs add up: the split is taken where B's copy plus
+// the slowest GPU's staged time, and that sum, both beat one GPU clearly.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_RUNTIME_GPUS_H
@@ -43,12 +46,21 @@ std::vector<Share> shareRows(int64_t m, const std::vector<int> &devices,
 Problem rowsOf(const Problem &p, const Share &share);
 
 /// How a call runs on several GPUs: each share's staging on its GPU, and
-/// the predicted seconds of all.
+/// the predicted seconds of all. With `wholeB` B is copied to every GPU
+/// before the shares run, which read it there.
 struct Split {
   std::vector<Share> shares;
   std::vector<StagePlan> stages;
+  bool wholeB = false;
   double seconds = 0;
 };
+
+/// The predicted seconds of a split call: B's `wholeBytes` gathered once
+/// and sent to every GPU at once (0 where each GPU stages B itself), then
+/// the shares side by side, the slowest taking `slowest`; or the host's
+/// copies of all (`hostBytes`, B's included), where those take longer.
+double splitSeconds(double wholeBytes, double slowest, double hostBytes,
+                    const Rates &rates);
 
 /// The split of p (A, B and C host memory as `hosted` says; `one` its route
 /// on hostCallDevice()), or nullopt where one GPU is predicted about as

@@ -102,11 +102,12 @@ const char *loopBeforeStaging(const Problem &p, Profitability mode) {
 }
 
 Route route(const Problem &p, const Plan &plan, Hosted hosted,
-            Profitability mode, Machine (*machine)(const char *nest)) {
+            Profitability mode, Machine (*machine)(const char *nest),
+            size_t held) {
   if (const char *why = loopBeforeStaging(p, mode))
     return {false, why, {}};
   const double loop = loopSeconds(p);
-  const StagePlan stage = planStaging(p, plan, hosted, machine);
+  const StagePlan stage = planStaging(p, plan, hosted, machine, held);
   if (stage.panels == 0)
     return {false,
             "no panels both fit the GPU's memory (" +

@@ -62,9 +62,10 @@ const char *loopBeforeStaging(const Problem &p, Profitability mode);
 
 /// The rule for `p` (A, B or C in host memory as `hosted` says): first
 /// loopBeforeStaging, which needs no `machine` (it measures the copy rates
-/// once).
+/// once). `held` as planStaging's.
 Route route(const Problem &p, const Plan &plan, Hosted hosted,
-            Profitability mode, Machine (*machine)(const char *nest));
+            Profitability mode, Machine (*machine)(const char *nest),
+            size_t held = 0);
 
 } // namespace gemm_rt::detail
 

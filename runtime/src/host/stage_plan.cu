@@ -145,7 +145,7 @@ std::optional<StagePlan> planAxis(const Problem &p, const Plan &plan,
 } // namespace
 
 StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
-                      Machine (*machine)(const char *nest)) {
+                      Machine (*machine)(const char *nest), size_t held) {
   // Calls in a loop repeat their problem: the last one's plan is kept,
   // keyed by everything the plan reads (layouts, not addresses) but the
   // machine, which is queried only where staging does not hold the plan's
@@ -160,7 +160,7 @@ StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
       currentDevice(), plan.variants, plan.count, p.dtype, p.batch, p.m, p.n, p.k,
       operand(p.a), operand(p.b), operand(p.c), p.beta == 0, hosted.a,
       hosted.b, hosted.c, table(hosted.ta), table(hosted.tb),
-      table(hosted.tc));
+      table(hosted.tc), held);
   struct Kept {
     decltype(key) problem;
     int sms;
@@ -173,7 +173,8 @@ StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
   if (same && last->stage.panels &&
       last->stage.deviceBytes <= poolCapacity(Role::Staging))
     return last->stage;
-  const Machine m = machine(p.nest);
+  Machine m = machine(p.nest);
+  m.deviceBudget -= std::min(held, m.deviceBudget);
   if (same && last->stage.deviceBudget == m.deviceBudget && last->sms == m.sms)
     return last->stage;
   // B in as few blocks as fit, on the axis C prefers first.
@@ -201,8 +202,11 @@ Machine currentMachine(const char *nest) {
   if (!measured)
     measured = measureRates(nest);
   Machine machine{*measured, smCount(), 0};
+  // A split call's whole operand counts against the switch's bytes as
+  // against the free memory.
   if (const std::optional<int64_t> limit = integerSwitch(Switch::DeviceMemory)) {
-    machine.deviceBudget = size_t(*limit);
+    machine.deviceBudget =
+        size_t(*limit) - std::min(size_t(*limit), poolCapacity(Role::Whole));
     return machine;
   }
   size_t free = 0, total = 0;

@@ -73,8 +73,9 @@ struct Pipeline {
     if (bytes > pinnedBytes) {
       checkCuda(cudaFreeHost(pinned), nest, "freeing the pinned ring");
       pinned = nullptr;
+      // Portable: a split call's GPUs all copy from the first one's ring.
       checkCuda(cudaHostAlloc(reinterpret_cast<void **>(&pinned), bytes,
-                              cudaHostAllocDefault),
+                              cudaHostAllocPortable),
                 nest, "allocating the pinned ring");
       pinnedBytes = bytes;
     }
@@ -102,19 +103,24 @@ void order(cudaEvent_t event, cudaStream_t earlier, cudaStream_t later,
 }
 
 /// The ring's slots of `bytes` each, in turn: a slot is handed out once the
-/// GPU is done with what it last held.
+/// GPUs that read it (their pipelines, the ring's owner first) are done with
+/// what it last held.
 class Slots {
 public:
-  Slots(Pipeline &pipe, size_t bytes, const char *nest)
-      : pipe(pipe), ring(pipe.ring(kSlots * bytes, nest)), bytes(bytes),
+  Slots(std::vector<Pipeline *> readers, size_t bytes, const char *nest)
+      : readers(std::move(readers)),
+        ring(this->readers.front()->ring(kSlots * bytes, nest)), bytes(bytes),
         nest(nest) {}
+  Slots(Pipeline &pipe, size_t bytes, const char *nest)
+      : Slots(std::vector<Pipeline *>{&pipe}, bytes, nest) {}
 
   int acquire() {
     const int slot = next;
     next = (next + 1) % kSlots;
-    if (used[slot])
-      checkCuda(cudaEventSynchronize(pipe.done[slot]), nest,
-                "waiting for a staging slot");
+    for (Pipeline *pipe : readers)
+      if (used[slot])
+        checkCuda(cudaEventSynchronize(pipe->done[slot]), nest,
+                  "waiting for a staging slot");
     used[slot] = true;
     return slot;
   }
@@ -123,7 +129,7 @@ public:
   size_t size() const { return bytes; }
 
 private:
-  Pipeline &pipe;
+  std::vector<Pipeline *> readers;
   unsigned char *ring;
   size_t bytes;
   const char *nest;
@@ -131,24 +137,39 @@ private:
   int next = 0;
 };
 
-/// Queues `whole` to `device` on the `in` stream, in chunks of its runs
-/// gathered through the ring.
-void sendWhole(const HostGather &whole, unsigned char *device, Slots &slots,
-               const char *nest, const char *what) {
-  Pipeline &pipe = pipeline(nest);
+/// Where a whole operand goes: a buffer on a GPU, sent on its pipeline.
+struct Target {
+  int device;
+  Pipeline *pipe;
+  unsigned char *buffer;
+};
+
+/// Queues `whole` to every target on its `in` stream, in chunks of its runs
+/// gathered once each through the ring, whose readers are the targets'
+/// pipelines in order.
+void sendWhole(const HostGather &whole, const std::vector<Target> &targets,
+               Slots &slots, const char *nest, const char *what) {
   const int64_t chunk =
       std::max<int64_t>(1, int64_t(slots.size() / whole.runBytes()));
   for (int64_t r = 0; r < whole.runCount(); r += chunk) {
     const int64_t last = std::min(whole.runCount(), r + chunk);
     const int slot = slots.acquire();
     whole.gather(slots.at(slot), r, last);
-    checkCuda(cudaMemcpyAsync(device + r * whole.runBytes(), slots.at(slot),
-                              (last - r) * whole.runBytes(),
-                              cudaMemcpyHostToDevice, pipe.in),
-              nest, what);
-    checkCuda(cudaEventRecord(pipe.done[slot], pipe.in), nest,
-              "recording a staging event");
+    for (const Target &to : targets) {
+      const DeviceScope on(to.device, nest);
+      checkCuda(cudaMemcpyAsync(to.buffer + r * whole.runBytes(),
+                                slots.at(slot), (last - r) * whole.runBytes(),
+                                cudaMemcpyHostToDevice, to.pipe->in),
+                nest, what);
+      checkCuda(cudaEventRecord(to.pipe->done[slot], to.pipe->in), nest,
+                "recording a staging event");
+    }
   }
+}
+
+/// A slot for sending `whole` in chunks: a run at least, at most a chunk.
+size_t chunkSlot(const HostGather &whole) {
+  return std::max(whole.runBytes(), std::min(whole.bytes(), kChunkBytes));
 }
 
 double gbPerSecond(size_t bytes, std::chrono::steady_clock::duration t) {
@@ -236,7 +257,8 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
       } else {
         blockBytes = whole.bytes();
       }
-      sendWhole(whole, device, slots, nest, "copying B to the GPU");
+      sendWhole(whole, {{currentDevice(), &pipe, device}}, slots, nest,
+                "copying B to the GPU");
       block = whole.dense(device);
     }
     for (const Panel &panel : panelsOf(q.batch, q.m, stage.rows)) {
@@ -316,16 +338,41 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
 Operand stageBias(const Operand &bias, const Extents &extents,
                   size_t elementSize, const char *nest) {
   const HostGather packing(bias, extents, elementSize);
-  Slots slots(pipeline(nest),
-              std::max(packing.runBytes(),
-                       std::min(packing.bytes(), kChunkBytes)),
-              nest);
+  Pipeline &pipe = pipeline(nest);
+  Slots slots(pipe, chunkSlot(packing), nest);
   unsigned char *device = static_cast<unsigned char *>(
       poolBuffer(Role::Bias, packing.bytes(), nest));
-  sendWhole(packing, device, slots, nest, "copying the bias to the GPU");
-  checkCuda(cudaStreamSynchronize(pipeline(nest).in), nest,
+  sendWhole(packing, {{currentDevice(), &pipe, device}}, slots, nest,
+            "copying the bias to the GPU");
+  checkCuda(cudaStreamSynchronize(pipe.in), nest,
             "copying the bias to the GPU");
   return packing.dense(device);
+}
+
+std::vector<Operand> broadcastWhole(const Operand &whole,
+                                    const Extents &extents,
+                                    size_t elementSize,
+                                    const std::vector<int> &devices,
+                                    const char *nest) {
+  const HostGather packing(whole, extents, elementSize);
+  std::vector<Target> targets;
+  std::vector<Pipeline *> readers;
+  for (int d : devices) {
+    const DeviceScope on(d, nest);
+    targets.push_back({d, &pipeline(nest),
+                       static_cast<unsigned char *>(poolBuffer(
+                           Role::Whole, packing.bytes(), nest))});
+    readers.push_back(targets.back().pipe);
+  }
+  Slots slots(readers, chunkSlot(packing), nest);
+  sendWhole(packing, targets, slots, nest, "copying B to the GPUs");
+  std::vector<Operand> copies;
+  for (const Target &to : targets) {
+    checkCuda(cudaStreamSynchronize(to.pipe->in), nest,
+              "copying B to the GPUs");
+    copies.push_back(packing.dense(to.buffer));
+  }
+  return copies;
 }
 
 } // namespace gemm_rt::detail

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gemm_rt::detail {
 
@@ -40,7 +41,8 @@ struct Machine {
   Rates rates;
   int sms;
   /// The device bytes that staging may hold: GEMM_OPT_DEVICE_MEMORY if set,
-  /// else the free memory (plus what staging holds already) less a reserve.
+  /// else the free memory (plus what staging holds already) less a reserve;
+  /// either less what a split call's whole operand holds.
   size_t deviceBudget;
 };
 
@@ -68,9 +70,10 @@ struct StagePlan {
 /// tests), by the time model of profit.h. It keeps each GPU's last call's
 /// plan for the next (one thread per GPU at a time), and then asks for the
 /// machine only where staging's device memory does not hold that plan
-/// already.
+/// already. `held`: device bytes that the call takes besides staging's
+/// (a split call's whole B where its buffer must grow), out of the budget.
 StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
-                      Machine (*machine)(const char *nest));
+                      Machine (*machine)(const char *nest), size_t held = 0);
 
 /// The machine, its copy rates measured on the first call of the process
 /// (about 10 ms) and its free memory on each.
@@ -87,6 +90,16 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
 /// the pinned ring, as the kernel reads the copy. Returns once it landed.
 Operand stageBias(const Operand &bias, const Extents &extents,
                   size_t elementSize, const char *nest);
+
+/// The host operand `whole`, read as `extents`, copied into every GPU of
+/// `devices` (each one's Role::Whole buffer): each chunk is gathered once,
+/// into the first GPU's ring, and sent over every GPU's link at once.
+/// Returns each GPU's copy, as kernels read it, once all have landed.
+std::vector<Operand> broadcastWhole(const Operand &whole,
+                                    const Extents &extents,
+                                    size_t elementSize,
+                                    const std::vector<int> &devices,
+                                    const char *nest);
 
 } // namespace gemm_rt::detail
 

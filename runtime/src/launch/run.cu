@@ -330,7 +330,10 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
                    stagedTrace(rows, split->stages[i],
                                "predicted " + ms(split->seconds) + " on " +
                                    gpus + ", " + ms(staged->stage.seconds) +
-                                   " on one"));
+                                   " on one" +
+                                   (split->wholeB
+                                        ? ", B copied once to every GPU"
+                                        : "")));
     }
     remember(plan, choices.front());
     return true;

@@ -2,7 +2,8 @@
 //
 // Prints gemm_rt::detail::shareRows's shares for GPUs of equal and unequal
 // speeds, rows that are no multiple of the grain, fewer rows than GPUs'
-// grains, and rowsOf's operands for a share of a padded, batched problem.
+// grains, rowsOf's operands for a share of a padded, batched problem, and
+// splitSeconds's prediction.
 // Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
@@ -47,6 +48,13 @@ int main() {
               static_cast<const float *>(rows.c.ptr) - c,
               static_cast<long long>(rows.c.sc),
               static_cast<const float *>(rows.epilogue.bias.ptr) - bias);
+  // A split call's prediction: B's copy (gathered at 40 GB/s, sent at 50)
+  // before the slowest share, or all host copies where they take longer.
+  const Rates rates{40, 50, 50};
+  std::printf("split: %.3f s, host-bound %.3f s, B staged by each %.3f s\n",
+              splitSeconds(2e9, 0.1, 6e9, rates),
+              splitSeconds(2e9, 0.1, 8e9, rates),
+              splitSeconds(0, 0.1, 3e9, rates));
   // No GPU visible: the current device alone.
   std::printf("devices without a GPU: %zu\n", hostCallDevices().size());
   return 0;

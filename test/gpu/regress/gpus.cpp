@@ -6,12 +6,16 @@
 // (docs/switches.md, "Which GPUs"); regress.sh checks that choice in the
 // trace under GEMM_OPT_GPUS and an MPI local rank. With --split, calls on
 // host arrays under GEMM_OPT_GPUS=all also share C's rows over every GPU
-// (regress.sh checks the shares in the trace). With one GPU, every check
-// runs on it.
+// (regress.sh checks the shares in the trace), in every form below (A and
+// B by columns with C padded and accumulated into, C by columns, a batch),
+// and under staging budgets that one GPU's share of the memory cannot hold
+// but two can: with B copied once to every GPU, and with B too large for
+// that, staged by each GPU in blocks. With one GPU, every check runs on it.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 #include <cuda_runtime.h>
 
@@ -24,6 +28,92 @@ static void product(int M, int N, int K, const float *A, const float *B,
         s += A[i * K + k] * B[k * N + j];
       C[i * N + j] = s;
     }
+}
+
+/// A and B by columns, C by rows with 3 elements of padding, added into.
+static void productByColumns(int M, int N, int K, const float *A,
+                             const float *B, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0;
+      for (int k = 0; k < K; ++k)
+        s += A[k * M + i] * B[j * K + k];
+      C[i * (N + 3) + j] = 2 * C[i * (N + 3) + j] + s;
+    }
+}
+
+/// C by columns.
+static void productIntoColumns(int M, int N, int K, const float *A,
+                               const float *B, float *C) {
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < M; ++i) {
+      float s = 0;
+      for (int k = 0; k < K; ++k)
+        s += A[i * K + k] * B[k * N + j];
+      C[j * M + i] = s;
+    }
+}
+
+/// A batch of 3 products.
+static void batchedProduct(int M, int N, int K, const float *A,
+                           const float *B, float *C) {
+  for (int b = 0; b < 3; ++b)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        float s = 0;
+        for (int k = 0; k < K; ++k)
+          s += A[b * M * K + i * K + k] * B[b * K * N + k * N + j];
+        C[b * M * N + i * N + j] = s;
+      }
+}
+
+enum class Form { ByColumns, IntoColumns, Batched };
+
+/// One form on host arrays, with the same exact data and guard cells as
+/// check's; the element (b, i, j) of C is compared with its sum in double.
+static bool checkForm(Form form, int M, int N, int K) {
+  const int G = 32, batch = form == Form::Batched ? 3 : 1;
+  const int ldc = form == Form::ByColumns ? N + 3 : N;
+  const float poison = -7777.f;
+  std::vector<float> a(size_t(batch) * M * K), b(size_t(batch) * K * N),
+      c(size_t(batch) * M * ldc + 2 * G, poison);
+  for (float &x : a) x = float(std::rand() % 17 - 8) / 256;
+  for (float &x : b) x = float(std::rand() % 17 - 8) / 256;
+  if (form == Form::ByColumns)
+    for (float &x : c) x = float(std::rand() % 17 - 8) / 256;
+  const std::vector<float> before = c;
+  float *out = c.data() + G;
+  if (form == Form::ByColumns)
+    productByColumns(M, N, K, a.data(), b.data(), out);
+  else if (form == Form::IntoColumns)
+    productIntoColumns(M, N, K, a.data(), b.data(), out);
+  else
+    batchedProduct(M, N, K, a.data(), b.data(), out);
+  bool ok = true;
+  for (size_t x = 0; x < c.size(); ++x) {
+    const long inC = long(x) - G;
+    const long per = long(M) * ldc;
+    const int m = int(inC / (inC >= 0 ? per : 1) % batch);
+    const long at = inC - long(m) * per;
+    // Column-major C: (i, j) at j * M + i.
+    const int i = form == Form::IntoColumns ? int(at % M) : int(at / ldc);
+    const int j = form == Form::IntoColumns ? int(at / M) : int(at % ldc);
+    if (inC < 0 || inC >= batch * per || j >= N) {
+      ok = ok && c[x] == before[x];
+      continue;
+    }
+    double s = form == Form::ByColumns ? 2.0 * before[x] : 0;
+    for (int k = 0; k < K; ++k)
+      s += form == Form::ByColumns
+               ? double(a[size_t(k) * M + i]) * b[size_t(j) * K + k]
+               : double(a[size_t(m) * M * K + size_t(i) * K + k]) *
+                     b[size_t(m) * K * N + size_t(k) * N + j];
+    ok = ok && c[x] == float(s);
+  }
+  if (!ok)
+    std::printf("FAIL form %d on host arrays, M=%d N=%d K=%d\n", int(form),
+                M, N, K);
+  return ok;
 }
 
 /// C = A * B for 2^-8-scaled small integers: every product and sum is exact
@@ -102,11 +192,28 @@ int main(int argc, char **argv) {
   // row, few columns.
   if (argc == 2 && std::strcmp(argv[1], "--split") == 0) {
     setenv("GEMM_OPT_GPUS", "all", 1);
+    // Staging budgets that A, B and C together exceed but two GPUs' hold:
+    // 8 MiB under 5 MiB, where B (4 MiB) would take more than half of each
+    // GPU's and each stages it itself; 16.25 MiB under 10 MiB, B (256 KiB)
+    // copied once to every GPU. A GPU keeps a copy's buffer, which later
+    // budgets count: the smaller B goes last.
+    const int budgets[][4] = {{512, 1024, 1024, 5 << 20},
+                              {8192, 256, 256, 10 << 20}};
+    for (const auto &s : budgets) {
+      setenv("GEMM_OPT_DEVICE_MEMORY", std::to_string(s[3]).c_str(), 1);
+      failed += !check(gpus, -1, s[0], s[1], s[2]);
+      ++calls;
+    }
+    unsetenv("GEMM_OPT_DEVICE_MEMORY");
     const int split[][3] = {
         {1000, 300, 200}, {2049, 64, 33}, {600, 1000, 500}};
     for (const auto &s : split) {
       failed += !check(gpus, -1, s[0], s[1], s[2]);
       ++calls;
+      for (Form form : {Form::ByColumns, Form::IntoColumns, Form::Batched}) {
+        failed += !checkForm(form, s[0], s[1], s[2]);
+        ++calls;
+      }
     }
   }
   std::printf("%d GPU(s): %d of %d calls right\n", gpus, calls - failed,
