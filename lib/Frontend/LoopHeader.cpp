@@ -124,6 +124,57 @@ std::optional<Step> asStep(const Stmt *s) {
   return std::nullopt;
 }
 
+/// A `while` or `do` whose test steps its counter down by 1 and stops when
+/// it reaches a bound b (`n-- > b`, `--n != b`; b is 0 in `n--`, `--n`):
+/// its values as a loop counting down to a last value, set in `loop`, and
+/// "" where it is one; nullopt where the test steps nothing; else the reason
+/// it is no count. `while (n-- > b)` runs its body on n - 1 down to b,
+/// `while (--n > b)` down to b + 1, `do ... while (n-- > b)` on n down to
+/// b, `do ... while (--n > b)` down to b + 1.
+std::optional<std::string> steppedByTest(const Expr *cond, SourceLoop &loop,
+                                         NestScope &scope) {
+  const Expr *tested = cond->IgnoreParenImpCasts();
+  const Expr *bound = nullptr;
+  if (const auto *compare = dyn_cast<BinaryOperator>(tested)) {
+    if (!(compare->getOpcode() == BO_GT || compare->getOpcode() == BO_NE))
+      return std::nullopt;
+    bound = compare->getRHS();
+    tested = compare->getLHS()->IgnoreParenImpCasts();
+  }
+  const auto *step = dyn_cast<UnaryOperator>(tested);
+  if (!step || !step->isDecrementOp())
+    return std::nullopt;
+  const Expr *counter = step->getSubExpr();
+  loop.iv = referencedVar(counter);
+  if (!loop.iv || !loop.iv->getType()->isIntegerType())
+    return std::nullopt;
+  const bool before = step->isPrefix();
+  // Where the first value is the start less one and the test steps before
+  // it compares, an unsigned counter that starts at 0 wraps; so does one
+  // that counts from its largest value down to 0, which its extent cannot
+  // hold.
+  if (loop.iv->getType()->isUnsignedIntegerType() && before != loop.atLeastOnce)
+    return "the test '" + scope.print(cond) + "' steps the unsigned '" +
+           loop.iv->getNameAsString() + "' " +
+           (before ? "below 0 where it starts at 0, so the loop wraps"
+                   : "after the body sees its bound, where the largest "
+                     "start would run one more value than it holds");
+  loop.lhs = counter;
+  loop.bound = bound ? bound
+                     : IntegerLiteral::Create(
+                           scope.ctx,
+                           llvm::APInt(scope.ctx.getIntWidth(
+                                           loop.iv->getType()),
+                                       0),
+                           loop.iv->getType(), cond->getBeginLoc());
+  // After `--n` the test compares the value the body sees; after `n--`
+  // the one before it.
+  loop.op = before ? BO_GT : BO_GE;
+  loop.down = true;
+  loop.steppedByTest = true;
+  return std::string();
+}
+
 /// Whether `decl` is declared in std or a namespace inside it.
 bool inStd(const Decl *decl) {
   for (const DeclContext *ctx = decl->getDeclContext(); ctx;
@@ -261,8 +312,8 @@ std::optional<SourceLoop> unchanged(SourceLoop loop, NestScope &scope) {
 std::optional<SourceLoop> mlir::gemm::parseLoop(const Stmt *s,
                                                 NestScope &scope,
                                                 const Expr *start) {
-  SourceLoop loop{s,       nullptr, start,   -1, nullptr, nullptr, BO_LT,
-                  nullptr, false,   false,   -1, -1,      {}};
+  SourceLoop loop{s,       nullptr, start, -1,    nullptr, nullptr, BO_LT,
+                  nullptr, false,   false, false, -1,      -1,      {}};
   const Expr *cond = nullptr;
   const Stmt *inc = nullptr, *body = nullptr;
   if (const auto *range = dyn_cast<CXXForRangeStmt>(s)) {
@@ -306,6 +357,10 @@ std::optional<SourceLoop> mlir::gemm::parseLoop(const Stmt *s,
     loop.atLeastOnce = true;
   }
   loop.body = statementsOf(body);
+  if (!inc && cond)
+    if (std::optional<std::string> why = steppedByTest(cond, loop, scope))
+      return why->empty() ? unchanged(std::move(loop), scope)
+                          : scope.reject(*why);
   // Without a step in the header, the body's last statement steps.
   if (!inc && !loop.body.empty() && asStep(loop.body.back())) {
     inc = loop.body.back();
@@ -411,6 +466,8 @@ std::optional<LoopHeader> mlir::gemm::readHeader(NestScope &scope, int loop) {
   bool down = step && *step < 0;
   if (source.start && !(h.start = boundForm(scope, source.start, loop)))
     return std::nullopt;
+  if (h.start && source.steppedByTest && !source.atLeastOnce)
+    h.start->constant = h.start->constant - SymExpr::constant(1);
   // The test reads iv plus an invariant offset (a range-`for` tests iv).
   std::optional<AffineForm> lhs = source.lhs
                                       ? boundForm(scope, source.lhs, loop, true)
@@ -484,7 +541,8 @@ std::optional<LoopHeader> mlir::gemm::readHeader(NestScope &scope, int loop) {
   }
   // An unsigned counter that counts down to 0 wraps instead of stopping.
   std::optional<int64_t> lowest = h.bounds[0].constant.getConstant();
-  if (down && source.iv->getType()->isUnsignedIntegerType() &&
+  if (down && !source.steppedByTest &&
+      source.iv->getType()->isUnsignedIntegerType() &&
       !(h.bounds[0].isInvariant() && lowest && *lowest > 0))
     return scope.reject("the loop over " + iv + " counts down to " +
                         quoted(h.bounds[0].constant.str()) + " but " + iv +

@@ -540,22 +540,22 @@ std::optional<Loop> Shaper::dimension(int anchor) {
     // Counting down from the start to the lowest value: the same values.
     dim.first = bound;
     dim.extent = h.start->constant - bound + SymExpr::constant(1);
-    return dim;
-  }
-  dim.first = h.start->constant;
-  dim.step = h.step;
-  SymExpr span = bound - dim.first;
-  if (step == 1) {
-    dim.extent = span;
-  } else if (std::optional<int64_t> s = span.getConstant(); s && step) {
-    dim.extent = SymExpr::constant(*s > 0 ? (*s + *step - 1) / *step : 0);
   } else {
-    // Iterations: ceil(span / step), as C's division computes it for any
-    // span (a negative count is no iteration).
-    if (!step && !require(h.step, false, h.step, ""))
-      return std::nullopt;
-    dim.extent = SymExpr::symbol(
-        text(span + h.step - SymExpr::constant(1)) + " / " + text(h.step));
+    dim.first = h.start->constant;
+    dim.step = h.step;
+    SymExpr span = bound - dim.first;
+    if (step == 1) {
+      dim.extent = span;
+    } else if (std::optional<int64_t> s = span.getConstant(); s && step) {
+      dim.extent = SymExpr::constant(*s > 0 ? (*s + *step - 1) / *step : 0);
+    } else {
+      // Iterations: ceil(span / step), as C's division computes it for any
+      // span (a negative count is no iteration).
+      if (!step && !require(h.step, false, h.step, ""))
+        return std::nullopt;
+      dim.extent = SymExpr::symbol(
+          text(span + h.step - SymExpr::constant(1)) + " / " + text(h.step));
+    }
   }
   // A `do` loop runs once before its first test.
   if (source.atLeastOnce) {

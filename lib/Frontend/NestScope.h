@@ -42,6 +42,10 @@ struct SourceLoop {
   const clang::Expr *step; ///< What an iteration adds; null for 1.
   bool down;               ///< The step is subtracted.
   bool atLeastOnce;        ///< A `do` loop: the body runs before the test.
+  /// The test steps iv down (`while (n--)`): it stops at its bound, the
+  /// last value the body sees, without wrapping below it; a `while`'s body
+  /// first sees the start less 1.
+  bool steppedByTest;
   int parent;              ///< The enclosing source loop, or -1.
   /// The source loop that is the statement before this one in its block, or
   /// -1.

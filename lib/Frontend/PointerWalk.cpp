@@ -477,13 +477,19 @@ private:
     }
     SourceLocation at = loop->getBeginLoc();
     Expr *iv0 = readOf(c.iv, at);
+    // A `while` whose test steps iv down runs its body first on the start
+    // less 1.
+    const bool lessOne = parsed->steppedByTest && !parsed->atLeastOnce;
     std::optional<int64_t> first = scope.constantNoted(parsed->start);
     if (*c.step > 0)
       c.iterations = first == 0 ? asDiff(iv0)
                                 : binary(asDiff(iv0), asDiff(parsed->start),
                                          BO_Sub);
     else if (*c.step == -1)
-      c.iterations = binary(asDiff(parsed->start), asDiff(iv0), BO_Sub);
+      c.iterations =
+          binary(lessOne ? binary(asDiff(parsed->start), literal(1), BO_Sub)
+                         : asDiff(parsed->start),
+                 asDiff(iv0), BO_Sub);
     else
       c.why = "the loop over " + iv + " counts down by more than 1";
     // The trip count, from a test of iv itself against a bound.
@@ -512,21 +518,26 @@ private:
     int64_t step = *c.step > 0 ? *c.step : 1;
     std::optional<int64_t> lo = scope.constantNoted(low),
                            hi = scope.constantNoted(high);
+    if (hi && lessOne)
+      --*hi;
     if (lo && hi) {
       int64_t span = *hi - *lo + (inclusive ? 1 : 0);
       c.trips = literal(span > 0 ? (span + step - 1) / step : 0);
       return c;
     }
     Expr *span = binary(asDiff(high), asDiff(low), BO_Sub);
+    if (lessOne)
+      span = binary(span, literal(1), BO_Sub);
     if (inclusive || step > 1)
       span = binary(span, literal((inclusive ? 1 : 0) + step - 1), BO_Add);
     c.trips = step > 1 ? binary(span, literal(step), BO_Div) : span;
     // An unsigned bound from 0 is never below it.
     bool proven = !inclusive && lo == 0 &&
                   high->IgnoreImpCasts()->getType()->isUnsignedIntegerType();
+    const int past = (inclusive ? 1 : 0) - (lessOne ? 1 : 0);
     if (!proven)
       c.precondition = parenthesize(scope.print(high)) +
-                       (inclusive ? " + 1" : "") + " >= " +
+                       (past > 0 ? " + 1" : past < 0 ? " - 1" : "") + " >= " +
                        parenthesize(scope.print(low));
     return c;
   }

@@ -132,3 +132,54 @@ void converge(double tol, double *err) {
 }
 
 // OUT-NOT: gemm_opt_nest_9
+
+// Counters stepped down by their tests, each to 0: `while (k--)` runs its
+// body on K - 1 down to 0, `while (--k > 0)` down to 1, `do ... while
+// (k-- != 0)` on K down to 0 and `do ... while (--k)` down to 1, the last
+// two only where that range is not empty (else the loops, which run once).
+// The values counted up are the same.
+void steppedByTests(int M, int N, int K, const float *a, const float *b,
+                    float *c) {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 0; rewritten to call gemm_opt_nest_9 [-Rpass=gemm]
+  // OUT: {{^}}  if (!gemm_opt_nest_9(a, M, K, K, 1, b, K, N, N, 1, c, M, N, N, 1, 1, 0)) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      int k = K;
+      while (k--)
+        s += a[i * K + k] * b[k * N + j];
+      c[i * N + j] = s;
+    }
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = M x N x (-1 + K); A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 0; rewritten to call gemm_opt_nest_10 [-Rpass=gemm]
+  // OUT: {{^}}  if (!gemm_opt_nest_10(a + 1, M, -1 + K, K, 1, b + N, -1 + K, N, N, 1, c, M, N, N, 1, 1, 0)) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      int k = K;
+      while (--k > 0)
+        s += a[i * K + k] * b[k * N + j];
+      c[i * N + j] = s;
+    }
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = M x N x (1 + K); A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 0; the launcher runs only where (1 + K) > 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_11 [-Rpass=gemm]
+  // OUT: {{^}}  if (!(((1 + K) > 0) && gemm_opt_nest_11(a, M, 1 + K, K, 1, b, 1 + K, N, N, 1, c, M, N, N, 1, 1, 0))) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      int k = K;
+      do
+        s += a[i * K + k] * b[k * N + j];
+      while (k-- != 0);
+      c[i * N + j] = s;
+    }
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 0; the launcher runs only where K > 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_12 [-Rpass=gemm]
+  // OUT: {{^}}  if (!((K > 0) && gemm_opt_nest_12(a + 1, M, K, K, 1, b + N, K, N, N, 1, c, M, N, N, 1, 1, 0))) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float s = 0;
+      int k = K;
+      do {
+        s += a[i * K + k] * b[k * N + j];
+      } while (--k);
+      c[i * N + j] = s;
+    }
+}

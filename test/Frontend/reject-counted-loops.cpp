@@ -132,3 +132,24 @@ void liveAfter(int n) {
   }
   use(i);
 }
+
+// Unsigned counters stepped by their tests where they would wrap: below 0
+// where `--k` starts at 0, and past the largest value that `do ... while
+// (k--)` from it runs.
+void unsignedSteppedByTests(unsigned K) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the test '--k' steps the unsigned 'k' below 0 where it starts at 0, so the loop wraps [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) {
+      unsigned k = K;
+      while (--k)
+        C[i][j] += A[i][k] * B[k][j];
+    }
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the test 'k-- > 0' steps the unsigned 'k' after the body sees its bound, where the largest start would run one more value than it holds [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) {
+      unsigned k = K;
+      do
+        C[i][j] += A[i][k] * B[k][j];
+      while (k-- > 0);
+    }
+}

@@ -1,6 +1,7 @@
 // Loops shaped unlike their iteration space: tiled and strip-mined loops,
 // loops unrolled by hand with and without remainders or jammed into an
-// inner loop, `while` and `do` loops, strided and downward loops, blocks
+// inner loop, `while` and `do` loops (counters stepped at the end of the
+// body or by the test), strided and downward loops, blocks
 // of C kept in register accumulators. Each is
 // run as written and as rewritten, at sizes the tiles and unrolling divide
 // and at sizes they do not (where a precondition fails, the rewrite runs
@@ -13,7 +14,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-23: [-Rpass=gemm]
+// CHECK-COUNT-25: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -241,6 +242,42 @@ static void whiles(int m, int n, int k, const float *A, const float *B,
     }
     i++;
   }
+}
+
+// Counters stepped by their tests: `while (l--)` with A and B walked by
+// pointers, rows by `while (i-- > 0)`, columns by `do ... while (--j)`
+// (which runs where n > 0), and an unsigned `while (l-- != 0)`.
+static void steppedByTests(int m, int n, int k, const float *A,
+                           const float *B, float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  int i = m;
+  while (i-- > 0) {
+    int j = n;
+    do {
+      const float *a = A + i * lda, *b = B + (n - j);
+      float s = 0;
+      int l = k;
+      while (l--) {
+        s += *a++ * *b;
+        b += ldb;
+      }
+      C[i * ldc + (n - j)] = s;
+    } while (--j);
+  }
+}
+
+static void unsignedSteppedByTest(unsigned m, unsigned n, unsigned k,
+                                  const double *A, const double *B,
+                                  double *C) {
+  const unsigned lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (unsigned i = 0; i < m; i++)
+    for (unsigned j = 0; j < n; j++) {
+      double s = 0;
+      unsigned l = k;
+      while (l-- != 0)
+        s += A[i * lda + l] * B[l * ldb + j];
+      C[i * ldc + j] += s;
+    }
 }
 
 // Every other row of A and C; rows and columns counted down.
@@ -601,6 +638,16 @@ int main() {
       walkedDot(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("walked-dot");
     }
+    {
+      Problem<float> p(m, n, k, 70);
+      steppedByTests(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("stepped-by-tests");
+    }
+    {
+      Problem<double> p(m, n, k, 73);
+      unsignedSteppedByTest(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("unsigned-stepped-by-test");
+    }
   }
   // K below the unrolling, and a `do` loop over an empty range (it runs
   // once; the launcher does not).
@@ -611,6 +658,12 @@ int main() {
     Problem<float> q(9, 7, k, 34);
     whiles(9, 7, k, q.a.data(), q.b.data(), q.C());
     q.print("whiles-short");
+    Problem<float> r(9, 7, k, 37);
+    steppedByTests(9, 7, k, r.a.data(), r.b.data(), r.C());
+    r.print("stepped-short");
+    Problem<double> u(9, 7, k, 40);
+    unsignedSteppedByTest(9, 7, k, u.a.data(), u.b.data(), u.C());
+    u.print("unsigned-stepped-short");
   }
   return 0;
 }

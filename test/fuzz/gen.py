@@ -182,7 +182,9 @@ class Loop:
     step: str = "++v"
     pragma: str = ""
     # How the loop is written (shape_loops): "for"; "while" (started by the
-    # statement before it, stepped as the body's last); "tile" (over the
+    # statement before it, stepped as the body's last); "down-test" (a
+    # `while` from the bound down to the start, stepped by its test, `v-- >
+    # lo`, or `v-- != lo`); "tile" (over the
     # tiles of its point loop, by `tile`); "point" (within the tiles of
     # loop `of`: up to `width` from the tile's index, clipped at the bound
     # by `clip`, "min" or "cond", or not, "").
@@ -223,6 +225,8 @@ class Loop:
             return f"for ({init}; {v} < {end}; ++{v})"
         if self.shape == "while":
             return f"while ({self.test()})"
+        if self.shape == "down-test":
+            return f"while ({self.name}-- {self.cond} {self.lo_text})"
         return f"for ({self.start()}; {self.test()}; {self.stepping()})"
 
 
@@ -1203,6 +1207,12 @@ class NestGen:
             return False
         lp = self.loops[self.pick(*roles)]
         lp.shape = "while"
+        # Half of them count down, stepped by their tests; drawn apart, so
+        # that other seeds' programs stay as they were.
+        side = random.Random("down " + str(self.rng.getstate()[1][:8]))
+        if lp.lo_text.isdigit() and side.random() < 0.5:
+            lp.shape = "down-test"
+            lp.cond = side.choice([">", "!="]) if lp.hi > lp.lo else ">"
         if self.info.kind == "iv_changed":
             block = self.block_of(lp)
             block.body.append(Stmt(f"{lp.name} += 0;"))
@@ -1608,13 +1618,18 @@ class NestGen:
             return
         if isinstance(node, Unrolled):
             return self.emit_unrolled(node, depth, out, twin)
-        if node.loop.shape == "while":
+        if node.loop.shape in ("while", "down-test"):
             lp = node.loop
-            out += [pad + "{", f"{pad}  {lp.start()};",
+            down = lp.shape == "down-test"
+            start = (f"{lp.name} = {lp.hi_text}" if lp.outside
+                     else f"{lp.ctype} {lp.name} = {lp.hi_text}")
+            out += [pad + "{", f"{pad}  {start if down else lp.start()};",
                     f"{pad}  {lp.header()} {{"]
             for child in node.body:
                 self.emit_tree(child, depth + 2, out, twin)
-            out += [f"{pad}    {lp.stepping()};", pad + "  }", pad + "}"]
+            if not down:
+                out.append(f"{pad}    {lp.stepping()};")
+            out += [pad + "  }", pad + "}"]
             return
         if node.loop.temp:
             out.append(f"{pad}{node.loop.temp} = {node.loop.temp_value};")
