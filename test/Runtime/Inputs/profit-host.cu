@@ -41,7 +41,8 @@ Machine machine(const char *) { return {{20, 50, 50}, 132, budget}; }
 void show(const char *what, gemm_rt::DType type, int64_t m, int64_t n,
           int64_t k, Profitability mode = Profitability::Model,
           bool colMajorC = false, bool tiedB = false,
-          const gemm_rt::Plan &plan = plan) {
+          const gemm_rt::Plan &plan = plan, bool hostB = true,
+          size_t held = 0) {
   // Row-major A and B (or a B whose rows overlap: both strides 1); C row-
   // or column-major; beta == 0.
   gemm_rt::Problem p{what, type, 1, m, n, k, {nullptr, 0, k, 1},
@@ -50,7 +51,7 @@ void show(const char *what, gemm_rt::DType type, int64_t m, int64_t n,
     p.c = {nullptr, 0, 1, m};
   if (tiedB)
     p.b = {nullptr, 0, 1, 1};
-  const Route r = route(p, plan, {true, true, true}, mode, machine);
+  const Route r = route(p, plan, {true, hostB, true}, mode, machine, held);
   std::printf("%s: %s (%s)", what, r.gpu ? "GPU" : "loop", r.why.c_str());
   if (r.gpu)
     std::printf(", %lld panel(s) of %lld %s, B in blocks of %lld",
@@ -89,6 +90,13 @@ int main() {
   show("4096^3 f64 in 64 MiB", DType::F64, 4096, 4096, 4096);
   show("4096^3 f64 in 64 MiB, C column-major", DType::F64, 4096, 4096, 4096,
        Profitability::Model, true);
+  // A split call's share, B copied to its GPU already: the bytes that
+  // B's copy still needs come out of the budget.
+  show("2048x4096x4096 f64, B on the GPU, in 64 MiB", DType::F64, 2048, 4096,
+       4096, Profitability::Model, false, false, plan, false);
+  show("2048x4096x4096 f64, B on the GPU, in 64 MiB, 48 MiB held",
+       DType::F64, 2048, 4096, 4096, Profitability::Model, false, false, plan,
+       false, size_t(48) << 20);
   budget = size_t(64) << 10;
   show("4096^3 f64 in 64 KiB", DType::F64, 4096, 4096, 4096);
   return 0;
