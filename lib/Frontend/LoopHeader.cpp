@@ -149,6 +149,11 @@ std::optional<std::string> steppedByTest(const Expr *cond, SourceLoop &loop,
   if (!loop.iv || !loop.iv->getType()->isIntegerType())
     return std::nullopt;
   const bool before = step->isPrefix();
+  // The first value counts from the start that the statement before sets.
+  if (!loop.start)
+    return "the loop over '" + loop.iv->getNameAsString() +
+           "' steps it in its test '" + scope.print(cond) +
+           "', but no statement just before the loop sets where it starts";
   // Where the first value is the start less one and the test steps before
   // it compares, an unsigned counter that starts at 0 wraps; so does one
   // that counts from its largest value down to 0, which its extent cannot

@@ -153,3 +153,16 @@ void unsignedSteppedByTests(unsigned K) {
       while (k-- > 0);
     }
 }
+
+// A counter stepped by its test that continues from the loop before it.
+void continuedByTest(int K) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the loop over 'k' steps it in its test 'k-- > 0', but no statement just before the loop sets where it starts [-Rpass-missed=gemm]
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) {
+      int k;
+      for (k = 0; k < K / 2; k++)
+        C[i][j] += A[i][k] * B[k][j];
+      while (k-- > 0)
+        C[i][j] += A[i][k] * B[k][j];
+    }
+}
