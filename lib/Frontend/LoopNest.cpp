@@ -150,6 +150,24 @@ std::optional<MathCall> mlir::gemm::asMathCall(const Expr *e) {
 
 namespace {
 
+/// Why a nest that calls a library function (one the inliner keeps: std,
+/// system headers) is not rewritten: a floating-point math function is no
+/// function the epilogue computes; any other may have effects (memory,
+/// output, errno) that the launch would not have.
+std::string libraryCallObstacle(const CallExpr *call,
+                                const FunctionDecl *callee) {
+  std::string name =
+      "'" + (callee ? callee->getNameAsString() : std::string("?")) + "'";
+  if (callee && callee->getBuiltinID() &&
+      call->getType()->isRealFloatingType())
+    return "the nest applies " + name +
+           ", which no epilogue of the GEMM computes (it has the clamps, "
+           "tanh, sigmoid and GELU)";
+  return "the nest calls the library function " + name +
+         ", whose effects (on memory, output or errno) gemm-opt does not "
+         "model, so the launch could not keep them";
+}
+
 /// Rejects expressions with effects besides the recorded assignment: calls
 /// (other than a standard container's operator[], data() and size(), the pure min
 /// and max of asMinMaxCall and the libm calls of asMathCall), nested
@@ -177,16 +195,15 @@ bool checkPure(const Expr *e, NestScope &scope, bool peelable) {
           (name == "operator[]" || name == "data" || name == "size");
     }
     if (!vectorAccessor) {
-      scope.reject("call to '" +
-                       (callee ? callee->getNameAsString() : std::string("?")) +
-                       "' in the nest body",
-                   peelable);
+      scope.reject(libraryCallObstacle(call, callee), peelable);
       return false;
     }
   } else if (const auto *unary = dyn_cast<UnaryOperator>(e)) {
     if (unary->isIncrementDecrementOp()) {
-      scope.reject("increment of '" + scope.print(unary->getSubExpr()) +
-                       "' in the nest body",
+      scope.reject("'" + scope.print(unary->getSubExpr()) +
+                       "' is stepped in the nest ('" + scope.print(unary) +
+                       "'), an effect beside the product's that the launch "
+                       "would not have",
                    peelable);
       return false;
     }

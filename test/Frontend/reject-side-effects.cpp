@@ -18,7 +18,7 @@ double scale(int);
 void effects() {
   int count = 0;
   double last;
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: call to 'printf' in the nest body [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the nest calls the library function 'printf', whose effects (on memory, output or errno) gemm-opt does not model, so the launch could not keep them [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       for (int k = 0; k < 64; ++k) {
@@ -27,7 +27,7 @@ void effects() {
       }
 
   // In the outermost loop only.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: call to 'printf' in the nest body [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the nest calls the library function 'printf', whose effects (on memory, output or errno) gemm-opt does not model, so the launch could not keep them [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i) {
     std::printf("row %d\n", i);
     for (int j = 0; j < 64; ++j)
@@ -42,7 +42,7 @@ void effects() {
       for (int k = 0; k < 64; ++k)
         C[i][j] += scale(k) * A[i][k] * B[k][j];
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: increment of 'count' in the nest body [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'count' is stepped in the nest ('count++'), an effect beside the product's that the launch would not have [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       for (int k = 0; k < 64; ++k) {
