@@ -99,14 +99,15 @@ void acrossRows(int M, int N, int K, const float *a, const float *b,
 }
 
 // Signal-processing style: counters set before `do` and `while` loops and
-// counted down to 0, every operand walked.
+// counted down to 0, every operand walked. The `do` loop runs once where
+// M <= 0, so the launcher runs where M > 0.
 void countedDown(int M, int N, int K, const float *A, const float *B,
                  float *C) {
   const float *pa = A;
   float *pc = C;
   int row = M;
-  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; {{.*}}; accumulates in 'sum', alpha = 1, beta = 0; rewritten to call gemm_opt_nest_5 [-Rpass=gemm]
-  // OUT: {{^}}  if (!gemm_opt_nest_5(pa + (-1 + K * M), M, K, -K, -1, B + (-1 + K * N), K, N, -N, -1, pc + (-1 + M * N), M, N, -N, -1, 1, 0)) {
+  // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; {{.*}}; accumulates in 'sum', alpha = 1, beta = 0; the launcher runs only where M > 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_5 [-Rpass=gemm]
+  // OUT: {{^}}  if (!((M > 0) && gemm_opt_nest_5(pa + (-1 + K * M), M, K, -K, -1, B + (-1 + K * N), K, N, -N, -1, pc + (-1 + M * N), M, N, -N, -1, 1, 0))) {
   do {
     const float *pb = B;
     int col = N;
