@@ -702,26 +702,34 @@ private:
     result.nests.push_back(std::move(nest));
   }
 
-  /// A nest versioned on a loop-invariant branch: each arm that is a GEMM
-  /// gets a launcher; the remark says what became of each.
+  /// A nest versioned on a loop-invariant branch or switch: each version
+  /// that is a GEMM gets a launcher; the remark says what became of each.
   void handleVersions(const Stmt *loop, Versions &versions) {
-    std::string remark =
-        "versioned on '" + versions.condition + "'" + teamNote();
+    std::string remark = "versioned on " +
+                         std::string(versions.onSwitch ? "the 'switch' on '"
+                                                       : "'") +
+                         versions.condition + "'" + teamNote();
     SmallVector<Nest *> nests;
-    for (Recognition *r : {&versions.whenTrue, &versions.whenFalse})
-      if (r->nest)
-        nests.push_back(&*r->nest);
+    std::string loopCases;
+    for (Version &version : versions.versions) {
+      if (version.recognition.nest)
+        nests.push_back(&*version.recognition.nest);
+      else
+        loopCases += version.cases;
+    }
     std::string precision = applyPrecision(nests);
-    for (bool arm : {true, false}) {
-      Recognition &r = arm ? versions.whenTrue : versions.whenFalse;
-      remark += arm ? "; where it holds, " : "; where it does not, ";
+    for (auto [n, version] : llvm::enumerate(versions.versions)) {
+      Recognition &r = version.recognition;
+      remark += "; where " + version.when + ", ";
       if (!r.nest) {
         remark += "left as written: " + r.rejection.reason;
         continue;
       }
       std::string name = newLauncherName();
       r.nest->versionCondition = versions.condition;
-      r.nest->versionArm = arm;
+      r.nest->versionArm = n == 0;
+      r.nest->versionCases = version.cases;
+      r.nest->loopCases = loopCases;
       remark += r.summary + ", rewritten to call " + name;
       place(loop, *r.nest, name, name);
     }

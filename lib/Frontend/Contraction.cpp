@@ -424,7 +424,8 @@ const Expr *peelActivation(const Expr *e, NestScope &scope, unsigned after,
 }
 
 /// Folds the statements that finish the sum before its store, in order:
-/// `s += bias[o];` and `s = fmaxf(s, 0.0f);` (an activation of s alone).
+/// `s += bias[o];` and `s = fmaxf(s, 0.0f);` (an activation of s alone), or
+/// the same of the copy that holds the sum (copyOfSum).
 /// Returns false (rejected) for any other write of s after the sum.
 bool foldFinishing(NestScope &scope, const VarDecl *acc, unsigned after,
                    const std::vector<const Write *> &finishing,
@@ -448,7 +449,8 @@ bool foldFinishing(NestScope &scope, const VarDecl *acc, unsigned after,
       return false;
     }
     if (w->op == BO_Assign &&
-        referencedVar(peelActivation(w->rhs, scope, after, steps)) == acc &&
+        referencedVar(peelActivation(w->rhs, scope, after, steps)) ==
+            referencedVar(w->lhs) &&
         !steps.empty()) {
       llvm::append_range(c.activation, steps);
       continue;
@@ -462,6 +464,22 @@ bool foldFinishing(NestScope &scope, const VarDecl *acc, unsigned after,
     return false;
   }
   return true;
+}
+
+/// The local that copies the sum after it, where an inlined helper finishes
+/// the sum in its by-value parameter (`float v = sum;` and then `v =
+/// fmaxf(v, 0.f);` before `C = v;`): declared after the sum with the sum's
+/// type and value, and written. Null where there is none.
+const LocalDef *copyOfSum(const NestScope &scope, const VarDecl *acc,
+                          unsigned after) {
+  for (const LocalDef &local : scope.locals)
+    if (local.order > after && local.var != acc && local.var->getInit() &&
+        referencedVar(local.var->getInit()) == acc &&
+        local.var->getType().getCanonicalType().getUnqualifiedType() ==
+            acc->getType().getCanonicalType().getUnqualifiedType() &&
+        scope.written.contains(local.var))
+      return &local;
+  return nullptr;
 }
 
 /// Folds `s = 0; for k: s += P; C = alpha*s + beta*C` into `c`.
@@ -502,12 +520,22 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     }
     init = {local->loops, local->order};
   }
+  // From its copy on, the copy holds the sum: s is neither written nor read.
+  const LocalDef *copy = copyOfSum(scope, acc, mac.order);
+  const VarDecl *sum = copy ? copy->var : acc;
   std::vector<const Write *> finishing; ///< Writes of s after the sum.
   std::vector<const Write *> memory;    ///< Writes of arrays.
   for (const Write &w : scope.writes) {
     if (&w == &mac || llvm::is_contained(substituted, &w))
       continue;
-    if (referencedVar(w.lhs) == acc && w.order > mac.order) {
+    if (copy && w.order > copy->order &&
+        (mentions(w.lhs, acc) || mentions(w.rhs, acc))) {
+      scope.reject("accumulator '" + name + "' is used after its copy '" +
+                   sum->getNameAsString() + "' takes the sum");
+      return false;
+    }
+    if ((referencedVar(w.lhs) == acc && w.order > mac.order) ||
+        (copy && referencedVar(w.lhs) == copy->var)) {
       finishing.push_back(&w);
     } else if (referencedVar(w.lhs) == acc) {
       if (init || w.op != BO_Assign || !start(w.rhs)) {
@@ -557,7 +585,9 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   });
   if (!isPrefix(store->loops, mac.loops) || store->loops == mac.loops ||
       init->first != store->loops || init->second > mac.order ||
-      mac.order > store->order || !finishedInPlace) {
+      mac.order > store->order || !finishedInPlace ||
+      (copy && (copy->loops != store->loops || copy->order > store->order ||
+                mentions(store->rhs, acc)))) {
     scope.reject("accumulator '" + name +
                  "' is not zeroed, summed and stored once per element of C");
     return false;
@@ -600,7 +630,7 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     std::optional<std::pair<const Expr *, const Expr *>> bias;
     if (!valid)
       break;
-    bool flat = flatten(term, scope, acc, p);
+    bool flat = flatten(term, scope, sum, p);
     if (flat && p.vars.size() == 1 && p.accesses.empty() && !alpha)
       alpha = scalarText(p, scope);
     else if (flat && p.vars.empty() && p.accesses.size() == 1 &&

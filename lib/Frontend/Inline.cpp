@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Inline.h"
+#include "Unswitch.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclFriend.h"
@@ -732,13 +733,21 @@ bool Inliner::cloneInto(const Stmt *s, Frame *f, std::vector<Stmt *> &out) {
                                  branch->getElseLoc(), otherwise));
     return true;
   }
-  // A formula picked at run time (an activation type), which no version
-  // of the nest fixes.
-  if (isa<SwitchStmt>(s))
-    return failed(where + " picks what it computes by a 'switch' on '" +
-                  print(cast<SwitchStmt>(s)->getCond()) +
-                  "', a choice made at run time that gemm-opt does not "
-                  "version");
+  // A case that a versioned nest fixes, or that a constant picks
+  // (Unswitch.cpp).
+  if (const auto *choice = dyn_cast<SwitchStmt>(s)) {
+    Expr *read = header(choice->getCond());
+    if (!read)
+      return false;
+    std::optional<std::vector<const Stmt *>> run =
+        scope ? assumedCase(choice, read, *scope) : std::nullopt;
+    if (!run)
+      return failed(unversionedSwitch(choice, where, print(read), ctx));
+    for (const Stmt *statement : *run)
+      if (!cloneInto(statement, f, out))
+        return false;
+    return true;
+  }
   return failed(where + " holds a statement ('" + s->getStmtClassName() +
                 "') whose effects gemm-opt does not model");
 }

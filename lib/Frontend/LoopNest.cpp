@@ -268,6 +268,14 @@ public:
                  ? walkZeroSkip(branch, peelable)
                  : walkBetaBranch(branch, peelable);
     }
+    if (const auto *choice = dyn_cast<SwitchStmt>(s)) {
+      // The case that a versioned nest fixes (Unswitch.cpp).
+      if (auto run = assumedCase(choice, choice->getCond(), scope))
+        return walkBlock(*run);
+      return fail(unversionedSwitch(choice, "the nest",
+                                    scope.print(choice->getCond()), scope.ctx),
+                  peelable);
+    }
     return fail(describe(s), peelable);
   }
 
@@ -292,7 +300,7 @@ private:
       return "early exit ('return') in the nest";
     if (isa<GotoStmt>(s) || isa<LabelStmt>(s))
       return "'goto' or label in the nest";
-    if (isa<IfStmt>(s) || isa<SwitchStmt>(s) || isa<ConditionalOperator>(s))
+    if (isa<IfStmt>(s) || isa<ConditionalOperator>(s))
       return "conditional control flow in the nest body";
     return std::string("a statement ('") + s->getStmtClassName() +
            "') whose effects on the nest's data gemm-opt does not model";
@@ -439,6 +447,7 @@ private:
   /// copy as a scalar in a loop over the copies (CopyLanes.cpp); partial
   /// sums of one sum read as that sum (PartialSums.cpp).
   void normaliseBlock(std::vector<const Stmt *> &statements) {
+    readAssumedCases(scope, statements);
     readRegisters(scope, statements);
     declareWhereSet(scope, statements);
     readCopyLanes(scope, statements);

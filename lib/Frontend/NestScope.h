@@ -211,6 +211,9 @@ public:
   /// which are no statements of the nest (BoundTemporaries.cpp).
   llvm::DenseMap<const clang::DeclRefExpr *, const clang::Expr *> boundValues;
   std::vector<const clang::Expr *> boundAssignments;
+  /// How the nest reads the condition of the `switch` whose case the
+  /// recognition assumes, at each place it runs (Unswitch.cpp).
+  std::vector<const clang::Expr *> switchReads;
   /// What the remark adds about forms folded on the way (a store branch on
   /// beta).
   std::vector<std::string> notes;

@@ -17,6 +17,7 @@
 #include "ByteOffset.h"
 #include "OffsetBuilder.h"
 #include "LoopHeader.h"
+#include "Unswitch.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -747,6 +748,12 @@ private:
         return reset(slot, assign, var, state);
       return execFull(slot, state);
     }
+    // The case that the versioned nest fixes runs in the switch's place
+    // (Unswitch.cpp).
+    if (auto *choice = dyn_cast<SwitchStmt>(s))
+      if (std::optional<std::vector<const Stmt *>> run =
+              assumedCase(choice, choice->getCond(), scope))
+        return execCase(choice, *run, state);
     // `if`, `switch` and the like: reads are rewritten, moves (an arm `p
     // += ld;` too) are conditional.
     ++conditional;
@@ -756,6 +763,29 @@ private:
         break;
     --conditional;
     return ok;
+  }
+
+  /// The statements of `run`, a case of `choice`, in their slots.
+  bool execCase(SwitchStmt *choice, ArrayRef<const Stmt *> run,
+                State &state) {
+    // The body, and a label's statement, are their statement's last child.
+    auto last = [](Stmt *s) {
+      Stmt **slot = nullptr;
+      for (Stmt *&child : s->children())
+        slot = &child;
+      return slot;
+    };
+    MutableArrayRef<Stmt *> top(*last(choice));
+    if (auto *block = dyn_cast<CompoundStmt>(choice->getBody()))
+      top = MutableArrayRef<Stmt *>(block->body_begin(), block->body_end());
+    for (Stmt *&statement : top) {
+      Stmt **slot = &statement;
+      while (isa<SwitchCase>(*slot))
+        slot = last(*slot);
+      if (llvm::is_contained(run, *slot) && !execStmt(*slot, state))
+        return false;
+    }
+    return true;
   }
 
   /// `p = e;`: p holds e from here, e read with the walked pointers' values

@@ -335,19 +335,34 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
     };
     std::string piece;
     if (!nest.versionCondition.empty()) {
-      // A nest versioned on a branch (Unswitch.cpp): the condition is tested
-      // once; its arms follow one another, and one without a Nest runs the
-      // original loops.
-      const Nest *other = n + 1 < result.nests.size() &&
-                                  result.nests[n + 1].copy == copy &&
-                                  result.nests[n + 1].beginOffset ==
-                                      nest.beginOffset
-                              ? &result.nests[n + 1]
-                              : nullptr;
+      // A nest versioned on a branch or a switch (Unswitch.cpp): the
+      // condition is tested once; the versions that are GEMMs follow one
+      // another, and the others run the original loops.
+      size_t end = n + 1;
+      while (end < result.nests.size() && result.nests[end].copy == copy &&
+             result.nests[end].beginOffset == nest.beginOffset)
+        ++end;
+      llvm::ArrayRef<Nest> versions =
+          llvm::ArrayRef(result.nests).slice(n, end - n);
       auto arm = [&](const Nest *armNest) {
         return (atLineStart && armNest ? "" : lineDirective(number, fileName)) +
                guarded(armNest, false);
       };
+      std::string tested;
+      if (nest.versionCases.empty()) {
+        const Nest *other = versions.size() > 1 ? &versions[1] : nullptr;
+        tested = "if (" + nest.versionCondition + ") {\n" +
+                 arm(nest.versionArm ? &nest : other) + "\n} else {\n" +
+                 arm(nest.versionArm ? other : &nest) + " }";
+      } else {
+        tested = "switch ((long long)(" + nest.versionCondition + ")) {\n";
+        for (const Nest &version : versions)
+          tested += version.versionCases + "{\n" + arm(&version) +
+                    "\n} break;\n";
+        if (!nest.loopCases.empty())
+          tested += nest.loopCases + "{\n" + arm(nullptr) + "\n}\n";
+        tested += "}";
+      }
       // The loops evaluate the condition only once every extent is
       // positive (it may dereference what an empty nest never reads):
       // otherwise the original loops run.
@@ -355,10 +370,8 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
       for (llvm::StringRef size : llvm::concat<const std::string>(
                nest.c.sizes, llvm::ArrayRef(nest.a.sizes).take_back()))
         extents += (extents.empty() ? "(" : " && (") + size.str() + ") > 0";
-      piece = "{ if (!(" + extents + ")) {\n" + arm(nullptr) +
-             "\n} else if (" + nest.versionCondition + ") {\n" +
-             arm(nest.versionArm ? &nest : other) + "\n} else {\n" +
-             arm(nest.versionArm ? other : &nest) + " } }";
+      piece = "{ if (!(" + extents + ")) {\n" + arm(nullptr) + "\n} else " +
+              tested + " }";
     } else {
       // Braced where an `else` follows, so that it keeps its own `if`; after
       // a nest that ends a macro's text, the `else` is after the macro's

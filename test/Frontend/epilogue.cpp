@@ -1,6 +1,7 @@
 // Epilogues: an accumulator that starts from a bias (null-checked or not),
 // a bias added at the store along M or N, C set to a bias ahead of an
-// accumulation into it, statements that finish the sum, and an activation
+// accumulation into it, statements that finish the sum (or a helper's
+// by-value parameter that holds it), and an activation
 // around the stored value (fmaxf/fminf, std::max/std::min, a conditional). They become
 // the launcher's bias operand (zero strides along the dimensions it is
 // broadcast over; `p ? p : 0` where the source checks for null) and clamp
@@ -146,4 +147,42 @@ void batched(float *c, const float *a, const float *b, const float *bias,
           s += a[(h * M + i) * K + k] * b[k * N + j];
         c[(h * M + i) * N + j + h] = std::min(s, 6.0f);
       }
+}
+
+// A helper that finishes the sum in its by-value parameter: the parameter
+// is a copy of the sum (`v = s`), and its steps are the sum's.
+static inline float relu_bias(float v, float b) {
+  v += b;
+  v = std::max(v, 0.0f);
+  return v;
+}
+
+void copied(float *c, const float *a, const float *b, const float *bias,
+            int M, int N, int K) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, {{.*}}; epilogue: + 'bias[j]', max with '0.F' (NaN kept); rewritten to call gemm_opt_nest_10 [-Rpass=gemm]
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0;
+      for (int k = 0; k < K; ++k)
+        s += a[i * K + k] * b[k * N + j];
+      c[i * N + j] = relu_bias(s, bias[j]);
+    }
+}
+
+// Near miss: the sum read again after its copy took it.
+static inline float twice(float v, float s) {
+  v = std::max(v, 0.0f);
+  return v + s;
+}
+
+void copied_and_read(float *c, const float *a, const float *b, int M, int N,
+                     int K) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' is used after its copy 'v' takes the sum [-Rpass-missed=gemm]
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0;
+      for (int k = 0; k < K; ++k)
+        s += a[i * K + k] * b[k * N + j];
+      c[i * N + j] = twice(s, s);
+    }
 }

@@ -3,9 +3,9 @@
 // of the layer) leaves v holding `test ? bias[o] : 0`, the bias under its
 // guard: the launcher gets `test ? bias : 0`, and no bias where the test
 // fails. A clamp helper around the store (std::min/std::max of its
-// by-value parameters) is inlined into clamps. Near misses: a flag that the
-// nest writes, a start other than zero, an `if` with an else, and an
-// activation that a helper picks by a `switch` at run time.
+// by-value parameters) is inlined into clamps, and an activation that a
+// helper picks by a `switch` at run time versions the nest. Near misses: a
+// flag that the nest writes, a start other than zero, an `if` with an else.
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -124,8 +124,8 @@ void otherwise(const float *a, const float *b, const float *bias,
     }
 }
 
-// Near miss: the guarded bias is read, but the activation is picked by a
-// switch on the layer's type at run time, inside a helper.
+// The guarded bias under an activation that a helper picks by a switch on
+// the layer's type at run time: one version per case, each with the bias.
 static inline float activate(float v, int kind) {
   switch (kind) {
   case 1:
@@ -142,7 +142,7 @@ static inline float activate(float v, int kind) {
 
 void denseActivated(const Dense &layer, int kind, const float *in, float *out,
                     int rows, int width) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'activate' picks what it computes by a 'switch' on 'kind', a choice made at run time that gemm-opt does not version [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: versioned on the 'switch' on 'kind'; where it is 1, {{.*}} epilogue: + 'layer.bias[p]' (none where 'layer.has_bias' is false), max with '0.F' (NaN kept), rewritten to call gemm_opt_nest_3; where it is 2, left as written: {{.*}}; where it is none of the values listed, {{.*}} epilogue: + 'layer.bias[p]' (none where 'layer.has_bias' is false), rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
   for (int j = 0; j < rows; j++)
     for (int p = 0; p < layer.outputs; p++) {
       float sum = 0.f;

@@ -13,6 +13,7 @@
 // RUN: %python %S/compare.py %t.expected %t.lifted
 // CHECK-COUNT-4: GEMM recognised
 #include "e2e_util.h"
+#include "guard_cells.h"
 
 #include <algorithm>
 #include <complex>
@@ -82,24 +83,6 @@ template <class T> static void gram(const T *x, int m, int n, T *g) {
         acc += x[r * n + i] * std::real(std::conj(x[c * n + i]));
       g[r * m + c] = acc;
     }
-}
-
-const int GUARD = 5;
-const double POISON = 7.0;
-
-template <class T> static std::vector<T> guarded(long n) {
-  std::vector<T> c(n + 2 * GUARD, T(POISON));
-  for (long e = 0; e < n; ++e)
-    c[GUARD + e] = T(NAN);
-  return c;
-}
-
-template <class T>
-static void checkGuards(const char *label, const std::vector<T> &c) {
-  long broken = 0;
-  for (long e = 0; e < GUARD; ++e)
-    broken += c[e] != T(POISON) || c[c.size() - 1 - e] != T(POISON);
-  std::printf("guards %s %ld broken\n", label, broken);
 }
 
 int main() {

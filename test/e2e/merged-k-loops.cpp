@@ -12,6 +12,7 @@
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
 #include "e2e_util.h"
+#include "guard_cells.h"
 
 #include <vector>
 
@@ -71,24 +72,6 @@ static void lastOnly(float *dw, const float *dout, const float *in, int B,
           s += in[(b * Tn + t) * C + i] * dout[(b * Tn + t) * OC + o];
         dw[o * C + i] = s;
       }
-}
-
-const int GUARD = 5;
-const double POISON = 7.0;
-
-template <class T> static std::vector<T> guarded(long n, T value) {
-  std::vector<T> c(n + 2 * GUARD, T(POISON));
-  for (long e = 0; e < n; ++e)
-    c[GUARD + e] = value;
-  return c;
-}
-
-template <class T>
-static void checkGuards(const char *label, const std::vector<T> &c) {
-  long broken = 0;
-  for (long e = 0; e < GUARD; ++e)
-    broken += c[e] != T(POISON) || c[c.size() - 1 - e] != T(POISON);
-  std::printf("guards %s %ld broken\n", label, broken);
 }
 
 template <class T> static void run(const char *label, int B, int Tn, int C,

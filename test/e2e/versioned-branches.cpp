@@ -15,6 +15,7 @@
 // RUN: %python %S/compare.py %t.expected %t.lifted
 // CHECK-COUNT-5: versioned on
 #include "e2e_util.h"
+#include "guard_cells.h"
 
 #include <vector>
 
@@ -80,24 +81,6 @@ static void squareOrProduct(int square, int M, int N, int K, const float *A,
         else
           C[i * N + j] += A[i * K + k] * B[k * N + j];
       }
-}
-
-const int GUARD = 5;
-const double POISON = 7.0;
-
-template <class T> static std::vector<T> guarded(long n, T value) {
-  std::vector<T> c(n + 2 * GUARD, T(POISON));
-  for (long e = 0; e < n; ++e)
-    c[GUARD + e] = value;
-  return c;
-}
-
-template <class T> static void checkGuards(const char *label,
-                                           const std::vector<T> &c) {
-  long broken = 0;
-  for (long e = 0; e < GUARD; ++e)
-    broken += c[e] != T(POISON) || c[c.size() - 1 - e] != T(POISON);
-  std::printf("guards %s %ld broken\n", label, broken);
 }
 
 struct Tensor {

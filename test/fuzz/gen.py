@@ -990,8 +990,11 @@ class NestGen:
         """Some valid nests of the plain and acc forms, with host operands
         and no loop shapes, get their update in both arms of a branch
         (Unswitch.cpp): on a flag the nest never changes, which versions
-        the nest, or on a loop index, the obstacle. Drawn from a generator
-        of their own, so that the other nests stay as they were."""
+        the nest, or on a loop index, the obstacle; or in the cases of a
+        `switch` on the flag (SwitchCases.cpp): a case per value, a case
+        and `default:`, or two labels on one case, whose values no label
+        lists run nothing. Drawn from a generator of their own, so that the
+        other nests stay as they were."""
         info = self.info
         side = random.Random(str(self.rng.getstate()[1][:8]))
         if (info.kind != "valid" or self.form not in ("plain", "acc") or
@@ -1002,6 +1005,13 @@ class NestGen:
             info.kind = "invariant_branch"
             self.param("int flag", str(side.choice([0, 1])))
             cond = side.choice(["flag", "flag == 0", "!flag"])
+            if side.random() < 0.4:
+                u = upd.text
+                upd.text = side.choice([
+                    f"switch (flag) {{ case 0: {u} break; case 1: {u} }}",
+                    f"switch (flag) {{ case 1: {u} break; default: {u} }}",
+                    f"switch (flag) {{ case 0: case 1: {u} break; }}"])
+                return
         else:
             info.kind, info.expect = "varying_branch", "miss"
             lp = self.innermost().loop

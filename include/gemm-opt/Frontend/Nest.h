@@ -114,12 +114,17 @@ struct Nest {
   std::optional<OperandBinding> bias;
   std::vector<StepBinding> activation; ///< Applied in order.
   std::vector<ScalarReadBinding> scalarReads;
-  /// A nest versioned on a loop-invariant branch (Unswitch.cpp): the
-  /// branch's condition as written, valid before the nest, and whether
-  /// this nest is its true arm. The arms of one nest follow one another;
-  /// an arm that is no GEMM has no Nest and runs the original loops.
+  /// A nest versioned on a loop-invariant branch or `switch`
+  /// (Unswitch.cpp): the condition, valid before the nest, and whether this
+  /// nest is the branch's true arm. The versions of one nest follow one
+  /// another; a version that is no GEMM has no Nest and runs the original
+  /// loops.
   std::string versionCondition;
   bool versionArm = true;
+  /// On a switch: the labels of this version's cases in the rewrite's own
+  /// `switch ((long long)(versionCondition))` (`case 1LL: default: `), and
+  /// those of the versions that run the loops.
+  std::string versionCases, loopCases;
   /// A statement beside the product, split off (SplitOff.cpp): the nest's
   /// text with only that statement and what it reads, which runs after the
   /// launcher, and the conditions, C++ valid before the nest, that its
