@@ -211,9 +211,19 @@ std::optional<std::pair<const Expr *, const Expr *>> iotaRange(const Expr *e) {
 
 } // namespace
 
+/// Whether the range-`for` `range` gives an integer variable the values of
+/// an object of a user class (`irange(K)`): a count in meaning, though one
+/// whose iterators gemm-opt does not read.
+static bool overUserRange(const CXXForRangeStmt *range) {
+  QualType iv = range->getLoopVariable()->getType();
+  const CXXRecordDecl *record =
+      range->getRangeInit()->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  return iv->isIntegerType() && record && !inStd(record);
+}
+
 bool mlir::gemm::overContainer(const Stmt *s) {
   const auto *range = dyn_cast<CXXForRangeStmt>(s);
-  return range && !iotaRange(range->getRangeInit());
+  return range && !iotaRange(range->getRangeInit()) && !overUserRange(range);
 }
 
 namespace {
@@ -324,6 +334,14 @@ std::optional<SourceLoop> mlir::gemm::parseLoop(const Stmt *s,
   if (const auto *range = dyn_cast<CXXForRangeStmt>(s)) {
     auto bounds = iotaRange(range->getRangeInit());
     loop.iv = range->getLoopVariable();
+    if (!bounds && overUserRange(range))
+      return scope.reject("the range-'for' over '" +
+                          loop.iv->getNameAsString() +
+                          "' takes its values from the iterators of '" +
+                          scope.print(range->getRangeInit()) +
+                          "', which gemm-opt does not read, so it cannot "
+                          "prove that they count from a first to a last "
+                          "integer");
     if (!bounds || !loop.iv->getType()->isIntegerType())
       return scope.reject("the range-'for' over '" +
                           loop.iv->getNameAsString() +

@@ -166,3 +166,25 @@ void continuedByTest(int K) {
         C[i][j] += A[i][k] * B[k][j];
     }
 }
+
+// A range class of the program's own: its values are integers, but what
+// its iterators count is not read.
+struct irange {
+  struct iterator {
+    int v;
+    int operator*() const { return v; }
+    iterator &operator++() { ++v; return *this; }
+    bool operator!=(const iterator &o) const { return v != o.v; }
+  };
+  int first, last;
+  explicit irange(int n) : first(0), last(n) {}
+  iterator begin() const { return {first}; }
+  iterator end() const { return {last}; }
+};
+void userRange() {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the range-'for' over 'i' takes its values from the iterators of 'irange(64)', which gemm-opt does not read, so it cannot prove that they count from a first to a last integer [-Rpass-missed=gemm]
+  for (int i : irange(64))
+    for (int j : irange(64))
+      for (int k : irange(64))
+        C[i][j] += A[i][k] * B[k][j];
+}
