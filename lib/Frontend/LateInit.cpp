@@ -71,15 +71,17 @@ private:
   }
 
   /// The slot of the statement that first names `var` in the body of the
-  /// loop `s`, where that is `var = e;` (or, again, in a loop of the body
-  /// after which the body names var no more) and the header names it not.
+  /// loop `s` (or in the block `s`, which runs once: a `while` started in a
+  /// block of its own), where that is `var = e;` (or, again, in a loop or
+  /// block of the body after which the body names var no more) and the
+  /// header names it not.
   Stmt **inLoop(const Stmt *s, const VarDecl *var) {
     s = unwrapLoopWrappers(s);
-    if (!isLoop(s))
+    if (!isLoop(s) && !isa<CompoundStmt>(s))
       return nullptr;
-    const Stmt *body = loopBody(s);
+    const Stmt *body = isLoop(s) ? loopBody(s) : s;
     for (const Stmt *child : s->children())
-      if (child && child != body && mentions(child, var))
+      if (child && body != s && child != body && mentions(child, var))
         return nullptr;
     // A body without braces is a block of one statement, in its slot.
     Stmt **only = nullptr;

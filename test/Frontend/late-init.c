@@ -73,6 +73,23 @@ void hoisted(int m, int n, int k, const float *a, const float *b, float *c) {
   }
 }
 
+// Set first in a loop of a block of its own (a `while` started there),
+// counted down by its test.
+void inBlock(int m, int n, int k, const float *a, const float *b, float *c) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+  for (int p = 0; p < k; p++) {
+    float t;
+    {
+      int j = n;
+      while (j-- > 0)
+        for (int i = 0; i < m; i++) {
+          t = b[p * n + j];
+          c[i * n + j] += a[i * k + p] * t;
+        }
+    }
+  }
+}
+
 // Near misses.
 // Read before it is set in the iteration: the last iteration's value.
 void stale(int m, int n, int k, const float *a, const float *b, float *c) {
