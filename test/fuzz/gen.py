@@ -1644,7 +1644,7 @@ class NestGen:
         if node.loop.temp:
             out.append(f"{pad}{node.loop.temp} = {node.loop.temp_value};")
         if node.loop.pragma and not twin:
-            out.append(pad + node.loop.pragma)
+            out.append(pad + node.loop.pragma + self.private_clause(node))
         start = len(out)
         out.append(pad + node.loop.header())
         items = 0
@@ -1657,6 +1657,19 @@ class NestGen:
         if node.braces or items != 1:
             out[start] += " {"
             out.append(pad + "}")
+
+    def private_clause(self, node):
+        """` private(...)` for an OpenMP parallel loop: the scalars declared
+        before the nest without a value (accumulators, bound temporaries,
+        hoisted factors, induction variables), each thread's own, as a
+        correct OpenMP program has them; shared, the threads would race."""
+        if "omp parallel for" not in node.loop.pragma:
+            return ""
+        names = [m.group(1) for decl in self.prelude
+                 for m in re.finditer(r"(?:^|;)\s*[\w:]+(?:\s+[\w:]+)*\s+"
+                                      r"(\w+)(?=;)", decl)
+                 if m.group(1) != node.loop.name]
+        return f" private({', '.join(names)})" if names else ""
 
     def views(self):
         """The operands' parameters and their arguments in fz_callN, which
