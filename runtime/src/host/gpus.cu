@@ -54,6 +54,12 @@ double hostBytes(const Problem &p, Hosted hosted) {
           (hosted.c ? rows * p.n * (p.beta != 0 ? 2 : 1) : 0));
 }
 
+/// What each share stages: B not where it was copied to every GPU first.
+Hosted sharesHosted(Hosted hosted, const Split &split) {
+  hosted.b = hosted.b && !split.wholeB;
+  return hosted;
+}
+
 /// `op` from its row `row` on.
 Operand fromRow(const Operand &op, int64_t row, size_t element) {
   if (!op.ptr)
@@ -126,10 +132,8 @@ Problem rowsOf(const Problem &p, const Share &share) {
 
 double splitSeconds(double wholeBytes, double slowest, double hostBytes,
                     const Rates &rates) {
-  const double gb = 1e9;
-  const double whole = std::max(wholeBytes / (rates.hostGBs * gb),
-                                wholeBytes / (rates.h2dGBs * gb));
-  return std::max(whole + slowest, hostBytes / (rates.hostGBs * gb));
+  return std::max(wholeSeconds(wholeBytes, rates) + slowest,
+                  hostBytes / (rates.hostGBs * 1e9));
 }
 
 std::optional<Split> planSplit(const Problem &p, const Plan &plan,
@@ -144,35 +148,33 @@ std::optional<Split> planSplit(const Problem &p, const Plan &plan,
       (!forced && one.stage.seconds < kMinSplitSeconds))
     return std::nullopt;
   // B whole on every GPU where its copy leaves each at least half of its
-  // staging budget; the part of it that the GPU's buffer lacks is held.
+  // staging budget. On the current GPU: what its copy's buffer lacks, which
+  // the shares' staging holds out of the budget.
   const size_t wholeBytes =
       HostGather(p.b, {p.batch, p.k, p.n}, elementSize(p.dtype)).bytes();
+  auto lacking = [&] {
+    return wholeBytes - std::min(wholeBytes, poolCapacity(Role::Whole));
+  };
   Split split;
   split.wholeB = true;
-  std::vector<size_t> held;
   for (int d : devices) {
     const DeviceScope on(d, p.nest);
-    held.push_back(wholeBytes - std::min(wholeBytes, poolCapacity(Role::Whole)));
     split.wholeB = split.wholeB &&
-                   2 * held.back() <= currentMachine(p.nest).deviceBudget;
+                   2 * lacking() <= currentMachine(p.nest).deviceBudget;
   }
-  Hosted each = hosted;
-  each.b = !split.wholeB;
-  if (!split.wholeB)
-    held.assign(devices.size(), 0);
+  auto held = [&] { return split.wholeB ? lacking() : size_t(0); };
+  const Hosted each = sharesHosted(hosted, split);
   // Each GPU's speed on the whole call: its kernels' rates and its own link.
   std::vector<int> usable;
-  std::vector<size_t> usableHeld;
   std::vector<double> speeds;
-  for (size_t i = 0; i < devices.size(); ++i) {
-    const DeviceScope on(devices[i], p.nest);
-    const Route whole = i == 0 && !split.wholeB
+  for (int d : devices) {
+    const DeviceScope on(d, p.nest);
+    const Route whole = d == devices.front() && !split.wholeB
                             ? one
                             : route(p, plan, each, Profitability::Gpu,
-                                    currentMachine, held[i]);
+                                    currentMachine, held());
     if (whole.gpu && whole.stage.seconds > 0) {
-      usable.push_back(devices[i]);
-      usableHeld.push_back(held[i]);
+      usable.push_back(d);
       speeds.push_back(1 / whole.stage.seconds);
     }
   }
@@ -180,12 +182,11 @@ std::optional<Split> planSplit(const Problem &p, const Plan &plan,
   if (split.shares.size() < 2)
     return std::nullopt;
   double slowest = 0, copied = split.wholeB ? double(wholeBytes) : 0;
-  for (size_t i = 0; i < split.shares.size(); ++i) {
-    const Share &share = split.shares[i];
+  for (const Share &share : split.shares) {
     const DeviceScope on(share.device, p.nest);
     const Problem rows = rowsOf(p, share);
     const Route part = route(rows, plan, each, Profitability::Gpu,
-                             currentMachine, usableHeld[i]);
+                             currentMachine, held());
     if (!part.gpu)
       return std::nullopt;
     slowest = std::max(slowest, part.stage.seconds);
@@ -205,15 +206,14 @@ std::vector<Choice> runSplit(const Problem &p, const Plan &plan,
                              const Split &split) {
   std::vector<Choice> choices(split.shares.size());
   std::vector<Operand> bOn;
-  Hosted each = hosted;
   if (split.wholeB) {
     std::vector<int> devices;
     for (const Share &share : split.shares)
       devices.push_back(share.device);
     bOn = broadcastWhole(p.b, {p.batch, p.k, p.n}, elementSize(p.dtype),
                          devices, p.nest);
-    each.b = false;
   }
+  const Hosted each = sharesHosted(hosted, split);
   auto run = [&](size_t i) {
     const Share &share = split.shares[i];
     const DeviceScope on(share.device, p.nest);

@@ -46,12 +46,15 @@ std::string versus(double loop, double gpu) {
 }
 } // namespace
 
+double wholeSeconds(double bytes, const Rates &rates) {
+  const double gb = 1e9;
+  return std::max(bytes / (rates.hostGBs * gb), bytes / (rates.h2dGBs * gb));
+}
+
 double stagedSeconds(double wholeBytes, const PanelCost &panel,
                      int64_t panels, const Rates &rates) {
   const double gb = 1e9;
-  // The whole operand's chunks: gathering and sending overlap each other.
-  const double whole = std::max(wholeBytes / (rates.hostGBs * gb),
-                                wholeBytes / (rates.h2dGBs * gb));
+  const double whole = wholeSeconds(wholeBytes, rates);
   const double stages[] = {
       (panel.inBytes + panel.outBytes) / (rates.hostGBs * gb),
       panel.inBytes / (rates.h2dGBs * gb),

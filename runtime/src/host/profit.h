@@ -24,6 +24,10 @@ struct PanelCost {
   double inBytes, outBytes, kernelSeconds;
 };
 
+/// The predicted seconds of sending `bytes` of an operand whole, in chunks
+/// that the copy threads gather while the link sends the one before.
+double wholeSeconds(double bytes, const Rates &rates);
+
 /// The predicted seconds of a staged call: `wholeBytes` of the operand that
 /// every panel reads, gathered and sent in chunks, then `panels` panels of
 /// `panel`'s cost through a pipeline of four stages (the host's gather and

@@ -117,8 +117,8 @@ public:
   int acquire() {
     const int slot = next;
     next = (next + 1) % kSlots;
-    for (Pipeline *pipe : readers)
-      if (used[slot])
+    if (used[slot])
+      for (Pipeline *pipe : readers)
         checkCuda(cudaEventSynchronize(pipe->done[slot]), nest,
                   "waiting for a staging slot");
     used[slot] = true;
