@@ -96,15 +96,17 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 exe=$WORK/gpus
 if [[ -x $exe ]]; then
   want=$((gpus > 1 ? 1 : 0))
-  # Split calls both ways: B copied once to every GPU, and (under the
-  # smaller budget) staged by each GPU.
+  # Split calls every way: in several slices of K, B copied once to every
+  # GPU, and (under the smaller budget) staged by each GPU.
+  split_calls() { grep "of C on $gpus GPUs" "$exe.err"; }
   if env GEMM_OPT_TRACE=1 "$exe" --split >"$exe.out" 2>"$exe.err" &&
     { ((gpus < 2)) ||
-      { grep "of C on $gpus GPUs" "$exe.err" | grep -q "B copied once" &&
-        grep "of C on $gpus GPUs" "$exe.err" | grep -qv "B copied once"; }; }; then
+      { split_calls | grep -q "in [2-9][0-9]* slice(s) of K" &&
+        split_calls | grep -q "B copied once" &&
+        split_calls | grep -v "B copied once" | grep -qv "slice(s) of K"; }; }; then
     echo "gpus, C's rows over every GPU: PASS ($(tail -n 1 "$exe.out"))"
   else
-    echo "gpus, C's rows over every GPU: FAIL (no call split over $gpus GPUs both ways)"
+    echo "gpus, C's rows over every GPU: FAIL (no call split over $gpus GPUs every way)"
     tail -n 3 "$exe.out"
     status=1
   fi

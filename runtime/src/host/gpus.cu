@@ -6,10 +6,12 @@
 #include "host/gpus.h"
 
 #include "core/device.h"
-#include "launch/layout.h"
 #include "core/switches.h"
+#include "host/slices.h"
+#include "launch/layout.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cuda_runtime.h>
 #include <string>
 #include <thread>
@@ -136,6 +138,110 @@ double splitSeconds(double wholeBytes, double slowest, double hostBytes,
                   hostBytes / (rates.hostGBs * 1e9));
 }
 
+namespace {
+/// What the current GPU's buffer for B's copy lacks of `bytes`: the
+/// shares' staging holds that out of its budget.
+size_t lacking(size_t bytes) {
+  return bytes - std::min(bytes, poolCapacity(Role::Whole));
+}
+
+/// C's rows among `devices` by each GPU's speed on the whole call (its
+/// kernels' rates and its own link; `one` on the first where `asOne`: it
+/// routed the same staging), staging `each` besides B's `wholeBytes`.
+std::vector<Share> sharesBySpeed(const Problem &p, const Plan &plan,
+                                 Hosted each, const Route &one,
+                                 const std::vector<int> &devices,
+                                 bool asOne, size_t wholeBytes) {
+  std::vector<int> usable;
+  std::vector<double> speeds;
+  for (int d : devices) {
+    const DeviceScope on(d, p.nest);
+    const Route whole = d == devices.front() && asOne
+                            ? one
+                            : route(p, plan, each, Profitability::Gpu,
+                                    currentMachine, lacking(wholeBytes));
+    if (whole.gpu && whole.stage.seconds > 0) {
+      usable.push_back(d);
+      speeds.push_back(1 / whole.stage.seconds);
+    }
+  }
+  return shareRows(p.m, usable, speeds, kShareGrain);
+}
+
+/// The split of p in slices of K (slices.h), or nullopt where some GPU
+/// cannot hold its rows of C.
+std::optional<Split> planSliced(const Problem &p, const Plan &plan,
+                                Hosted hosted, const Route &one,
+                                const std::vector<int> &devices) {
+  Split split;
+  split.shares = sharesBySpeed(p, plan, hosted, one, devices, true, 0);
+  if (split.shares.size() < 2)
+    return std::nullopt;
+  size_t budget = SIZE_MAX;
+  for (const Share &share : split.shares) {
+    const DeviceScope on(share.device, p.nest);
+    budget = std::min(budget, currentMachine(p.nest).deviceBudget);
+  }
+  split.slices = planSlices(p, split.shares, budget);
+  const SlicePlan &sliced = split.slices;
+  if (!sliced.depth)
+    return std::nullopt;
+  // Each GPU a staged pipeline of slices: its C whole in where beta reads
+  // it, each slice's B and A in, its kernel, C back spread over the slices.
+  const double element = double(elementSize(p.dtype));
+  double slowest = 0;
+  for (const Share &share : split.shares) {
+    const DeviceScope on(share.device, p.nest);
+    const Machine machine = currentMachine(p.nest);
+    Problem slice = rowsOf(p, share);
+    slice.k = sliced.depth;
+    const double cBytes = element * double(share.rows) * double(p.n);
+    const PanelCost cost{
+        element * double(sliced.depth) * double(p.n + share.rows),
+        cBytes / double(sliced.slices),
+        kernelSeconds(slice, choose(slice, plan, machine.sms).seconds)};
+    slowest = std::max(slowest,
+                       stagedSeconds(p.beta != 0 ? cBytes : 0, cost,
+                                     sliced.slices, machine.rates));
+  }
+  split.seconds = splitSeconds(0, slowest, hostBytes(p, hosted),
+                               currentMachine(p.nest).rates);
+  return split;
+}
+
+/// The split of p over `devices` with B's `wholeBytes` copied to every GPU
+/// first, or with 0 staged by each GPU itself; nullopt where fewer than two
+/// GPUs would get rows.
+std::optional<Split> planShares(const Problem &p, const Plan &plan,
+                                Hosted hosted, const Route &one,
+                                const std::vector<int> &devices,
+                                size_t wholeBytes) {
+  const bool wholeB = wholeBytes > 0;
+  Split split;
+  split.wholeB = wholeB;
+  const Hosted each = sharesHosted(hosted, split);
+  split.shares =
+      sharesBySpeed(p, plan, each, one, devices, !wholeB, wholeBytes);
+  if (split.shares.size() < 2)
+    return std::nullopt;
+  double slowest = 0, copied = double(wholeBytes);
+  for (const Share &share : split.shares) {
+    const DeviceScope on(share.device, p.nest);
+    const Problem rows = rowsOf(p, share);
+    const Route part = route(rows, plan, each, Profitability::Gpu,
+                             currentMachine, lacking(wholeBytes));
+    if (!part.gpu)
+      return std::nullopt;
+    slowest = std::max(slowest, part.stage.seconds);
+    copied += hostBytes(rows, each);
+    split.stages.push_back(part.stage);
+  }
+  split.seconds = splitSeconds(double(wholeBytes), slowest, copied,
+                               currentMachine(p.nest).rates);
+  return split;
+}
+} // namespace
+
 std::optional<Split> planSplit(const Problem &p, const Plan &plan,
                                Hosted hosted, const Route &one) {
   if (!hosted.a || !hosted.b || !hosted.c || hosted.ta.start ||
@@ -147,56 +253,23 @@ std::optional<Split> planSplit(const Problem &p, const Plan &plan,
   if (devices.size() < 2 ||
       (!forced && one.stage.seconds < kMinSplitSeconds))
     return std::nullopt;
-  // B whole on every GPU where its copy leaves each at least half of its
-  // staging budget. On the current GPU: what its copy's buffer lacks, which
-  // the shares' staging holds out of the budget.
-  const size_t wholeBytes =
-      HostGather(p.b, {p.batch, p.k, p.n}, elementSize(p.dtype)).bytes();
-  auto lacking = [&] {
-    return wholeBytes - std::min(wholeBytes, poolCapacity(Role::Whole));
-  };
-  Split split;
-  split.wholeB = true;
-  for (int d : devices) {
-    const DeviceScope on(d, p.nest);
-    split.wholeB = split.wholeB &&
-                   2 * lacking() <= currentMachine(p.nest).deviceBudget;
-  }
-  auto held = [&] { return split.wholeB ? lacking() : size_t(0); };
-  const Hosted each = sharesHosted(hosted, split);
-  // Each GPU's speed on the whole call: its kernels' rates and its own link.
-  std::vector<int> usable;
-  std::vector<double> speeds;
-  for (int d : devices) {
-    const DeviceScope on(d, p.nest);
-    const Route whole = d == devices.front() && !split.wholeB
-                            ? one
-                            : route(p, plan, each, Profitability::Gpu,
-                                    currentMachine, held());
-    if (whole.gpu && whole.stage.seconds > 0) {
-      usable.push_back(d);
-      speeds.push_back(1 / whole.stage.seconds);
+  // Slices of K wherever every GPU holds its rows of C: every element then
+  // crosses the host once, and no GPU waits for a whole operand. Else B is
+  // copied once to every GPU where its copy leaves each at least half of
+  // its staging budget, or staged by each GPU itself.
+  std::optional<Split> split = planSliced(p, plan, hosted, one, devices);
+  if (!split) {
+    const size_t wholeBytes =
+        HostGather(p.b, {p.batch, p.k, p.n}, elementSize(p.dtype)).bytes();
+    bool fits = true;
+    for (int d : devices) {
+      const DeviceScope on(d, p.nest);
+      fits = fits &&
+             2 * lacking(wholeBytes) <= currentMachine(p.nest).deviceBudget;
     }
+    split = planShares(p, plan, hosted, one, devices, fits ? wholeBytes : 0);
   }
-  split.shares = shareRows(p.m, usable, speeds, kShareGrain);
-  if (split.shares.size() < 2)
-    return std::nullopt;
-  double slowest = 0, copied = split.wholeB ? double(wholeBytes) : 0;
-  for (const Share &share : split.shares) {
-    const DeviceScope on(share.device, p.nest);
-    const Problem rows = rowsOf(p, share);
-    const Route part = route(rows, plan, each, Profitability::Gpu,
-                             currentMachine, held());
-    if (!part.gpu)
-      return std::nullopt;
-    slowest = std::max(slowest, part.stage.seconds);
-    copied += hostBytes(rows, each);
-    split.stages.push_back(part.stage);
-  }
-  split.seconds =
-      splitSeconds(split.wholeB ? double(wholeBytes) : 0, slowest, copied,
-                   currentMachine(p.nest).rates);
-  if (!forced && split.seconds > kSplitGain * one.stage.seconds)
+  if (!split || (!forced && split->seconds > kSplitGain * one.stage.seconds))
     return std::nullopt;
   return split;
 }
@@ -204,6 +277,17 @@ std::optional<Split> planSplit(const Problem &p, const Plan &plan,
 std::vector<Choice> runSplit(const Problem &p, const Plan &plan,
                              Hosted hosted, bool biasHosted,
                              const Split &split) {
+  if (split.slices.depth) {
+    std::vector<Operand> biasOn;
+    for (const Share &share : split.shares) {
+      const DeviceScope on(share.device, p.nest);
+      const Operand bias = rowsOf(p, share).epilogue.bias;
+      biasOn.push_back(biasHosted ? stageBias(bias, {1, share.rows, p.n},
+                                              elementSize(p.dtype), p.nest)
+                                  : bias);
+    }
+    return runSlices(p, plan, split, biasOn);
+  }
   std::vector<Choice> choices(split.shares.size());
   std::vector<Operand> bOn;
   if (split.wholeB) {

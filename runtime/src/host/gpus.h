@@ -2,14 +2,15 @@
 //
 // A call whose A, B and C are all host memory may run on several GPUs at
 // once. C's rows are shared among them in proportion to each GPU's
-// predicted speed on the whole call. B goes first, whole, to every GPU:
-// each chunk gathered once and sent over all links at once (where it fits
-// half of each GPU's staging budget; else each GPU stages B itself, in
-// blocks if need be). Then each GPU stages its rows of A and C through its
-// own ring and streams (staging.h), on a thread of its own, and writes its
-// rows of C back. The copy threads serve one gather at a time, so the
-// host's copies of all GPUs add up: the split is taken where B's copy plus
-// the slowest GPU's staged time, and that sum, both beat one GPU clearly.
+// predicted speed on the whole call. Where each GPU can hold its rows of C,
+// the call runs in slices of K (slices.h). Else B goes first, whole, to
+// every GPU: each chunk gathered once and sent over all links at once
+// (where it fits half of each GPU's staging budget; else each GPU stages B
+// itself, in blocks if need be). Then each GPU stages its rows of A and C
+// through its own ring and streams (staging.h), on a thread of its own, and
+// writes its rows of C back. The copy threads serve one gather at a time,
+// so the host's copies of all GPUs add up: the split is taken where the
+// GPUs' predicted time, and the host's copies, both beat one GPU clearly.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_RUNTIME_GPUS_H
@@ -45,11 +46,32 @@ std::vector<Share> shareRows(int64_t m, const std::vector<int> &devices,
 /// first row on, B whole.
 Problem rowsOf(const Problem &p, const Share &share);
 
-/// How a call runs on several GPUs: each share's staging on its GPU, and
-/// the predicted seconds of all. With `wholeB` B is copied to every GPU
-/// before the shares run, which read it there.
+/// A split call in slices of K (slices.h): each GPU keeps its rows of C
+/// while the slices come in; the last slice sends C back in bands of runs
+/// (of C's dense copy: rows where C is row-major).
+struct SlicePlan {
+  /// K's depth per slice (the last one's the rest), and the slices; 0: none.
+  int64_t depth = 0, slices = 0;
+  /// Runs of C per band; bytes of a pinned slot (a slice's rows of B and
+  /// every GPU's columns of A, or a band).
+  int64_t bandRuns = 0;
+  size_t pinnedSlot = 0;
+};
+
+/// The slices for p's `shares` (A, B and C host memory, unbatched, no
+/// tables): as deep as a pinned slot allows, and every GPU's `budget` with
+/// its rows of C and three slices, in multiples of 128 (the kernels' tiles)
+/// unless K is less. Depth 0 where slices would be thinner than 128: C's
+/// traffic would then outweigh each slice's work.
+SlicePlan planSlices(const Problem &p, const std::vector<Share> &shares,
+                     size_t budget);
+
+/// How a call runs on several GPUs: in slices of K, or each share's staging
+/// on its GPU; and the predicted seconds of all. With `wholeB` B is copied
+/// to every GPU before the shares run, which read it there.
 struct Split {
   std::vector<Share> shares;
+  SlicePlan slices;
   std::vector<StagePlan> stages;
   bool wholeB = false;
   double seconds = 0;

@@ -24,6 +24,9 @@ namespace {
 /// The device memory that staging leaves free for split-K's workspace and
 /// the program: the larger of this and a sixteenth of the GPU.
 constexpr size_t kReserveBytes = size_t(256) << 20;
+/// Panels run across C's contiguous axis only where predicted this much
+/// faster: the model does not count the shorter runs their gathers copy.
+constexpr double kOtherAxisGain = 0.9;
 
 int64_t panelCount(int64_t batch, int64_t m, int64_t rows) {
   return rows >= m ? (batch + rows / m - 1) / (rows / m)
@@ -177,18 +180,21 @@ StagePlan planStaging(const Problem &p, const Plan &plan, Hosted hosted,
   m.deviceBudget -= std::min(held, m.deviceBudget);
   if (same && last->stage.deviceBudget == m.deviceBudget && last->sms == m.sms)
     return last->stage;
-  // B in as few blocks as fit, on the axis C prefers first.
+  // B in as few blocks as fit, on the axis C prefers unless the other is
+  // predicted clearly faster: its whole operand is the smaller one (a
+  // short, wide product's A), which every panel waits for.
   StagePlan best;
   const bool n = prefersN(p);
   for (int64_t blocks : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 64, 128, 256}) {
-    for (bool alongN : {n, !n})
-      if (std::optional<StagePlan> stage =
-              planAxis(p, plan, hosted, m, alongN, blocks)) {
-        best = *stage;
-        break;
-      }
-    if (best.panels)
+    std::optional<StagePlan> preferred = planAxis(p, plan, hosted, m, n, blocks);
+    std::optional<StagePlan> other = planAxis(p, plan, hosted, m, !n, blocks);
+    if (other && (!preferred ||
+                  other->seconds < kOtherAxisGain * preferred->seconds))
+      preferred = other;
+    if (preferred) {
+      best = *preferred;
       break;
+    }
   }
   best.deviceBudget = m.deviceBudget;
   last.emplace(Kept{key, m.sms, best});

@@ -6,12 +6,11 @@
 // panel i-1's C; three slots keep a slot free for the next gather.
 //
 //===----------------------------------------------------------------------===//
-#include "host/panels.h"
+#include "host/pipeline.h"
 
 #include "core/check.h"
 #include "core/device.h"
 #include "host/gather.h"
-#include "checks/verify.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,134 +41,6 @@ std::vector<Panel> panelsOf(int64_t batch, int64_t m, int64_t rows) {
         panels.push_back({b, 1, i, std::min(rows, m - i)});
   }
   return panels;
-}
-
-/// What the pipeline keeps between calls: streams, events and the ring.
-struct Pipeline {
-  cudaStream_t in, compute, out;
-  /// Per slot: its copies in landed, its contents free; the kernels done
-  /// with a block of B.
-  cudaEvent_t ready[kSlots], done[kSlots], blockDone;
-  unsigned char *pinned = nullptr;
-  size_t pinnedBytes = 0;
-
-  explicit Pipeline(const char *nest) {
-    // Blocking streams: they wait for the program's work on the default
-    // stream, which may have written an operand that is read in place.
-    for (cudaStream_t *s : {&in, &compute, &out})
-      checkCuda(cudaStreamCreate(s), nest, "creating a staging stream");
-    for (int i = 0; i < kSlots; ++i) {
-      checkCuda(cudaEventCreateWithFlags(&ready[i], cudaEventDisableTiming),
-                nest, "creating a staging event");
-      checkCuda(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming),
-                nest, "creating a staging event");
-    }
-    checkCuda(cudaEventCreateWithFlags(&blockDone, cudaEventDisableTiming),
-              nest, "creating a staging event");
-  }
-
-  /// The ring, grown to `bytes` (never shrunk: it is reused by every call).
-  unsigned char *ring(size_t bytes, const char *nest) {
-    if (bytes > pinnedBytes) {
-      checkCuda(cudaFreeHost(pinned), nest, "freeing the pinned ring");
-      pinned = nullptr;
-      // Portable: a split call's GPUs all copy from the first one's ring.
-      checkCuda(cudaHostAlloc(reinterpret_cast<void **>(&pinned), bytes,
-                              cudaHostAllocPortable),
-                nest, "allocating the pinned ring");
-      pinnedBytes = bytes;
-    }
-    return pinned;
-  }
-};
-
-/// The current device's pipeline: streams, events and pinned memory of
-/// each GPU are its own.
-Pipeline &pipeline(const char *nest) {
-  static Pipeline *perDevice[kMaxDevices] = {};
-  Pipeline *&shared = perDevice[currentDevice()];
-  if (!shared)
-    shared = new Pipeline(nest);
-  return *shared;
-}
-
-/// Makes `later` wait, through `event`, for the work queued on `earlier`.
-void order(cudaEvent_t event, cudaStream_t earlier, cudaStream_t later,
-           const char *nest) {
-  checkCuda(cudaEventRecord(event, earlier), nest,
-            "recording a staging event");
-  checkCuda(cudaStreamWaitEvent(later, event, 0), nest,
-            "ordering the staging streams");
-}
-
-/// The ring's slots of `bytes` each, in turn: a slot is handed out once the
-/// GPUs that read it (their pipelines, the ring's owner first) are done with
-/// what it last held.
-class Slots {
-public:
-  Slots(std::vector<Pipeline *> readers, size_t bytes, const char *nest)
-      : readers(std::move(readers)),
-        ring(this->readers.front()->ring(kSlots * bytes, nest)), bytes(bytes),
-        nest(nest) {}
-  Slots(Pipeline &pipe, size_t bytes, const char *nest)
-      : Slots(std::vector<Pipeline *>{&pipe}, bytes, nest) {}
-
-  int acquire() {
-    const int slot = next;
-    next = (next + 1) % kSlots;
-    if (used[slot])
-      for (Pipeline *pipe : readers)
-        checkCuda(cudaEventSynchronize(pipe->done[slot]), nest,
-                  "waiting for a staging slot");
-    used[slot] = true;
-    return slot;
-  }
-
-  unsigned char *at(int slot) const { return ring + slot * bytes; }
-  size_t size() const { return bytes; }
-
-private:
-  std::vector<Pipeline *> readers;
-  unsigned char *ring;
-  size_t bytes;
-  const char *nest;
-  bool used[kSlots] = {};
-  int next = 0;
-};
-
-/// Where a whole operand goes: a buffer on a GPU, sent on its pipeline.
-struct Target {
-  int device;
-  Pipeline *pipe;
-  unsigned char *buffer;
-};
-
-/// Queues `whole` to every target on its `in` stream, in chunks of its runs
-/// gathered once each through the ring, whose readers are the targets'
-/// pipelines in order.
-void sendWhole(const HostGather &whole, const std::vector<Target> &targets,
-               Slots &slots, const char *nest, const char *what) {
-  const int64_t chunk =
-      std::max<int64_t>(1, int64_t(slots.size() / whole.runBytes()));
-  for (int64_t r = 0; r < whole.runCount(); r += chunk) {
-    const int64_t last = std::min(whole.runCount(), r + chunk);
-    const int slot = slots.acquire();
-    whole.gather(slots.at(slot), r, last);
-    for (const Target &to : targets) {
-      const DeviceScope on(to.device, nest);
-      checkCuda(cudaMemcpyAsync(to.buffer + r * whole.runBytes(),
-                                slots.at(slot), (last - r) * whole.runBytes(),
-                                cudaMemcpyHostToDevice, to.pipe->in),
-                nest, what);
-      checkCuda(cudaEventRecord(to.pipe->done[slot], to.pipe->in), nest,
-                "recording a staging event");
-    }
-  }
-}
-
-/// A slot for sending `whole` in chunks: a run at least, at most a chunk.
-size_t chunkSlot(const HostGather &whole) {
-  return std::max(whole.runBytes(), std::min(whole.bytes(), kChunkBytes));
 }
 
 double gbPerSecond(size_t bytes, std::chrono::steady_clock::duration t) {
@@ -300,17 +171,7 @@ Choice runStaged(const Problem &p, const Plan &plan, Hosted hosted,
       order(pipe.ready[slot], pipe.in, pipe.compute, nest);
 
       const Problem launched = oriented(sub, stage.alongN);
-      if (verifying()) {
-        // The check snapshots C: the panel's copies must have landed.
-        checkCuda(cudaStreamSynchronize(pipe.in), nest, "copying a panel");
-        LaunchCheck check(launched);
-        choice = launchChosen(launched, plan, sms, pipe.compute);
-        checkCuda(cudaStreamSynchronize(pipe.compute), nest,
-                  "kernel execution");
-        check.report(plan.variants[choice.variant].launch);
-      } else {
-        choice = launchChosen(launched, plan, sms, pipe.compute);
-      }
+      choice = launchStaged(launched, plan, sms, pipe, nest);
       if (h.c) {
         order(pipe.ready[slot], pipe.compute, pipe.out, nest);
         checkCuda(cudaMemcpyAsync(pinned + aBytes, onDevice + aBytes,

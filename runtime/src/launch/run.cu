@@ -323,17 +323,24 @@ bool runOn(const Problem &p, const RowOperands &rows, const Plan &plan) {
       const DeviceScope on(share.device, p.nest);
       const Problem rows = rowsOf(p, share);
       const std::string gpus = std::to_string(choices.size()) + " GPUs";
+      const std::string why = "predicted " + ms(split->seconds) + " on " +
+                              gpus + ", " + ms(staged->stage.seconds) +
+                              " on one";
+      const SlicePlan &sliced = split->slices;
       traceRun(rows, plan, choices[i], {a.kind, b.kind, c.kind},
                "; rows " + std::to_string(share.begin) + " to " +
                    std::to_string(share.begin + share.rows - 1) + " of C on " +
                    gpus +
-                   stagedTrace(rows, split->stages[i],
-                               "predicted " + ms(split->seconds) + " on " +
-                                   gpus + ", " + ms(staged->stage.seconds) +
-                                   " on one" +
-                                   (split->wholeB
-                                        ? ", B copied once to every GPU"
-                                        : "")));
+                   (sliced.depth
+                        ? "; in " + std::to_string(sliced.slices) +
+                              " slice(s) of K, " +
+                              std::to_string(sliced.depth) +
+                              " deep, C's rows kept on each GPU (" + why + ")"
+                        : stagedTrace(rows, split->stages[i],
+                                      why + (split->wholeB
+                                                 ? ", B copied once to "
+                                                   "every GPU"
+                                                 : ""))));
     }
     remember(plan, choices.front());
     return true;

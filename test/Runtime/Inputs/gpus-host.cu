@@ -2,8 +2,8 @@
 //
 // Prints gemm_rt::detail::shareRows's shares for GPUs of equal and unequal
 // speeds, rows that are no multiple of the grain, fewer rows than GPUs'
-// grains, rowsOf's operands for a share of a padded, batched problem, and
-// splitSeconds's prediction.
+// grains, rowsOf's operands for a share of a padded, batched problem,
+// splitSeconds's prediction and planSlices's slices.
 // Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
@@ -55,6 +55,46 @@ int main() {
               splitSeconds(2e9, 0.1, 6e9, rates),
               splitSeconds(2e9, 0.1, 8e9, rates),
               splitSeconds(0, 0.1, 3e9, rates));
+  // Slices of K for two GPUs' rows: as deep as a 64 MiB slot and the
+  // budget allow, in multiples of 128, bands of 16 MiB of C's runs; none
+  // where a GPU cannot hold its rows of C, for a batch, or where slices
+  // would be thinner than 128.
+  auto slices = [](const char *what, gemm_rt::DType type, int64_t batch,
+                   int64_t m, int64_t n, int64_t k, size_t budget,
+                   bool columnMajorC = false) {
+    gemm_rt::Problem q = gemm_rt::launcherProblem(
+        "t", type, batch, m, n, k, {nullptr, m * k, k, 1},
+        {nullptr, k * n, n, 1},
+        columnMajorC ? gemm_rt::Operand{nullptr, m * n, 1, m}
+                     : gemm_rt::Operand{nullptr, m * n, n, 1},
+        1, 0);
+    const int64_t half = m / 2;
+    const SlicePlan s =
+        planSlices(q, {{0, 0, half}, {1, half, m - half}}, budget);
+    std::printf("%s: depth %lld, %lld slice(s), bands of %lld, slot %zu MiB\n",
+                what, static_cast<long long>(s.depth),
+                static_cast<long long>(s.slices),
+                static_cast<long long>(s.bandRuns), s.pinnedSlot >> 20);
+  };
+  const size_t gib = size_t(1) << 30;
+  slices("f32 8192^3", gemm_rt::DType::F32, 1, 8192, 8192, 8192, 64 * gib);
+  slices("f64 16384^3", gemm_rt::DType::F64, 1, 16384, 16384, 16384,
+         64 * gib);
+  slices("f64 16384^3, C column-major", gemm_rt::DType::F64, 1, 16384, 16384,
+         16384, 64 * gib, true);
+  slices("f32 1000x3000x100", gemm_rt::DType::F32, 1, 1000, 3000, 100, gib);
+  slices("f32 16384^3 in 1 GiB", gemm_rt::DType::F32, 1, 16384, 16384, 16384,
+         gib);
+  slices("f32 16384^3 in 640 MiB", gemm_rt::DType::F32, 1, 16384, 16384,
+         16384, gib / 8 * 5);
+  slices("f32 16384^3 in 512 MiB", gemm_rt::DType::F32, 1, 16384, 16384,
+         16384, gib / 2);
+  slices("f32 1024x512x1024 in 4 MiB", gemm_rt::DType::F32, 1, 1024, 512,
+         1024, 4 << 20);
+  slices("f32 8192^3, a batch of 2", gemm_rt::DType::F32, 2, 8192, 8192, 8192,
+         64 * gib);
+  slices("f64 300000x300000x1024", gemm_rt::DType::F64, 1, 300000, 300000,
+         1024, 4096 * gib);
   // No GPU visible: the current device alone.
   std::printf("devices without a GPU: %zu\n", hostCallDevices().size());
   return 0;

@@ -1,10 +1,10 @@
 //===- profit-host.cu - The profitability rule and the panel planner ------===//
 //
 // Prints where gemm_rt::detail::route sends calls with host operands on a
-// made-up machine (copy threads 20 GB/s, the link 50 GB/s each way, 132 SMs)
-// with the bench's DGEMM plan for the H200 (choose-host.cu's), and how the
-// GPU's calls are staged: B whole where it fits the device budget, else in
-// blocks of columns. Host code: no GPU is needed.
+// made-up machine (copy threads 20 GB/s unless said, the link 50 GB/s each
+// way, 132 SMs) with the bench's DGEMM plan for the H200 (choose-host.cu's),
+// and how the GPU's calls are staged: one operand whole where it fits the
+// device budget, else B in blocks of columns. Host code: no GPU is needed.
 //
 //===----------------------------------------------------------------------===//
 #include "host/profit.h"
@@ -36,7 +36,8 @@ const gemm_rt::Variant colB[] = {
     {none, 128, 128, 1, 66908.2, 0.5, 1.0, nullptr, unitK}};
 
 size_t budget = size_t(64) << 30;
-Machine machine(const char *) { return {{20, 50, 50}, 132, budget}; }
+double hostGBs = 20;
+Machine machine(const char *) { return {{hostGBs, 50, 50}, 132, budget}; }
 
 void show(const char *what, gemm_rt::DType type, int64_t m, int64_t n,
           int64_t k, Profitability mode = Profitability::Model,
@@ -76,9 +77,17 @@ int main() {
   show("4^3 f32 always-gpu", DType::F32, 4, 4, 4, Profitability::Gpu);
   show("4096^3 f64 always-loop", DType::F64, 4096, 4096, 4096,
        Profitability::Loop);
+  // Where the copy threads keep up with the link, a product with half as
+  // many rows as columns sends its A whole and B in panels (along N),
+  // though C is row-major: the kernels wait for the smaller whole operand.
+  hostGBs = 100;
+  show("4096x8192x8192 f64, copy threads at 100 GB/s", DType::F64, 4096,
+       8192, 8192);
+  show("8192^3 f64, copy threads at 100 GB/s", DType::F64, 8192, 8192, 8192);
+  hostGBs = 20;
   // Staged along N, B's dense copy would keep its K stride as the unit one
-  // (a tie); the kernel runs only along M. A kernel that takes K as B's unit
-  // stride runs neither.
+  // (a tie); the kernel runs only along M, in one panel, the faster way
+  // anyway. A kernel that takes K as B's unit stride runs only along N.
   show("2x2x142 f32, B's strides tied, C column-major", DType::F32, 2, 2, 142,
        Profitability::Gpu, true, true, {rowB, 1, 4800.0});
   show("2x2x142 f32, B's strides tied, C column-major, a K-unit kernel",

@@ -7,10 +7,12 @@
 // trace under GEMM_OPT_GPUS and an MPI local rank. With --split, calls on
 // host arrays under GEMM_OPT_GPUS=all also share C's rows over every GPU
 // (regress.sh checks the shares in the trace), in every form below (A and
-// B by columns with C padded and accumulated into, C by columns, a batch),
-// and under staging budgets that one GPU's share of the memory cannot hold
-// but two can: with B copied once to every GPU, and with B too large for
-// that, staged by each GPU in blocks. With one GPU, every check runs on it.
+// B by columns with C padded and accumulated into, C by columns, a batch,
+// a bias and a ReLU), and under staging budgets that one GPU's share of the
+// memory cannot hold but two can: in several slices of K, with B copied
+// once to every GPU, and with B too large for that, staged by each GPU in
+// blocks. With one GPU, every check runs on it.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +56,18 @@ static void productIntoColumns(int M, int N, int K, const float *A,
     }
 }
 
+/// A bias along the rows and a ReLU.
+static void productBiasRelu(int M, int N, int K, const float *A,
+                            const float *B, const float *bias, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0;
+      for (int k = 0; k < K; ++k)
+        s += A[i * K + k] * B[k * N + j];
+      C[i * N + j] = std::max(s + bias[j], 0.f);
+    }
+}
+
 /// A batch of 3 products.
 static void batchedProduct(int M, int N, int K, const float *A,
                            const float *B, float *C) {
@@ -67,7 +81,7 @@ static void batchedProduct(int M, int N, int K, const float *A,
       }
 }
 
-enum class Form { ByColumns, IntoColumns, Batched };
+enum class Form { ByColumns, IntoColumns, Batched, BiasRelu };
 
 /// One form on host arrays, with the same exact data and guard cells as
 /// check's; the element (b, i, j) of C is compared with its sum in double.
@@ -79,6 +93,8 @@ static bool checkForm(Form form, int M, int N, int K) {
       c(size_t(batch) * M * ldc + 2 * G, poison);
   for (float &x : a) x = float(std::rand() % 17 - 8) / 256;
   for (float &x : b) x = float(std::rand() % 17 - 8) / 256;
+  std::vector<float> bias(N);
+  for (float &x : bias) x = float(std::rand() % 17 - 8) / 16;
   if (form == Form::ByColumns)
     for (float &x : c) x = float(std::rand() % 17 - 8) / 256;
   const std::vector<float> before = c;
@@ -87,6 +103,8 @@ static bool checkForm(Form form, int M, int N, int K) {
     productByColumns(M, N, K, a.data(), b.data(), out);
   else if (form == Form::IntoColumns)
     productIntoColumns(M, N, K, a.data(), b.data(), out);
+  else if (form == Form::BiasRelu)
+    productBiasRelu(M, N, K, a.data(), b.data(), bias.data(), out);
   else
     batchedProduct(M, N, K, a.data(), b.data(), out);
   bool ok = true;
@@ -108,6 +126,8 @@ static bool checkForm(Form form, int M, int N, int K) {
                ? double(a[size_t(k) * M + i]) * b[size_t(j) * K + k]
                : double(a[size_t(m) * M * K + size_t(i) * K + k]) *
                      b[size_t(m) * K * N + size_t(k) * N + j];
+    if (form == Form::BiasRelu)
+      s = std::max(s + bias[j], 0.0);
     ok = ok && c[x] == float(s);
   }
   if (!ok)
@@ -193,16 +213,25 @@ int main(int argc, char **argv) {
   if (argc == 2 && std::strcmp(argv[1], "--split") == 0) {
     setenv("GEMM_OPT_GPUS", "all", 1);
     // Staging budgets that A, B and C together exceed but two GPUs' hold:
-    // 8 MiB under 5 MiB, where B (4 MiB) would take more than half of each
-    // GPU's and each stages it itself; 16.25 MiB under 10 MiB, B (256 KiB)
-    // copied once to every GPU. A GPU keeps a copy's buffer, which later
-    // budgets count: the smaller B goes last.
-    const int budgets[][4] = {{512, 1024, 1024, 5 << 20},
+    // 4.5 MiB in slices of K under 4 MiB (each GPU's rows of C and three
+    // slices of 256), in every form (a batch is not sliced); 8 MiB under
+    // 5 MiB, where neither C's rows and slices fit nor B (4 MiB) in half
+    // of each GPU's, and each stages B itself; 16.25 MiB under 10 MiB, B
+    // (256 KiB) copied once to every GPU. A GPU keeps a copy's buffer,
+    // which later budgets count: the smaller B goes last.
+    const int budgets[][4] = {{1024, 512, 1024, 4 << 20},
+                              {512, 1024, 1024, 5 << 20},
                               {8192, 256, 256, 10 << 20}};
     for (const auto &s : budgets) {
       setenv("GEMM_OPT_DEVICE_MEMORY", std::to_string(s[3]).c_str(), 1);
       failed += !check(gpus, -1, s[0], s[1], s[2]);
       ++calls;
+      if (&s == &budgets[0])
+        for (Form form : {Form::ByColumns, Form::IntoColumns, Form::Batched,
+                          Form::BiasRelu}) {
+          failed += !checkForm(form, s[0], s[1], s[2]);
+          ++calls;
+        }
     }
     unsetenv("GEMM_OPT_DEVICE_MEMORY");
     const int split[][3] = {
@@ -210,7 +239,8 @@ int main(int argc, char **argv) {
     for (const auto &s : split) {
       failed += !check(gpus, -1, s[0], s[1], s[2]);
       ++calls;
-      for (Form form : {Form::ByColumns, Form::IntoColumns, Form::Batched}) {
+      for (Form form : {Form::ByColumns, Form::IntoColumns, Form::Batched,
+                        Form::BiasRelu}) {
         failed += !checkForm(form, s[0], s[1], s[2]);
         ++calls;
       }
