@@ -10,6 +10,7 @@
 #include "IncludedText.h"
 #include "Inline.h"
 #include "MacroText.h"
+#include "OpenAcc.h"
 #include "OpenTemplates.h"
 #include "Pragmas.h"
 #include "Recognizer.h"
@@ -166,6 +167,10 @@ private:
   std::string askedPrecision;
   /// Per file text: the line of its first OpenACC directive, or 0.
   llvm::DenseMap<const char *, size_t> openaccLines;
+  /// Where the first OpenACC directive of the nest being handled lies
+  /// ("line 17"), in its file or else in the main file, or "" where
+  /// neither has one (Nest::openaccFile).
+  std::string accDirective;
   /// Two loops make a candidate; inside a peeled loop, only a whole GEMM
   /// nest (three) stands for it, else the peeled loop gets the remark.
   int minDepth = 2;
@@ -219,42 +224,53 @@ private:
     return {sm.getBufferData(file), offset};
   }
 
-  /// Why OpenACC leaves the nest at `loop` as written: its file holds an
-  /// OpenACC directive. An OpenACC compiler keeps device copies of arrays
-  /// (data regions, `enter data` in any function) and runs compute regions
-  /// on the device, none of which a launcher would see or could run in; the
-  /// directives are read from the text, parsed with -fopenacc or not.
-  std::optional<std::string> openaccObstacle(const Stmt *loop) {
-    auto [text, at] = textAt(loop->getBeginLoc());
+  /// The line of the first OpenACC directive in `text`, or 0.
+  size_t openaccLine(StringRef text) {
     auto [cached, fresh] = openaccLines.try_emplace(text.data(), 0);
-    if (fresh) {
-      SmallVector<StringRef> lines;
-      text.split(lines, '\n');
-      for (size_t n = 0; n < lines.size() && !cached->second; ++n) {
-        StringRef line = lines[n].ltrim();
-        bool pragma = line.consume_front("#") &&
-                      (line = line.ltrim()).consume_front("pragma") &&
-                      (line = line.ltrim()).consume_front("acc") &&
-                      (line.empty() || !isAsciiIdentifierContinue(line[0]));
-        if (pragma || lines[n].contains("_Pragma(\"acc "))
-          cached->second = n + 1;
-      }
-    }
-    if (!cached->second)
-      return std::nullopt;
-    return "its file holds an OpenACC directive (line " +
-           std::to_string(cached->second) +
-           "): an OpenACC compiler keeps device copies of arrays and runs "
-           "compute regions on the device, which a launcher would neither "
-           "see nor run in";
+    if (fresh)
+      cached->second = firstOpenaccLine(text);
+    return cached->second;
   }
 
-  /// What the remark says of an orphaned `for` (callerTeam).
-  std::string teamNote() const {
-    return callerTeam ? "; its OpenMP 'for' shares the loop with a caller's "
-                        "team where one is active: the launcher runs only "
-                        "outside parallel regions"
-                      : "";
+  /// Sets accDirective for the nest at `loop`, and says why OpenACC leaves
+  /// it as written: its function is an `acc routine`. Elsewhere a build
+  /// without OpenACC ignores the directives (data regions are no-ops), so
+  /// the launcher is right there; one with OpenACC compiles the nest as
+  /// written (Nest::openaccFile).
+  std::optional<std::string> openaccObstacle(const Stmt *loop,
+                                             const FunctionDecl *function) {
+    accDirective.clear();
+    if (size_t line = openaccLine(textAt(loop->getBeginLoc()).first))
+      accDirective = "line " + std::to_string(line);
+    else if (size_t line = openaccLine(sm.getBufferData(sm.getMainFileID())))
+      accDirective =
+          "line " + std::to_string(line) + " of " +
+          sm.getFileEntryRefForID(sm.getMainFileID())->getName().str();
+    if (accDirective.empty())
+      return std::nullopt;
+    if (size_t line = routineLine(function, sm))
+      return "its function is marked '#pragma acc routine' (line " +
+             std::to_string(line) +
+             "): it is device code, which OpenACC compute regions call for "
+             "iterations of their loops, so a launcher would launch the "
+             "whole product once per iteration";
+    return std::nullopt;
+  }
+
+  /// What the remark of a rewritten nest says of where it runs: an
+  /// orphaned `for` (callerTeam), a file with OpenACC (accDirective).
+  std::string placementNotes() const {
+    std::string notes =
+        callerTeam ? "; its OpenMP 'for' shares the loop with a caller's "
+                     "team where one is active: the launcher runs only "
+                     "outside parallel regions"
+                   : "";
+    if (!accDirective.empty())
+      notes += "; builds with OpenACC (_OPENACC) compile the nest as "
+               "written, with its directives (the first OpenACC directive "
+               "is at " +
+               accDirective + ")";
+    return notes;
   }
 
   /// The `#pragma omp parallel` line of the region around `loop` where the
@@ -600,7 +616,7 @@ private:
     askedPrecision = result.precision;
     for (const NestPragma *pragma : above)
       askedPrecision = pragma->precision;
-    if (std::optional<std::string> why = openaccObstacle(loop))
+    if (std::optional<std::string> why = openaccObstacle(loop, function))
       return missed(loop, *why);
     if (std::optional<std::string> why = openmpObstacle(loop))
       return missed(loop, *why);
@@ -654,7 +670,7 @@ private:
       recognized.push_back(std::move(r));
     }
     std::string name = newLauncherName();
-    std::string summary = recognized.front().summary + teamNote();
+    std::string summary = recognized.front().summary + placementNotes();
     if (recognized.size() > 1)
       summary += "; and in the template's other " +
                  std::to_string(recognized.size() - 1) +
@@ -699,6 +715,7 @@ private:
     nest.copy = copies.copyFor(loop->getBeginLoc());
     nest.openmpRegion = regionPragma;
     nest.outsideParallel = callerTeam;
+    nest.openaccFile = !accDirective.empty();
     result.nests.push_back(std::move(nest));
   }
 
@@ -708,7 +725,7 @@ private:
     std::string remark = "versioned on " +
                          std::string(versions.onSwitch ? "the 'switch' on '"
                                                        : "'") +
-                         versions.condition + "'" + teamNote();
+                         versions.condition + "'" + placementNotes();
     SmallVector<Nest *> nests;
     std::string loopCases;
     for (Version &version : versions.versions) {

@@ -19,6 +19,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenACC.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -31,6 +32,12 @@ const Stmt *mlir::gemm::unwrapLoopWrappers(const Stmt *s) {
       s = attributed->getSubStmt();
     else if (const auto *omp = dyn_cast<OMPLoopDirective>(s))
       s = omp->getInnermostCapturedStmt()->getCapturedStmt();
+    // -fopenacc's `acc loop`, or a compute construct on one loop.
+    else if (const auto *acc = dyn_cast<OpenACCLoopConstruct>(s))
+      s = acc->getLoop();
+    else if (const auto *acc = dyn_cast<OpenACCComputeConstruct>(s);
+             acc && isLoop(unwrapLoopWrappers(acc->getStructuredBlock())))
+      s = acc->getStructuredBlock();
     else
       return s;
   }

@@ -389,6 +389,14 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
     if (!region.empty())
       piece = "}\n" + piece + "\n" + region + "\n{\n" +
               lineDirective(lineAt(nest.endOffset), fileName);
+    // A build with OpenACC compiles the nest as written, the directives
+    // above it still on its loop (Nest::openaccFile).
+    if (nest.openaccFile)
+      piece = std::string(atLineStart ? "" : "\n") + "#ifndef _OPENACC\n" +
+              lineDirective(number, fileName) + piece + "\n#else\n" +
+              lineDirective(number, fileName) +
+              source.slice(begin, nest.endOffset).str() + "\n#endif\n" +
+              lineDirective(lineAt(nest.endOffset), fileName);
     out += piece;
     copied = nest.endOffset;
   }

@@ -140,6 +140,12 @@ struct Nest {
   /// (the runtime's gemm_opt_in_parallel()); in one, every thread meets
   /// the guard alike and the team shares the loop as written.
   bool outsideParallel = false;
+  /// The nest's translation unit holds OpenACC directives: the rewrite is
+  /// compiled only where `_OPENACC` is not defined (a build that ignores
+  /// the directives, whose data regions are no-ops); a build with OpenACC
+  /// compiles the nest as written, with the directives on and in it, so
+  /// that no device copy overwrites the launcher's result.
+  bool openaccFile = false;
   /// A float product's precision where its user asked for tensor cores
   /// (`tf32` or `3xtf32`: --precision, #pragma gemm_opt precision); empty
   /// for FP32.
