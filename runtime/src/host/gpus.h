@@ -61,8 +61,9 @@ struct SlicePlan {
 /// The slices for p's `shares` (A, B and C host memory, unbatched, no
 /// tables): as deep as a pinned slot allows, and every GPU's `budget` with
 /// its rows of C and three slices, in multiples of 128 (the kernels' tiles)
-/// unless K is less. Depth 0 where slices would be thinner than 128: C's
-/// traffic would then outweigh each slice's work.
+/// unless K is less. Depth 0 where slices would be thinner than 1024 (and
+/// K): C's traffic and A's short runs would then cost more than the overlap
+/// gains.
 SlicePlan planSlices(const Problem &p, const std::vector<Share> &shares,
                      size_t budget);
 

@@ -18,8 +18,14 @@
 namespace gemm_rt::detail {
 
 namespace {
-/// Slices no thinner than the kernels' largest tiles.
+/// Slices are multiples of the kernels' largest tiles, and no thinner than
+/// kMinDepth: each slice reads and writes C's rows once more, and A's rows
+/// go in runs of the slice's depth. On two H200s, f32 8192^3 in slices of
+/// 1024 ran 1.65x of one GPU (B copied once to every GPU before the shares:
+/// 1.49x), f32 16384^3 in slices of 512 1.55x (1.80x), f64 16384^3 in
+/// slices of 256 1.07x (1.75x).
 constexpr int64_t kSliceGrain = 128;
+constexpr int64_t kMinDepth = 1024;
 
 HostGather bSlice(const Problem &p, int64_t k0, int64_t depth,
                   size_t element) {
@@ -119,7 +125,7 @@ SlicePlan planSlices(const Problem &p, const std::vector<Share> &shares,
   if (!fits())
     for (depth = depth / kSliceGrain * kSliceGrain; depth > 0 && !fits();)
       depth -= kSliceGrain;
-  if (depth < std::min(p.k, kSliceGrain))
+  if (depth < std::min(p.k, kMinDepth))
     return plan;
   size_t runBytes = 1;
   int64_t runs = 1;

@@ -58,7 +58,7 @@ int main() {
   // Slices of K for two GPUs' rows: as deep as a 64 MiB slot and the
   // budget allow, in multiples of 128, bands of 16 MiB of C's runs; none
   // where a GPU cannot hold its rows of C, for a batch, or where slices
-  // would be thinner than 128.
+  // would be thinner than 1024 (and K).
   auto slices = [](const char *what, gemm_rt::DType type, int64_t batch,
                    int64_t m, int64_t n, int64_t k, size_t budget,
                    bool columnMajorC = false) {
@@ -83,14 +83,16 @@ int main() {
   slices("f64 16384^3, C column-major", gemm_rt::DType::F64, 1, 16384, 16384,
          16384, 64 * gib, true);
   slices("f32 1000x3000x100", gemm_rt::DType::F32, 1, 1000, 3000, 100, gib);
-  slices("f32 16384^3 in 1 GiB", gemm_rt::DType::F32, 1, 16384, 16384, 16384,
-         gib);
-  slices("f32 16384^3 in 640 MiB", gemm_rt::DType::F32, 1, 16384, 16384,
-         16384, gib / 8 * 5);
-  slices("f32 16384^3 in 512 MiB", gemm_rt::DType::F32, 1, 16384, 16384,
-         16384, gib / 2);
-  slices("f32 1024x512x1024 in 4 MiB", gemm_rt::DType::F32, 1, 1024, 512,
-         1024, 4 << 20);
+  slices("f32 8192^3 in 300 MiB", gemm_rt::DType::F32, 1, 8192, 8192, 8192,
+         size_t(300) << 20);
+  slices("f32 8192^3 in 256 MiB", gemm_rt::DType::F32, 1, 8192, 8192, 8192,
+         size_t(256) << 20);
+  slices("f32 1024x512x2048 in 13 MiB", gemm_rt::DType::F32, 1, 1024, 512,
+         2048, 13 << 20);
+  slices("f32 1024x512x2048 in 12 MiB", gemm_rt::DType::F32, 1, 1024, 512,
+         2048, 12 << 20);
+  slices("f32 8192x256x256 in 10 MiB", gemm_rt::DType::F32, 1, 8192, 256,
+         256, 10 << 20);
   slices("f32 8192^3, a batch of 2", gemm_rt::DType::F32, 2, 8192, 8192, 8192,
          64 * gib);
   slices("f64 300000x300000x1024", gemm_rt::DType::F64, 1, 300000, 300000,

@@ -213,13 +213,13 @@ int main(int argc, char **argv) {
   if (argc == 2 && std::strcmp(argv[1], "--split") == 0) {
     setenv("GEMM_OPT_GPUS", "all", 1);
     // Staging budgets that A, B and C together exceed but two GPUs' hold:
-    // 4.5 MiB in slices of K under 4 MiB (each GPU's rows of C and three
-    // slices of 256), in every form (a batch is not sliced); 8 MiB under
-    // 5 MiB, where neither C's rows and slices fit nor B (4 MiB) in half
-    // of each GPU's, and each stages B itself; 16.25 MiB under 10 MiB, B
-    // (256 KiB) copied once to every GPU. A GPU keeps a copy's buffer,
+    // 7 MiB under 13 MiB, in two slices of K (each GPU's rows of C and
+    // three slices of 1024), in every form (a batch is not sliced); 8 MiB
+    // under 5 MiB, where neither C's rows and slices fit nor B (4 MiB) in
+    // half of each GPU's, and each stages B itself; 16.25 MiB under 10 MiB,
+    // B (256 KiB) copied once to every GPU. A GPU keeps a copy's buffer,
     // which later budgets count: the smaller B goes last.
-    const int budgets[][4] = {{1024, 512, 1024, 4 << 20},
+    const int budgets[][4] = {{1024, 512, 2048, 13 << 20},
                               {512, 1024, 1024, 5 << 20},
                               {8192, 256, 256, 10 << 20}};
     for (const auto &s : budgets) {
