@@ -145,6 +145,28 @@ public:
   /// (or of the nest, where `f` is null), to `out`.
   bool cloneInto(const Stmt *s, Frame *f, std::vector<Stmt *> &out);
 
+  /// The statements `body` runs at its top level, each `switch` there that
+  /// a version fixes (or a constant picks) read as its case: a case that
+  /// returns (`case 1: return f(v);`) ends the body.
+  std::vector<const Stmt *> topStatements(const CompoundStmt *body,
+                                          const Frame &f) {
+    std::vector<const Stmt *> statements(body->body_begin(), body->body_end());
+    for (size_t n = 0; scope && n < statements.size(); ++n) {
+      const auto *choice = dyn_cast<SwitchStmt>(statements[n]);
+      std::vector<Stmt *> hoisted;
+      Expr *read = choice ? rebuild(choice->getCond(), &f, hoisted) : nullptr;
+      std::optional<std::vector<const Stmt *>> run =
+          read && hoisted.empty() ? assumedCase(choice, read, *scope)
+                                  : std::nullopt;
+      if (!run || run->empty() || !isa<ReturnStmt>(run->back()))
+        continue;
+      statements.erase(statements.begin() + n, statements.end());
+      statements.insert(statements.end(), run->begin(), run->end());
+      break;
+    }
+    return statements;
+  }
+
   /// Inlines `call`: its body's statements go to `out`; returns its value
   /// (null for a void callee), or nullopt with `failure` set.
   std::optional<Expr *> inlineCall(const CallExpr *call, const Frame *caller,
@@ -889,9 +911,9 @@ std::optional<Expr *> Inliner::inlineCall(const CallExpr *call,
   globals(body);
   stack.push_back(def);
   const ReturnStmt *ret = nullptr;
-  ArrayRef<Stmt *> statements(body->body_begin(), body->body_end());
+  std::vector<const Stmt *> statements = topStatements(body, frame);
   if (!statements.empty() && (ret = dyn_cast<ReturnStmt>(statements.back())))
-    statements = statements.drop_back();
+    statements.pop_back();
   for (const Stmt *s : statements)
     if (!cloneInto(s, &frame, out))
       return stack.pop_back(), std::nullopt;

@@ -775,17 +775,19 @@ private:
         slot = &child;
       return slot;
     };
-    MutableArrayRef<Stmt *> top(*last(choice));
-    if (auto *block = dyn_cast<CompoundStmt>(choice->getBody()))
-      top = MutableArrayRef<Stmt *>(block->body_begin(), block->body_end());
-    for (Stmt *&statement : top) {
+    // The run's statements stand at the top of the body or in a case's
+    // braces (SwitchCases.cpp), in order.
+    std::function<bool(Stmt *&)> exec = [&](Stmt *&statement) {
       Stmt **slot = &statement;
       while (isa<SwitchCase>(*slot))
         slot = last(*slot);
-      if (llvm::is_contained(run, *slot) && !execStmt(*slot, state))
-        return false;
-    }
-    return true;
+      if (llvm::is_contained(run, *slot))
+        return execStmt(*slot, state);
+      if (auto *block = dyn_cast<CompoundStmt>(*slot))
+        return llvm::all_of(block->body(), exec);
+      return true;
+    };
+    return exec(*last(choice));
   }
 
   /// `p = e;`: p holds e from here, e read with the walked pointers' values

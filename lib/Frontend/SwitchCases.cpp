@@ -1,9 +1,10 @@
 //===- SwitchCases.cpp - A `switch` read as its cases ---------------------===//
 //
 // The labels at the top of the body are the ways in; each way's run ends at
-// the first `break` at that level. What would make a run other than that
-// list (a label or a `break` inside another statement, a declaration that
-// later cases share, a GNU case range) is said instead.
+// the first `break` at that level or in a case's braces, or at a `return`.
+// What would make a run other than that list (a label, or a `break` inside
+// another statement, a declaration that later cases share, a GNU case
+// range) is said instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,24 @@ bool leavesSwitch(const Stmt *s) {
   if (isa<BreakStmt>(s))
     return true;
   return llvm::any_of(s->children(), leavesSwitch);
+}
+
+/// Appends what `s` runs in order: a block's statements, so that a case's
+/// braces (`case 1: { v = f(v); break; }`) read as the case's own
+/// statements; a block's scope only hides names, which the AST has
+/// resolved. False, with `why`, where a `break` stands in another statement.
+bool flatten(const Stmt *s, std::vector<const Stmt *> &out, std::string &why) {
+  if (const auto *block = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt *child : block->body())
+      if (!flatten(child, out, why))
+        return false;
+    return true;
+  }
+  if (!isa<BreakStmt>(s) && leavesSwitch(s))
+    return why = "leaves a case by a 'break' inside another statement",
+           false;
+  out.push_back(s);
+  return true;
 }
 
 } // namespace
@@ -80,12 +99,10 @@ mlir::gemm::switchEntries(const SwitchStmt *s, const ASTContext &ctx,
       return why = "declares a variable between its labels, which the "
                    "cases after it share",
              std::nullopt;
-    if (!isa<BreakStmt>(statement) && leavesSwitch(statement))
-      return why = "leaves a case by a 'break' inside another statement",
-             std::nullopt;
     if (labelled)
       entries.push_back({std::move(entry), statements.size()});
-    statements.push_back(statement);
+    if (!flatten(statement, statements, why))
+      return std::nullopt;
   }
   size_t all = 0;
   for (const SwitchCase *c = s->getSwitchCaseList(); c;
@@ -106,6 +123,9 @@ mlir::gemm::switchEntries(const SwitchStmt *s, const ASTContext &ctx,
         statement = attributed->getSubStmt();
       if (!isa<NullStmt>(statement))
         entry.run.push_back(statement);
+      // Nothing after a `return` runs (a helper's `case 1: return f(v);`).
+      if (isa<ReturnStmt>(statement))
+        break;
     }
     if (entry.others)
       others = std::move(entry);

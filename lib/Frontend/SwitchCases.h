@@ -3,9 +3,10 @@
 // A `switch` runs, for each value of its condition, the body's statements
 // from that value's label (or the `default:` label) to the first `break`,
 // falling past later labels. Where every label and every `break` of the
-// switch stands at the top of its body and the body declares nothing there
-// that its cases would share, each way in is one list of statements: the
-// nest can be versioned on it, one version per way in (Unswitch.cpp).
+// switch stands at the top of its body or of a case's braces and the body
+// declares nothing there that its cases would share, each way in is one
+// list of statements: the nest can be versioned on it, one version per way
+// in (Unswitch.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_SWITCHCASES_H
@@ -26,7 +27,8 @@ struct SwitchEntry {
   /// The values no label lists enter here: at the `default:` label, or,
   /// without one, past the body (an empty run).
   bool others = false;
-  /// The statements that run, labels stripped, up to the `break`.
+  /// The statements that run, labels and braces stripped, up to the
+  /// `break`, or up to and with a `return`.
   std::vector<const clang::Stmt *> run;
 };
 

@@ -1,7 +1,8 @@
 // A `switch` on an integer that the nest never changes versions the nest:
 // one version per way into the switch's body (each case's statements up to
-// its `break`, through the labels it falls past, and the values no label
-// lists: the `default:` case, or nothing). The switch may be in the nest
+// its `break`, in its braces or not, or to its `return`, through the labels
+// it falls past, and the values no label lists: the `default:` case, or
+// nothing). The switch may be in the nest
 // (a broadcast mode that picks B's batch offset, the update per layout) or
 // in a helper the nest calls (an activation chosen by a layer's type). The
 // rewrite switches once, before the nest; a version that is no GEMM runs
@@ -69,7 +70,7 @@ void forward(const FullyConnected &fc, const float *in, float *out, int rows,
 // OUT-NEXT: if (!gemm_opt_nest_2(
 // OUT: } break;
 // OUT-NEXT: case 2LL: case 3LL: case 5LL: {
-// OUT-NEXT: #line 50
+// OUT-NEXT: #line 51
 // OUT-NEXT: for (int r = 0; r < rows; r++)
 
 // A helper called with a constant kind: its case is read, no version.
@@ -187,6 +188,100 @@ void relu6(int kind, const float *A, const float *B, float *C) {
     }
 }
 
+// The same choices in other spellings: braced cases that end in `break`
+// inside their braces (ncnn's activation_ss), a helper whose cases
+// return, and a `default:` that falls to the end of the body.
+static inline float braced(float v, int type, const float *params) {
+  switch (type) {
+  case 1:
+  {
+    v = v > 0.f ? v : 0.f;
+    break;
+  }
+  case 2:
+  {
+    float scale = params[0];
+    v *= scale;
+    break;
+  }
+  case 4:
+  {
+    v = tanhf(v);
+    break;
+  }
+  }
+  return v;
+}
+
+static inline float returned(float v, int type) {
+  switch (type) {
+  case 1:
+    return std::max(v, 0.f);
+  case 2: {
+    return tanhf(v);
+  }
+  default:
+    v = std::min(v, 6.f);
+  }
+  return v;
+}
+
+void braced_layer(const FullyConnected &fc, const float *in, float *out,
+                  int rows, int width) {
+  // CHECK: :[[@LINE+1]]:3: remark: versioned on the 'switch' on 'fc.kind'; where it is 1, {{.*}} epilogue: + 'fc.bias[p]' (none if null), max with '0.F', rewritten to call gemm_opt_nest_12; where it is 2, left as written: {{.*}}; where it is 4, {{.*}}tanh, rewritten to call gemm_opt_nest_13; where it is none of the values listed, {{.*}}, rewritten to call gemm_opt_nest_14 [-Rpass=gemm]
+  for (int r = 0; r < rows; r++)
+    for (int p = 0; p < fc.outputs; p++) {
+      float sum = fc.bias ? fc.bias[p] : 0.f;
+      for (int i = 0; i < width; i++)
+        sum += in[r * width + i] * fc.weight[p * width + i];
+      out[r * fc.outputs + p] = braced(sum, fc.kind, fc.params);
+    }
+}
+// OUT: } else switch ((long long)(fc.kind)) {
+// OUT-NEXT: case 1LL: {
+// OUT-NEXT: if (!gemm_opt_nest_12(
+// OUT: case 4LL: {
+// OUT-NEXT: if (!gemm_opt_nest_13(
+// OUT: default: {
+// OUT-NEXT: if (!gemm_opt_nest_14(
+// OUT: case 2LL: {
+
+void returned_layer(int type, const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: versioned on the 'switch' on 'type'; where it is 1, {{.*}} epilogue: max with '0.F' (NaN kept), rewritten to call gemm_opt_nest_15; where it is 2, {{.*}} epilogue: tanh, rewritten to call gemm_opt_nest_16; where it is none of the values listed, {{.*}} epilogue: min with '6.F' (NaN kept), rewritten to call gemm_opt_nest_17 [-Rpass=gemm]
+  for (int i = 0; i < 64; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0;
+      for (int k = 0; k < 16; ++k)
+        s += A[i * 16 + k] * B[k * 32 + j];
+      C[i * 32 + j] = returned(s, type);
+    }
+}
+
+// B's batch pointer set in braced cases of the nest's own switch.
+void braced_batches(const float *a, const float *b, float *c,
+                    const MatMulParam *p) {
+  // CHECK: :[[@LINE+1]]:3: remark: versioned on the 'switch' on 'p->b_dims'; where it is 2, GEMM recognised: f32, M x N x K = (p->batch * p->m) x p->n x p->k; {{.*}}, rewritten to call gemm_opt_nest_18; where it is none of the values listed, GEMM recognised: f32, M x N x K = p->m x p->n x p->k, batch p->batch; {{.*}}, rewritten to call gemm_opt_nest_19 [-Rpass=gemm]
+  for (int nb = 0; nb < p->batch; nb++) {
+    const float *pb;
+    switch (p->b_dims) {
+    case 2: {
+      pb = b;
+      break;
+    }
+    default: {
+      pb = b + nb * p->k * p->n;
+    }
+    }
+    for (int i = 0; i < p->m; i++)
+      for (int j = 0; j < p->n; j++) {
+        float tmp = 0.f;
+        for (int kk = 0; kk < p->k; kk++)
+          tmp += a[(nb * p->m + i) * p->k + kk] * pb[kk * p->n + j];
+        c[(nb * p->m + i) * p->n + j] = tmp;
+      }
+  }
+}
+
 // Near misses.
 
 // The condition changes in the nest.
@@ -206,15 +301,16 @@ void by_index(int M, int N, int K, const float *A, const float *B,
         }
 }
 
-// A case left by a `break` inside an `if`: its run is no list of
-// statements.
+// A case left by a `break` inside an `if`, in its braces: its run is no
+// list of statements.
 static inline float capped(float v, int kind) {
   switch (kind) {
-  case 1:
+  case 1: {
     if (v > 100.f)
       break;
     v = std::max(v, 0.f);
     break;
+  }
   }
   return v;
 }

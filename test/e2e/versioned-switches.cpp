@@ -6,8 +6,9 @@
 // unlisted type leaves the sum); a batched product whose B is shared by the
 // batches or not, as a switch on B's rank sets B's pointer (`default:` first,
 // sharing a case); an update per layout in the K loop whose NN case is also
-// the default; and a helper whose ReLU6 falls through (a comment says so)
-// into the upper clamp.
+// the default; a helper whose ReLU6 falls through (a comment says so) into
+// the upper clamp; and the activation again with braced cases that end in
+// `break` (ncnn's), and a helper whose cases return.
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
@@ -15,7 +16,7 @@
 // RUN: %python %S/compare.py %t.expected %t.actual
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-4: versioned on the 'switch'
+// CHECK-COUNT-6: versioned on the 'switch'
 #include "e2e_util.h"
 #include "guard_cells.h"
 
@@ -124,6 +125,66 @@ static void relu6(int kind, int M, int N, int K, const float *A,
     }
 }
 
+// ncnn's spelling: each case braced, its `break` inside the braces.
+static inline float braced_act(float v, int type, const float *p) {
+  switch (type) {
+  case 1:
+  {
+    v = fmaxf(v, 0.f);
+    break;
+  }
+  case 2:
+  {
+    float slope = p[0];
+    v = v > 0.f ? v : v * slope;
+    break;
+  }
+  case 4:
+  {
+    v = 1.f / (1.f + expf(-v));
+    break;
+  }
+  }
+  return v;
+}
+
+// A helper whose cases return; its default falls to the end.
+static inline float returning_act(float v, int type) {
+  switch (type) {
+  case 1:
+    return v < 0.f ? 0.f : v;
+  case 3: {
+    return std::min(v, 6.f);
+  }
+  default:
+    v = std::max(v, -1.f);
+  }
+  return v;
+}
+
+static void fc_braced(const float *in, const float *w, const float *bias,
+                      int type, const float *p, float *out, int rows,
+                      int outs, int width) {
+  for (int j = 0; j < rows; j++)
+    for (int o = 0; o < outs; o++) {
+      float sum = bias ? bias[o] : 0.f;
+      for (int i = 0; i < width; i++)
+        sum += in[j * width + i] * w[o * width + i];
+      out[j * outs + o] = braced_act(sum, type, p);
+    }
+}
+
+static void fc_returning(const float *in, const float *w, int type,
+                         float *out, int rows, int outs, int width) {
+  for (int j = 0; j < rows; j++)
+    for (int o = 0; o < outs; o++) {
+      float sum = 0.f;
+      for (int i = 0; i < width; i++)
+        sum += in[j * width + i] * w[o * width + i];
+      out[j * outs + o] = returning_act(sum, type);
+    }
+}
+
 // A function's error: at most its steepest slope (1 here) times the
 // product's, plus the libm's ulps of a result no larger than |x| + 1.
 static double withFunction(double scale, long count) {
@@ -156,6 +217,26 @@ int main() {
                   out.data() + GUARD, M, N, N, 1);
       checkGuards(label, out);
     }
+  }
+  for (int type : {1, 2, 4, 0}) {
+    for (const float *b0 : {(const float *)bias.data(), (const float *)0}) {
+      std::vector<float> out = guarded<float>(long(M) * N);
+      fc_braced(a.data(), b.data(), b0, type, params, out.data() + GUARD, M, N,
+                K);
+      std::snprintf(label, sizeof label, "braced-%d-%d", type, b0 != 0);
+      double scale =
+          product + (b0 ? frobenius(bias.data(), N) * std::sqrt(M) : 0);
+      printMatrix(label, K, type == 4 ? withFunction(scale, M * N) : scale,
+                  out.data() + GUARD, M, N, N, 1);
+      checkGuards(label, out);
+    }
+  }
+  for (int type : {1, 3, 5}) {
+    std::vector<float> out = guarded<float>(long(M) * N);
+    fc_returning(a.data(), b.data(), type, out.data() + GUARD, M, N, K);
+    std::snprintf(label, sizeof label, "returning-%d", type);
+    printMatrix(label, K, product, out.data() + GUARD, M, N, N, 1);
+    checkGuards(label, out);
   }
   for (int dims : {2, 3, 9}) {
     std::vector<float> c = guarded<float>(long(BATCH) * M * N);
