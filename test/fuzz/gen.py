@@ -992,7 +992,8 @@ class NestGen:
         (Unswitch.cpp): on a flag the nest never changes, which versions
         the nest, or on a loop index, the obstacle; or in the cases of a
         `switch` on the flag (SwitchCases.cpp): a case per value, a case
-        and `default:`, or two labels on one case, whose values no label
+        and `default:`, or two labels on one case, some cases in braces
+        with their `break` inside or after them, whose values no label
         lists run nothing. Drawn from a generator of their own, so that the
         other nests stay as they were."""
         info = self.info
@@ -1010,7 +1011,11 @@ class NestGen:
                 upd.text = side.choice([
                     f"switch (flag) {{ case 0: {u} break; case 1: {u} }}",
                     f"switch (flag) {{ case 1: {u} break; default: {u} }}",
-                    f"switch (flag) {{ case 0: case 1: {u} break; }}"])
+                    f"switch (flag) {{ case 0: case 1: {u} break; }}",
+                    f"switch (flag) {{ case 0: {{ {u} break; }} "
+                    f"case 1: {{ {u} }} }}",
+                    f"switch (flag) {{ case 1: {{ {u} }} break; "
+                    f"default: {{ {u} break; }} }}"])
                 return
         else:
             info.kind, info.expect = "varying_branch", "miss"
