@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "gemm-opt/Frontend/Action.h"
+#include "Callbacks.h"
 #include "IncludedText.h"
 #include "Inline.h"
 #include "MacroText.h"
@@ -128,7 +129,8 @@ public:
              std::vector<NestPragma> &pragmas, const IncludeLog &includes,
              const OpenInstances &open)
       : ctx(ctx), sm(ctx.getSourceManager()), result(result), pragmas(pragmas),
-        copies(sm, ctx.getLangOpts(), includes, result), open(open) {
+        copies(sm, ctx.getLangOpts(), includes, result), open(open),
+        passed(passedFunctions(ctx)) {
     DiagnosticsEngine &diags = ctx.getDiagnostics();
     passId = diags.getCustomDiagID(DiagnosticsEngine::Remark,
                                    "%0 [-Rpass=gemm]");
@@ -152,6 +154,8 @@ private:
   std::vector<NestPragma> &pragmas;
   IncludedCopies copies; ///< Where nests of included files are rewritten.
   const OpenInstances &open; ///< Instantiations that gemm-opt made.
+  /// Functions whose address the program passes on (Callbacks.h).
+  const llvm::DenseSet<const FunctionDecl *> passed;
   unsigned passId, missedId;
   unsigned reported = 0;
   unsigned launchers = 0; ///< Launcher names handed out.
@@ -181,6 +185,12 @@ private:
     const Stmt *inner = unwrapLoopWrappers(s);
     if (isLoop(inner) && !overContainer(inner) && isCandidate(inner, minDepth))
       return handle(inner, function);
+    // A callback's one loop, which sums the products of one element.
+    if (isLoop(inner) && !overContainer(inner) && function &&
+        loopDepth(function->getBody()) == 1 && accumulatesProduct(inner))
+      if (std::optional<std::string> why =
+              elementOfCallersNest(inner, function, passed))
+        return missed(inner, *why);
     scanInside(inner, [&](const Stmt *child) { scan(child, function); });
   }
 
