@@ -13,6 +13,7 @@
 #include "MacroText.h"
 #include "OpenAcc.h"
 #include "OpenTemplates.h"
+#include "ParallelLoops.h"
 #include "Pragmas.h"
 #include "Recognizer.h"
 #include "RealConj.h"
@@ -166,6 +167,9 @@ private:
   /// loops around it (Nest::openmpRegion), or "".
   bool callerTeam = false;
   std::string regionPragma;
+  /// The OpenMP loop whose iterations each launch the nest being handled
+  /// ("'parallel for' loop (line 12)"), or "".
+  std::string perIterationOf;
   /// The precision the nest being handled asks for: its pragma's, else the
   /// file's (--precision).
   std::string askedPrecision;
@@ -275,6 +279,9 @@ private:
                      "team where one is active: the launcher runs only "
                      "outside parallel regions"
                    : "";
+    if (!perIterationOf.empty())
+      notes += "; launched once per iteration of the OpenMP " +
+               perIterationOf + ", by the thread that runs it";
     if (!accDirective.empty())
       notes += "; builds with OpenACC (_OPENACC) compile the nest as "
                "written, with its directives (the first OpenACC directive "
@@ -353,17 +360,41 @@ private:
              at + "), where every thread that reaches it would launch the "
              "whole product";
     };
-    for (const Stmt *s : enclosing) {
+    perIterationOf.clear();
+    for (size_t e = 0; e < enclosing.size(); ++e) {
+      const Stmt *s = enclosing[e];
       if (shared && (s == shared || isRegionOf(s, shared)))
         continue;
       auto [text, at] = textAt(s->getBeginLoc());
-      if (const auto *directive = dyn_cast<OMPExecutableDirective>(s))
-        return region(llvm::omp::getOpenMPDirectiveName(
-                          directive->getDirectiveKind()),
-                      line(text, at));
+      // A loop directive whose iterations each launch their own product
+      // (ParallelLoops.h); its loop, parsed with -fopenmp, follows it.
+      auto perIteration = [&](StringRef name, unsigned loops,
+                              const Stmt *outer, size_t offset) {
+        if (!launchedPerIteration(name, loops, outer, loop))
+          return false;
+        perIterationOf = "'" + name.str() + "' loop (line " +
+                         line(text, offset) + ")";
+        return true;
+      };
+      if (const auto *directive = dyn_cast<OMPExecutableDirective>(s)) {
+        const auto *looped = dyn_cast<OMPLoopDirective>(directive);
+        const auto outer = std::find_if(
+            enclosing.begin() + e, enclosing.end(),
+            [](const Stmt *inner) { return isa<ForStmt>(inner); });
+        StringRef name =
+            llvm::omp::getOpenMPDirectiveName(directive->getDirectiveKind());
+        if (looped && outer != enclosing.end() &&
+            perIteration(name, looped->getLoopsNumber(), *outer, at))
+          continue;
+        return region(name, line(text, at));
+      }
       for (StringRef pragma : pragmasAbove(text, at).pragmas)
-        if (std::optional<std::string> name = openmpDirective(pragma))
+        if (std::optional<std::string> name = openmpDirective(pragma)) {
+          if (perIteration(*name, collapsedLoops(pragma), s,
+                           pragma.data() - text.data()))
+            continue;
           return region(*name, line(text, pragma.data() - text.data()));
+        }
     }
     // The pragma lines on the outermost loop, outermost first (as clang
     // nests their directives), then those in the nest.

@@ -5,8 +5,10 @@
 // every thread that reaches it (each adding the whole product into C), so a
 // nest with any directive around it is left alone, and so is one with a
 // directive on or in it that does more than divide a loop's iterations;
-// but for a region that only shares out loops, each one `parallel for`, and
-// an orphaned `for` on the nest's loop, launched outside parallel regions.
+// but for a region that only shares out loops, each one `parallel for`, an
+// orphaned `for` on the nest's loop, launched outside parallel regions, and
+// a nest in the body of a worksharing loop that reads the loop's index,
+// launched once per iteration.
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -69,7 +71,8 @@ void singleInRegion(int n, const float *A, const float *B, float *C) {
 }
 
 // `parallel for` on an outer loop that is not part of the product (a repeat
-// loop, which is otherwise peeled): each iteration's thread would launch.
+// loop, which is otherwise peeled), whose index the nest does not read: each
+// iteration would launch the same product (the iterations race on C).
 void parallelRepeat(int reps, int n, const float *A, const float *B, float *C) {
 #pragma omp parallel for
   for (int r = 0; r < reps; ++r)
@@ -208,3 +211,90 @@ void privateRegion(int n, const double *A, const double *B, double *E,
 }
 // OUT: {{^}}if (!gemm_opt_nest_3(
 // OUT: {{^}}if (!gemm_opt_nest_4(
+
+// A nest in the body of a `parallel for` whose iterations pick its operands
+// (a product per attention head, each head's matrices views that count
+// their copies, ncnn's style, so that the head loop is no batch of the
+// product): each iteration's thread launches its own product, as it would
+// have run the nest; also under collapse(2) and on an orphaned `for`. In a
+// `simd` loop's body, or where the body reads no index of the loop (the
+// same product in every iteration), left alone.
+struct View {
+  float *data;
+  int w;
+  int *refs;
+  View(float *d, int w) : data(d), w(w), refs(nullptr) {}
+  View(const View &o) : data(o.data), w(o.w), refs(o.refs) {
+    if (refs)
+      ++*refs;
+  }
+  ~View() {
+    if (refs)
+      --*refs;
+  }
+  float *row(int i) const { return data + i * w; }
+  View channel(int c, int rows) const { return View(data + c * rows * w, w); }
+};
+
+void perHead(int heads, int n, const View &Q, const View &K, const View &S) {
+#pragma omp parallel for
+  for (int h = 0; h < heads; ++h) {
+    const View q = Q.channel(h, n), k = K.channel(h, n);
+    View s = S.channel(h, n);
+    // CHECK: :[[@LINE+1]]:5: remark: GEMM recognised: {{.*}}; launched once per iteration of the OpenMP 'parallel for' loop (line [[@LINE-4]]), by the thread that runs it; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+    for (int i = 0; i < n; ++i) {
+      float *out = s.row(i);
+      for (int j = 0; j < n; ++j) {
+        float sum = 0;
+        for (int l = 0; l < n; ++l)
+          sum += q.row(i)[l] * k.row(j)[l];
+        out[j] = sum;
+      }
+    }
+  }
+}
+
+void perBatchAndHead(int batch, int heads, int n, const View &Q,
+                     const View &K, const View &S) {
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int b = 0; b < batch; ++b)
+    for (int h = 0; h < heads; ++h) {
+      const View q = Q.channel(b * heads + h, n), k = K.channel(h, n);
+      View s = S.channel(b * heads + h, n);
+      // CHECK: :[[@LINE+1]]:7: remark: GEMM recognised: {{.*}}; launched once per iteration of the OpenMP 'parallel for' loop (line [[@LINE-5]]), by the thread that runs it; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          for (int l = 0; l < n; ++l)
+            s.row(i)[j] += q.row(i)[l] * k.row(l)[j];
+    }
+}
+
+void perHeadOrphaned(int heads, int n, const View &Q, const View &K,
+                     const View &S) {
+#pragma omp for
+  for (int h = 0; h < heads; ++h) {
+    const View q = Q.channel(h, n), k = K.channel(h, n);
+    View s = S.channel(h, n);
+    // CHECK: :[[@LINE+1]]:5: remark: GEMM recognised: {{.*}}; launched once per iteration of the OpenMP 'for' loop (line [[@LINE-4]]), by the thread that runs it; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int l = 0; l < n; ++l)
+          s.row(i)[j] += q.row(i)[l] * k.row(l)[j];
+  }
+}
+
+void perHeadSimd(int heads, int n, const View &Q, const View &K,
+                 const View &S) {
+#pragma omp parallel for simd
+  for (int h = 0; h < heads; ++h) {
+    const View q = Q.channel(h, n), k = K.channel(h, n);
+    View s = S.channel(h, n);
+    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel for simd' region (line [[@LINE-4]])
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        float *c = &s.row(i)[j];
+        for (int l = 0; l < n; ++l)
+          *c += q.row(i)[l] * k.row(l)[j];
+      }
+  }
+}

@@ -7,7 +7,9 @@
 // is each loop of a region that only shares out loops (PolyBench's OpenMP
 // style: the region ends before the launcher and opens again after it),
 // the second product reading the first's result; with `nowait` or another
-// statement in the region, the loops stay as written.
+// statement in the region, the loops stay as written. A product per head in
+// the body of a `parallel for` over the heads is launched by each
+// iteration's thread.
 //
 // RUN: %host_cxx -O1 -fopenmp -I %S/Inputs %s -o %t.orig && env OMP_NUM_THREADS=4 %t.orig > %t.expected
 // RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=remark:
@@ -117,6 +119,40 @@ static void ownParallelFor(const double *A, const double *B, double *C) {
         C[i * N + j] += A[i * K + k] * B[k * N + j];
 }
 
+// A product per head in the body of a `parallel for` over the heads, each
+// head's matrices a view that counts its copies (ncnn's Mat): each
+// iteration's thread launches its head's product.
+struct HeadView {
+  const float *data;
+  int w;
+  int *copies;
+  HeadView(const float *d, int w, int *copies) : data(d), w(w), copies(copies) {}
+  HeadView(const HeadView &o) : data(o.data), w(o.w), copies(o.copies) {
+#pragma omp atomic
+    ++*copies;
+  }
+  const float *row(int i) const { return data + i * w; }
+};
+
+// CHECK: :[[@LINE+9]]:5: remark: GEMM recognised: {{.*}}; launched once per iteration of the OpenMP 'parallel for' loop (line [[@LINE+4]]), by the thread that runs it; rewritten to call {{.*}} [-Rpass=gemm]
+static void perHead(int heads, const float *Q, const float *Kt, float *S,
+                    int *copies) {
+  const HeadView all(Q, K, copies), keys(Kt, K, copies);
+#pragma omp parallel for
+  for (int h = 0; h < heads; ++h) {
+    const HeadView q(all.row(h * M), K, copies), k(keys.row(h * N), K, copies);
+    const HeadView qh = q, kh = k;
+    float *out = S + h * M * N;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        float sum = 0;
+        for (int l = 0; l < K; ++l)
+          sum += qh.row(i)[l] * kh.row(j)[l];
+        out[i * N + j] = sum;
+      }
+  }
+}
+
 int main() {
   std::vector<float> a(M * K), b(K * N), c(M * N);
   fillRandom(a.data(), M * K, 1);
@@ -160,5 +196,17 @@ int main() {
               frobenius(da.data(), M * K) * frobenius(db.data(), K * N) +
                   frobenius(dd.data(), M * N),
               dd.data(), M, N, N, 1);
+
+  constexpr int heads = 5;
+  std::vector<float> q(heads * M * K), kt(heads * N * K), s(heads * M * N);
+  fillRandom(q.data(), heads * M * K, 11);
+  fillRandom(kt.data(), heads * N * K, 12);
+  int copies = 0;
+  perHead(heads, q.data(), kt.data(), s.data(), &copies);
+  printMatrix("per-head", K,
+              frobenius(q.data(), heads * M * K) *
+                  frobenius(kt.data(), heads * N * K),
+              s.data(), heads * M, N, N, 1);
+  std::printf("per-head copies %d\n", copies);
   return 0;
 }
