@@ -93,11 +93,11 @@ void near_misses(int nr, int nq, int np, double A[nr][nq][np],
   for (int r = 0; r < nr; r++)
     for (int q = 0; q < nq; q++) {
       for (int p = 0; p < np; p++) {
-        T[r][p][q] = 0;
+        double t = 0;
         for (int s = 0; s < np; s++)
-          T[r][p][q] += A[r][q][s] * C4[s][p];
+          t += A[r][q][s] * C4[s][p];
+        T[r][p][q] = t;
       }
-      for (int p = 0; p < np; p++)
-        A[r][q][p] = T[r][p][q];
+      for (int p = 0; p < np; p++) A[r][q][p] = T[r][p][q];
     }
 }

@@ -1,6 +1,6 @@
 /* A product into a temporary copied back into A's rows, as PolyBench-ACC's
  * doitgen writes it: the product goes into the temporary, the copy runs
- * after it. A double copy to the row's end, and a float copy to a shorter
+ * after it. A double copy to the row's end over flat arrays, and a float copy to a shorter
  * bound (nr < np, the run-time test holds). A and the temporary must hold
  * what the original leaves in them, within the bound of a reordered sum,
  * and the guard cells around each must keep their values.
@@ -17,18 +17,19 @@
  */
 #include "e2e_util_c.h"
 
-static void doitgen_d(int nr, int nq, int np, double A[nr][nq][np],
-                      double C4[np][np], double sum[nr][nq][np]) {
-  int r, q, p, s;
-  for (r = 0; r < nr; r++)
-    for (q = 0; q < nq; q++) {
-      for (p = 0; p < np; p++) {
-        sum[r][q][p] = 0;
-        for (s = 0; s < np; s++)
-          sum[r][q][p] = sum[r][q][p] + A[r][q][s] * C4[s][p];
+/* Flat arrays, indexed by hand. */
+static void doitgen_d(int nr, int nq, int np, double *A, const double *C4,
+                      double *sum) {
+  for (int r = 0; r < nr; r++)
+    for (int q = 0; q < nq; q++) {
+      double *row = sum + (r * nq + q) * np;
+      for (int p = 0; p < np; p++) {
+        row[p] = 0.0;
+        for (int s = 0; s < np; s++)
+          row[p] += A[(r * nq + q) * np + s] * C4[s * np + p];
       }
-      for (p = 0; p < np; p++)
-        A[r][q][p] = sum[r][q][p];
+      for (int p = 0; p < np; p++)
+        A[(r * nq + q) * np + p] = sum[(r * nq + q) * np + p];
     }
 }
 
@@ -67,8 +68,7 @@ int main(void) {
   double scale_d = norm_d(ad + GUARD, n) * norm_d(cd, (long)np * np);
   double scale_f = norm_f(af + GUARD, n) * norm_f(cf, (long)np * np);
 
-  doitgen_d(nr, nq, np, (double (*)[nq][np])(ad + GUARD),
-            (double (*)[np])cd, (double (*)[nq][np])(sd + GUARD));
+  doitgen_d(nr, nq, np, ad + GUARD, cd, sd + GUARD);
   show_d("doitgen_a", np, scale_d, ad, n);
   show_d("doitgen_sum", np, scale_d, sd, n);
 
