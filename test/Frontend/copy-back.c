@@ -89,7 +89,7 @@ void near_misses(int nr, int nq, int np, double A[nr][nq][np],
         A[r][q][p] = row[p];
     }
   // The temporary's rows lie apart from A's: A's rows may overlap.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'A[r][q][p]' is written besides {{.*}} [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'T[r][p][q]' is written besides the accumulator and its store {{.*}} [-Rpass-missed=gemm]
   for (int r = 0; r < nr; r++)
     for (int q = 0; q < nq; q++) {
       for (int p = 0; p < np; p++) {
