@@ -35,6 +35,14 @@ size_t mlir::gemm::firstOpenaccLine(llvm::StringRef text) {
   return 0;
 }
 
+bool mlir::gemm::onlyOpenaccLines(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  return llvm::all_of(lines, [](llvm::StringRef line) {
+    return !line.contains('#') || accDirective(line);
+  });
+}
+
 size_t mlir::gemm::routineLine(const FunctionDecl *function,
                                const SourceManager &sm) {
   auto lineOf = [](llvm::StringRef text, const char *at) {

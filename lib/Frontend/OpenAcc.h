@@ -16,6 +16,9 @@ namespace mlir::gemm {
 /// or `_Pragma("acc ...")`, or 0.
 size_t firstOpenaccLine(llvm::StringRef text);
 
+/// Whether every line of `text` that holds a `#` is an OpenACC directive.
+bool onlyOpenaccLines(llvm::StringRef text);
+
 /// The line of the `#pragma acc routine` that makes `function` device code:
 /// one right above a declaration of it, or `routine(name)` in that
 /// declaration's file; 0 where none does.

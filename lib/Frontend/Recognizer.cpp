@@ -639,6 +639,12 @@ std::optional<Nest> Recognizer::recognize() {
                              [&](const Write *w) {
                                return w && llvm::is_contained(w->loops, l);
                              });
+    // A loop around the statement beside the product, and not around the
+    // product, runs only in the statement's copy of the nest (SplitOff).
+    used |= scope.side && llvm::any_of(scope.loops[l].members, [&](auto m) {
+              return holds(loopBody(scope.sourceLoops[m.first].stmt),
+                           scope.side);
+            });
     if (!used)
       return scope.reject("loop '" + ivName(l) +
                               "' does not enclose the multiply-accumulate",

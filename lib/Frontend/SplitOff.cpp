@@ -17,12 +17,14 @@
 
 #include "SplitOff.h"
 #include "MacroText.h"
+#include "OpenAcc.h"
 
 #include "LoopHeader.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -108,10 +110,22 @@ public:
     // The scalars the product reads through pointers (`*alpha`).
     for (const UnaryOperator *read : scope.scalarReads)
       all.push_back({scope.print(read->getSubExpr()), "0", "0"});
+    const Access &a = *operands[0];
+    std::vector<std::string> bounds;
     for (auto &[e, store] : accesses) {
       std::optional<Access> access = scope.decomposeAccess(e, context);
       if (!access)
         return std::nullopt;
+      // A copy of the finished row of C into A's row (PolyBench's doitgen).
+      const Access &owner = store ? a : c;
+      if (!access->rowIndex && access->root == owner.root &&
+          rowOf(*access, owner, context, bounds) &&
+          (!store || aLaidOutLikeC(bounds))) {
+        for (const Span &theirs : all)
+          if (store && theirs.base != a.basePtr)
+            addCheck(disjoint(span(*access), theirs));
+        continue;
+      }
       if (access->rowIndex || access->root == c.root)
         return scope.reject(what + (store ? " stores to '" : " reads '") +
                             scope.print(e) + "', " +
@@ -125,15 +139,18 @@ public:
                               "', which the product reads");
       Span mine = span(*access);
       for (const Span &theirs : store ? all : cSpan)
-        if (std::string check = disjoint(mine, theirs);
-            !llvm::is_contained(nest.sideChecks, check))
-          nest.sideChecks.push_back(check);
+        addCheck(disjoint(mine, theirs));
     }
     if (!sideText())
       return std::nullopt;
+    for (const std::string &bound : bounds)
+      addCheck(bound);
     return what + " runs beside the product: it runs as written after the "
                   "launcher, in the nest's loops, where its memory and the "
-                  "product's do not overlap (elsewhere the loop runs)";
+                  "product's do not overlap" +
+           (bounds.empty() ? ""
+                           : " and " + llvm::join(bounds, " and ")) +
+           " (elsewhere the loop runs)";
   }
 
 private:
@@ -147,6 +164,82 @@ private:
   std::vector<const VarDecl *> needed;
   llvm::SmallPtrSet<const VarDecl *, 4> headerVars;
   llvm::SmallPtrSet<const VarDecl *, 8> ownLocals;
+
+  void addCheck(const std::string &check) {
+    if (!llvm::is_contained(nest.sideChecks, check))
+      nest.sideChecks.push_back(check);
+  }
+
+  /// Whether dimension `inner` runs over the first values of `outer`: true
+  /// where the extents are one expression, else `bounds` gets the test.
+  bool within(int inner, int outer, std::vector<std::string> &bounds) {
+    const Loop &i = scope.loops[inner], &o = scope.loops[outer];
+    if (!(i.first == o.first) || !(i.step == o.step))
+      return false;
+    std::string test = "(" + i.extent.str() + ") <= (" + o.extent.str() + ")";
+    if (!(i.extent == o.extent) && !llvm::is_contained(bounds, test))
+      bounds.push_back(test);
+    return true;
+  }
+
+  /// Whether `access`, in the side statement, reaches of `owner` (C, or A)
+  /// only the row that the product's iteration around the statement
+  /// finishes before it: owner's own form in the loops around both, and a
+  /// loop of the statement's own in place of owner's one loop outside them
+  /// (C's N, A's K), over no more values. In that iteration the product has
+  /// written that row of C and read that row of A for the last time, and no
+  /// other iteration touches them (C is one-to-one, and so is an A laid out
+  /// like C): the statement may run after the whole product.
+  bool rowOf(const Access &access, const Access &owner,
+             const std::vector<int> &context,
+             std::vector<std::string> &bounds) {
+    if (access.basePtr != owner.basePtr ||
+        !(access.index.constant == owner.index.constant) ||
+        !scope.ctx.getSourceManager().isBeforeInTranslationUnit(
+            owner.expr->getEndLoc(), side->getBeginLoc()))
+      return false;
+    std::optional<int> own, along;
+    for (int d = 0; d < int(scope.loops.size()); ++d) {
+      const SymExpr &mine = access.index.ivCoeffs[d];
+      bool product = llvm::any_of(
+          operands, [&](const Access *op) { return op->movesWith(d); });
+      if (!llvm::is_contained(context, d)) {
+        if (!owner.index.ivCoeffs[d].isZero() && (along || !mine.isZero()))
+          return false;
+        if (!owner.index.ivCoeffs[d].isZero())
+          along = d;
+      } else if (!product) {
+        if (!mine.isZero() && own)
+          return false;
+        if (!mine.isZero())
+          own = d;
+      } else if (!(mine == owner.index.ivCoeffs[d]) ||
+                 !operands[2]->movesWith(d)) {
+        return false;
+      }
+    }
+    return own && along &&
+           access.index.ivCoeffs[*own] == owner.index.ivCoeffs[*along] &&
+           within(*own, *along, bounds);
+  }
+
+  /// Whether A's rows are laid out as C's: A one-to-one where C is, so
+  /// that a row of A belongs to one iteration of the product alone.
+  bool aLaidOutLikeC(std::vector<std::string> &bounds) {
+    const Access &a = *operands[0], &c = *operands[2];
+    std::optional<int> k, n;
+    for (int d = 0; d < int(scope.loops.size()); ++d) {
+      bool inA = a.movesWith(d), inC = c.movesWith(d);
+      if (inA && inC && !(a.index.ivCoeffs[d] == c.index.ivCoeffs[d]))
+        return false;
+      if (inA != inC && (inA ? k : n))
+        return false;
+      if (inA != inC)
+        (inA ? k : n) = d;
+    }
+    return k && n && a.index.ivCoeffs[*k] == c.index.ivCoeffs[*n] &&
+           within(*k, *n, bounds);
+  }
 
   /// `s` as written, on one line.
   std::string text(const Stmt *s) {
@@ -277,7 +370,10 @@ private:
     unsigned to = sm.getFileOffset(
         Lexer::getLocForEndOfToken(end, 0, sm, ctx.getLangOpts()));
     StringRef original = sm.getBufferData(sm.getMainFileID()).slice(from, to);
-    if (original.contains('#'))
+    // OpenACC directives make the file's rewrites build only without
+    // OpenACC (OpenAcc.cpp), where a directive before a blanked loop is
+    // ignored.
+    if (!onlyOpenaccLines(original))
       return scope.reject("a preprocessor line stands inside the nest, "
                           "which a copy without the product could not keep"),
              false;
