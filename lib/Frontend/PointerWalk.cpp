@@ -123,7 +123,7 @@ public:
   bool runNest() {
     Stmt *root = const_cast<Stmt *>(unwrapLoopWrappers(scope.outer));
     scan(root, false);
-    addIntegerWalks();
+    addIntegerWalks(root);
     if (walked.empty())
       return true;
     starts[root] = scope.outerStart.value;
@@ -146,7 +146,7 @@ public:
   bool runInlined(Stmt *&block) {
     inlined = true;
     scan(block, false);
-    addIntegerWalks();
+    addIntegerWalks(block);
     llvm::SmallVector<const VarDecl *, 8> all(walked.begin(), walked.end());
     for (const VarDecl *var : all)
       if (!declaredInside.contains(var))
@@ -167,10 +167,11 @@ private:
   /// Pointers the nest moves or sets; variables it assigns or steps;
   /// variables it declares.
   llvm::SmallPtrSet<const VarDecl *, 8> walked, assigned, declaredInside;
-  /// The amounts of each integer's steps (null: 1), and the tests of the
-  /// nest's loops.
+  /// The amounts of each integer's steps (null: 1) and the steps, and the
+  /// tests of the nest's loops (a range-`for`'s declaration).
   llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> integerSteps;
   std::vector<const Stmt *> tests;
+  llvm::SmallPtrSet<const Stmt *, 8> steps;
   llvm::DenseMap<const Stmt *, const Expr *> starts;
   /// Bumps of a `for` loop's increment (`i++, p += ld`), run after its body.
   llvm::DenseMap<const Stmt *, std::vector<const Expr *>> incrementBumps;
@@ -228,8 +229,12 @@ private:
         if (const auto *var = dyn_cast<VarDecl>(d))
           declaredInside.insert(var);
     if (std::optional<Step> step = asStep(s);
-        step && step->var->getType()->isIntegerType())
+        step && step->var->getType()->isIntegerType()) {
       integerSteps[step->var].push_back(step->amount);
+      steps.insert(s);
+    }
+    if (const auto *loop = dyn_cast<CXXForRangeStmt>(s))
+      tests.push_back(loop->getLoopVarStmt());
     if (const auto *loop = dyn_cast<ForStmt>(s); loop && loop->getCond())
       tests.push_back(loop->getCond());
     if (const auto *loop = dyn_cast<WhileStmt>(s))
@@ -248,15 +253,32 @@ private:
 
   /// Integers that the nest steps like pointers (`i = i + n;` read in `px =
   /// pOut + i;`) are walked with them: each step is by an invariant amount,
-  /// and no loop's header reads them (a counter is counted by its loop).
-  void addIntegerWalks() {
+  /// the nest reads them besides their steps (a count alone is an effect of
+  /// its own), and no loop's header reads or declares them (a counter is
+  /// counted by its loop).
+  void addIntegerWalks(const Stmt *root) {
+    auto counts = [&](const Stmt *test, const VarDecl *var) {
+      const auto *decl = dyn_cast<DeclStmt>(test);
+      return decl ? decl->getSingleDecl() == var : mentions(test, var);
+    };
     for (const auto &[var, amounts] : integerSteps)
-      if (llvm::none_of(
-              tests, [&](const Stmt *test) { return mentions(test, var); }) &&
+      if (llvm::none_of(tests,
+                        [&](const Stmt *test) { return counts(test, var); }) &&
+          readBesidesSteps(root, var) &&
           llvm::all_of(amounts, [&](const Expr *amount) {
             return !amount || !varies(amount);
           }))
         walked.insert(var);
+  }
+
+  bool readBesidesSteps(const Stmt *s, const VarDecl *var) const {
+    if (!s || steps.contains(s))
+      return false;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+      return ref->getDecl() == var;
+    return llvm::any_of(s->children(), [&](const Stmt *child) {
+      return readBesidesSteps(child, var);
+    });
   }
 
   // --- Bumps ---------------------------------------------------------------
@@ -428,6 +450,14 @@ private:
     return ImplicitCastExpr::Create(ctx, var->getType().getUnqualifiedType(),
                                     CK_LValueToRValue, ref, nullptr,
                                     VK_PRValue, FPOptionsOverride());
+  }
+
+  /// An offset for a message; a constant as a number.
+  std::string show(const Offset &offset) {
+    if (offset.terms.size() == 1 &&
+        offset.terms.begin()->second.factors.empty())
+      return std::to_string(offset.terms.begin()->second.coeff);
+    return scope.print(build(offset));
   }
 
   Expr *build(const Offset &offset) {
@@ -680,7 +710,7 @@ private:
     for (auto &[key, term] : perStep.terms) {
       if (term.coeff % step != 0)
         return scope.reject(what(var) + " moves by '" +
-                            scope.print(build(perIteration)) +
+                            show(perIteration) +
                             "' per iteration of the loop over " + name(c.iv) +
                             ", which steps by " + std::to_string(step) +
                             ": its offset is not an affine function of " +
@@ -904,7 +934,7 @@ private:
     if (!atFirst->terms.empty()) {
       why = ": what the iteration before leaves would start the first "
             "iteration " +
-            scope.print(build(*atFirst)) +
+            show(*atFirst) +
             " elements from where it is before the loop";
       return std::nullopt;
     }

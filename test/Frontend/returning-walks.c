@@ -34,7 +34,7 @@ void rowBack(unsigned n, const double *A, const double *B, double *C) {
 void notBack(unsigned n, const double *A, const double *B, double *C) {
   uptr rowBytes = (n - 1) << 3;
   const double *a = A;
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' moves by '1L' per iteration of the loop over 'j', which steps by 2: its offset is not an affine function of 'j' [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' moves by '1' per iteration of the loop over 'j', which steps by 2: its offset is not an affine function of 'j' [-Rpass-missed=gemm]
   for (unsigned i = 0; i < n; i++) {
     for (unsigned j = 0; j < n; j += 2) {
       double s = 0;
@@ -134,7 +134,7 @@ void varying(const float *pA, const float *pB, float *pC, unsigned M, unsigned N
 // Re-based one past where the first column starts.
 void offByOne(const float *pA, const float *pB, float *pC, unsigned M, unsigned N, unsigned K) {
   unsigned i = 0, row = M, col, c;
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'pIn2' is read before the statement that sets it in each iteration of the loop over 'col', so it holds what the iteration before left: what the iteration before leaves would start the first iteration 1L elements from where it is before the loop [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'pIn2' is read before the statement that sets it in each iteration of the loop over 'col', so it holds what the iteration before left: what the iteration before leaves would start the first iteration 1 elements from where it is before the loop [-Rpass-missed=gemm]
   do {
     float *px = pC + i;
     const float *pIn2 = pB;
