@@ -354,6 +354,59 @@ const Expr *NestScope::substitutableInit(const VarDecl *var) const {
   return nullptr;
 }
 
+/// Whether `s` reads `var` only for its value (no assignment, increment,
+/// address or reference): its initialiser is then its value everywhere.
+static bool readOnlyForValue(const Stmt *s, const VarDecl *var, bool asValue = false) {
+  if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+    return ref->getDecl() != var || asValue;
+  if (isa<UnaryExprOrTypeTraitExpr>(s))
+    return true;
+  bool value = false;
+  if (const auto *cast = dyn_cast<ImplicitCastExpr>(s))
+    value = cast->getCastKind() == CK_LValueToRValue;
+  if (isa<ParenExpr>(s))
+    value = asValue;
+  return llvm::all_of(s->children(), [&](const Stmt *child) {
+    return !child || readOnlyForValue(child, var, value);
+  });
+}
+
+/// Whether `e` reads only variables and constants (no memory, no call).
+static bool readsOnlyVariables(const Stmt *e,
+                               llvm::SmallVectorImpl<const VarDecl *> &vars) {
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+      vars.push_back(var);
+    return true;
+  }
+  if (isa<CallExpr, ArraySubscriptExpr, MemberExpr>(e) ||
+      (isa<UnaryOperator>(e) &&
+       cast<UnaryOperator>(e)->getOpcode() == UO_Deref))
+    return false;
+  return llvm::all_of(e->children(), [&](const Stmt *child) {
+    return !child || readsOnlyVariables(child, vars);
+  });
+}
+
+const Expr *NestScope::fixedInit(const VarDecl *var, bool exact) const {
+  const auto *function =
+      var ? dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod())
+          : nullptr;
+  if (!function || !function->getBody() || isa<ParmVarDecl>(var) ||
+      !var->getType()->isIntegerType() || !var->hasLocalStorage() ||
+      !var->getInit() || mentions(var->getInit(), var) ||
+      !readOnlyForValue(function->getBody(), var))
+    return nullptr;
+  llvm::SmallVector<const VarDecl *, 4> reads;
+  if (exact && !(readsOnlyVariables(var->getInit(), reads) &&
+                 llvm::all_of(reads, [&](const VarDecl *read) {
+                   return read->hasLocalStorage() &&
+                          readOnlyForValue(function->getBody(), read);
+                 })))
+    return nullptr;
+  return var->getInit();
+}
+
 bool mlir::gemm::holdsEveryValue(const ASTContext &ctx, QualType type,
                                  QualType from) {
   // A narrower integer would wrap where the substituted expression does

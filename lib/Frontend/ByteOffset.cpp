@@ -106,23 +106,6 @@ const Expr *skip(const Expr *e) {
   }
 }
 
-/// Whether `s` reads `var` only for its value (no assignment, increment,
-/// address or reference): its initialiser is then its value everywhere.
-bool readOnlyForValue(const Stmt *s, const VarDecl *var, bool asValue = false) {
-  if (const auto *ref = dyn_cast<DeclRefExpr>(s))
-    return ref->getDecl() != var || asValue;
-  if (isa<UnaryExprOrTypeTraitExpr>(s))
-    return true;
-  bool value = false;
-  if (const auto *cast = dyn_cast<ImplicitCastExpr>(s))
-    value = cast->getCastKind() == CK_LValueToRValue;
-  if (isa<ParenExpr>(s))
-    value = asValue;
-  return llvm::all_of(s->children(), [&](const Stmt *child) {
-    return !child || readOnlyForValue(child, var, value);
-  });
-}
-
 /// Divides byte offsets into elements, building the quotient as an
 /// expression.
 class Divider : OffsetBuilder {
@@ -252,13 +235,8 @@ private:
       return divide(init, by);
     // A local of the function that holds its initialiser wherever the nest
     // reads it: `var / by` is exact.
-    const auto *function =
-        dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod());
-    if (!function || !function->getBody() || isa<ParmVarDecl>(var) ||
-        !var->hasLocalStorage() || !var->getInit() ||
-        mentions(var->getInit(), var) || !scope.isInvariant(f) ||
-        !readOnlyForValue(function->getBody(), var) ||
-        !divide(var->getInit(), by))
+    const Expr *init = scope.fixedInit(var);
+    if (!init || !scope.isInvariant(f) || !divide(init, by))
       return nullptr;
     return binary(asDiff(f), literal(by), BO_Div);
   }

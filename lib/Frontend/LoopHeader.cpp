@@ -89,41 +89,6 @@ const SubstNonTypeTemplateParmExpr *findTemplateArgument(const Stmt *e) {
 }
 
 
-/// A step of an induction variable: `++v`, `v--`, `v += e`, `v -= e`, `v =
-/// v + e`, `v = e + v`, `v = v - e`.
-struct Step {
-  const VarDecl *var;
-  const Expr *amount; ///< Null for 1.
-  bool down;
-};
-
-std::optional<Step> asStep(const Stmt *s) {
-  const auto *e = dyn_cast_or_null<Expr>(s);
-  if (!e)
-    return std::nullopt;
-  e = e->IgnoreParenImpCasts();
-  if (const auto *unary = dyn_cast<UnaryOperator>(e);
-      unary && unary->isIncrementDecrementOp())
-    if (const VarDecl *var = referencedVar(unary->getSubExpr()))
-      return Step{var, nullptr, unary->isDecrementOp()};
-  const auto *binary = dyn_cast<BinaryOperator>(e);
-  const VarDecl *var = binary ? referencedVar(binary->getLHS()) : nullptr;
-  if (!var)
-    return std::nullopt;
-  if (binary->getOpcode() == BO_AddAssign || binary->getOpcode() == BO_SubAssign)
-    return Step{var, binary->getRHS(), binary->getOpcode() == BO_SubAssign};
-  const auto *sum =
-      dyn_cast<BinaryOperator>(binary->getRHS()->IgnoreParenImpCasts());
-  if (binary->getOpcode() != BO_Assign || !sum)
-    return std::nullopt;
-  if ((sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
-      referencedVar(sum->getLHS()) == var)
-    return Step{var, sum->getRHS(), sum->getOpcode() == BO_Sub};
-  if (sum->getOpcode() == BO_Add && referencedVar(sum->getRHS()) == var)
-    return Step{var, sum->getLHS(), false};
-  return std::nullopt;
-}
-
 /// A `while` or `do` whose test steps its counter down by 1 and stops when
 /// it reaches a bound b (`n-- > b`, `--n != b`; b is 0 in `n--`, `--n`):
 /// its values as a loop counting down to a last value, set in `loop`, and
@@ -235,25 +200,6 @@ std::vector<const Stmt *> statementsOf(const Stmt *body) {
   return {body};
 }
 
-/// A write of `var` in `s`: an assignment, an increment, or its address
-/// taken (a pointer could then change it); null if none.
-const Expr *findChange(const Stmt *s, const VarDecl *var) {
-  if (!s)
-    return nullptr;
-  if (const auto *unary = dyn_cast<UnaryOperator>(s);
-      unary && (unary->isIncrementDecrementOp() ||
-                unary->getOpcode() == UO_AddrOf) &&
-      referencedVar(unary->getSubExpr()) == var)
-    return unary;
-  if (const auto *binary = dyn_cast<BinaryOperator>(s);
-      binary && binary->isAssignmentOp() && referencedVar(binary->getLHS()) == var)
-    return binary;
-  for (const Stmt *child : s->children())
-    if (const Expr *change = findChange(child, var))
-      return change;
-  return nullptr;
-}
-
 /// The integer variables that `e` reads.
 std::vector<const VarDecl *> integersOf(const Stmt *e) {
   std::vector<const VarDecl *> vars;
@@ -323,6 +269,50 @@ std::optional<SourceLoop> unchanged(SourceLoop loop, NestScope &scope) {
 }
 
 } // namespace
+
+std::optional<Step> mlir::gemm::asStep(const Stmt *s) {
+  const auto *e = dyn_cast_or_null<Expr>(s);
+  if (!e)
+    return std::nullopt;
+  e = e->IgnoreParenImpCasts();
+  if (const auto *unary = dyn_cast<UnaryOperator>(e);
+      unary && unary->isIncrementDecrementOp())
+    if (const VarDecl *var = referencedVar(unary->getSubExpr()))
+      return Step{var, nullptr, unary->isDecrementOp()};
+  const auto *binary = dyn_cast<BinaryOperator>(e);
+  const VarDecl *var = binary ? referencedVar(binary->getLHS()) : nullptr;
+  if (!var)
+    return std::nullopt;
+  if (binary->getOpcode() == BO_AddAssign || binary->getOpcode() == BO_SubAssign)
+    return Step{var, binary->getRHS(), binary->getOpcode() == BO_SubAssign};
+  const auto *sum =
+      dyn_cast<BinaryOperator>(binary->getRHS()->IgnoreParenImpCasts());
+  if (binary->getOpcode() != BO_Assign || !sum)
+    return std::nullopt;
+  if ((sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
+      referencedVar(sum->getLHS()) == var)
+    return Step{var, sum->getRHS(), sum->getOpcode() == BO_Sub};
+  if (sum->getOpcode() == BO_Add && referencedVar(sum->getRHS()) == var)
+    return Step{var, sum->getLHS(), false};
+  return std::nullopt;
+}
+
+const Expr *mlir::gemm::findChange(const Stmt *s, const VarDecl *var) {
+  if (!s)
+    return nullptr;
+  if (const auto *unary = dyn_cast<UnaryOperator>(s);
+      unary && (unary->isIncrementDecrementOp() ||
+                unary->getOpcode() == UO_AddrOf) &&
+      referencedVar(unary->getSubExpr()) == var)
+    return unary;
+  if (const auto *binary = dyn_cast<BinaryOperator>(s);
+      binary && binary->isAssignmentOp() && referencedVar(binary->getLHS()) == var)
+    return binary;
+  for (const Stmt *child : s->children())
+    if (const Expr *change = findChange(child, var))
+      return change;
+  return nullptr;
+}
 
 std::optional<SourceLoop> mlir::gemm::parseLoop(const Stmt *s,
                                                 NestScope &scope,

@@ -23,6 +23,19 @@ struct LoopHeader {
   bool plainTest = false;
 };
 
+/// A step of an integer variable: `++v`, `v--`, `v += e`, `v -= e`, `v =
+/// v + e`, `v = e + v`, `v = v - e`.
+struct Step {
+  const clang::VarDecl *var;
+  const clang::Expr *amount; ///< Null for 1.
+  bool down;
+};
+std::optional<Step> asStep(const clang::Stmt *s);
+
+/// A write of `var` in `s`: an assignment, an increment, or its address
+/// taken (a pointer could then change it); null if none.
+const clang::Expr *findChange(const clang::Stmt *s, const clang::VarDecl *var);
+
 /// The loop `s` as written: its induction variable, start (`start` where a
 /// statement before a `while` or `do` sets it), test and step; the step of
 /// a loop without one in its header is its body's last statement. Rejects

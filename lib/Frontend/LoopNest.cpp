@@ -599,21 +599,10 @@ private:
 
 } // namespace
 
-std::pair<const Stmt *, const Expr *>
-mlir::gemm::startOfLoop(ArrayRef<const Stmt *> statements, size_t n) {
-  const VarDecl *var = nullptr;
-  const Expr *value = nullptr;
-  if (const auto *decl = dyn_cast<DeclStmt>(statements[n]);
-      decl && decl->isSingleDecl()) {
-    if ((var = dyn_cast<VarDecl>(decl->getSingleDecl())))
-      value = var->getInit();
-  } else if (const auto *assign = dyn_cast<BinaryOperator>(statements[n]);
-             assign && assign->getOpcode() == BO_Assign) {
-    var = referencedVar(assign->getLHS());
-    value = assign->getRHS();
-  }
-  if (!var || !value || !var->getType()->isIntegerType())
-    return {nullptr, nullptr};
+/// The loop after statements[n] that starts from `var`'s value there, or
+/// null.
+static const Stmt *loopStartedBy(ArrayRef<const Stmt *> statements, size_t n,
+                                 const VarDecl *var) {
   for (size_t m = n + 1; m < statements.size(); ++m) {
     const Stmt *next = unwrapLoopWrappers(statements[m]);
     if (!mentions(next, var))
@@ -625,10 +614,28 @@ mlir::gemm::startOfLoop(ArrayRef<const Stmt *> statements, size_t n) {
       cond = loop->getCond();
     else if (const auto *loop = dyn_cast<ForStmt>(next); loop && !loop->getInit())
       cond = loop->getCond();
-    if (cond && mentions(cond, var))
-      return {next, value};
-    break;
+    return cond && mentions(cond, var) ? next : nullptr;
   }
+  return nullptr;
+}
+
+std::pair<const Stmt *, const Expr *>
+mlir::gemm::startOfLoop(ArrayRef<const Stmt *> statements, size_t n) {
+  // A declaration of several variables (`unsigned i = 0, row = m;`) starts
+  // the loop of any of them.
+  std::vector<std::pair<const VarDecl *, const Expr *>> sets;
+  if (const auto *decl = dyn_cast<DeclStmt>(statements[n])) {
+    for (const Decl *d : decl->decls())
+      if (const auto *var = dyn_cast<VarDecl>(d))
+        sets.emplace_back(var, var->getInit());
+  } else if (const auto *assign = dyn_cast<BinaryOperator>(statements[n]);
+             assign && assign->getOpcode() == BO_Assign) {
+    sets.emplace_back(referencedVar(assign->getLHS()), assign->getRHS());
+  }
+  for (auto [var, value] : sets)
+    if (var && value && var->getType()->isIntegerType())
+      if (const Stmt *loop = loopStartedBy(statements, n, var))
+        return {loop, value};
   return {nullptr, nullptr};
 }
 

@@ -255,6 +255,14 @@ public:
   /// stands for (forward substitution): a pointer's, or an integer's that
   /// the integer holds exactly; null otherwise.
   const clang::Expr *substitutableInit(const clang::VarDecl *var) const;
+  /// The initialiser of `var` where it is an integer local of the function
+  /// that nothing changes after it (no assignment, increment, address or
+  /// reference): `PTR rowBytes = ld << 3;`. Where `exact`, also the
+  /// variables it reads are never changed in the function and it reads no
+  /// memory, so that it is the variable's value wherever it is read. Else
+  /// null.
+  const clang::Expr *fixedInit(const clang::VarDecl *var,
+                               bool exact = false) const;
   /// How the source spells the constant `e` where that is not a literal
   /// (for `assumptions`), or nullopt.
   std::optional<std::string> spelledValue(const clang::Expr *e) const;

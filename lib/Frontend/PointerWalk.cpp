@@ -33,17 +33,22 @@ using namespace mlir::gemm;
 
 namespace {
 
-/// coeff * factors, the factors invariant integer expressions; `counted`
-/// holds the loops whose trip counts are among them.
+/// coeff * factors, the factors integer expressions that are no sums,
+/// products or constants (a variable, a member, a quotient).
 struct Term {
   int64_t coeff = 0;
   std::vector<const Expr *> factors;
-  std::vector<const Stmt *> counted;
 };
 
-/// An offset in elements: terms keyed by their printed factors, so that
-/// equal products add up.
-using Offset = std::map<std::string, Term>;
+/// An offset in elements: a polynomial whose terms are keyed by their
+/// printed factors, so that equal products add up and opposite ones cancel
+/// however the source spells them. `counted` holds the loops whose trip
+/// counts it was computed from: their preconditions hold for it even where
+/// those terms cancel.
+struct Offset {
+  std::map<std::string, Term> terms;
+  std::vector<const Stmt *> counted;
+};
 
 /// What a walked pointer holds at a point of the nest.
 struct Value {
@@ -63,6 +68,7 @@ using State = llvm::DenseMap<const VarDecl *, Value>;
 /// its trip count.
 struct Counts {
   const VarDecl *iv = nullptr;
+  const Expr *start = nullptr;
   std::optional<int64_t> step;
   Expr *iterations = nullptr; ///< (iv - start) or (start - iv).
   Expr *trips = nullptr;
@@ -117,6 +123,7 @@ public:
   bool runNest() {
     Stmt *root = const_cast<Stmt *>(unwrapLoopWrappers(scope.outer));
     scan(root, false);
+    addIntegerWalks(root);
     if (walked.empty())
       return true;
     starts[root] = scope.outerStart.value;
@@ -139,6 +146,7 @@ public:
   bool runInlined(Stmt *&block) {
     inlined = true;
     scan(block, false);
+    addIntegerWalks(block);
     llvm::SmallVector<const VarDecl *, 8> all(walked.begin(), walked.end());
     for (const VarDecl *var : all)
       if (!declaredInside.contains(var))
@@ -159,6 +167,11 @@ private:
   /// Pointers the nest moves or sets; variables it assigns or steps;
   /// variables it declares.
   llvm::SmallPtrSet<const VarDecl *, 8> walked, assigned, declaredInside;
+  /// The amounts of each integer's steps (null: 1) and the steps, and the
+  /// tests of the nest's loops (a range-`for`'s declaration).
+  llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> integerSteps;
+  std::vector<const Stmt *> tests;
+  llvm::SmallPtrSet<const Stmt *, 8> steps;
   llvm::DenseMap<const Stmt *, const Expr *> starts;
   /// Bumps of a `for` loop's increment (`i++, p += ld`), run after its body.
   llvm::DenseMap<const Stmt *, std::vector<const Expr *>> incrementBumps;
@@ -194,6 +207,11 @@ private:
     return "'" + var->getNameAsString() + "'";
   }
 
+  static std::string what(const VarDecl *var) {
+    return (var->getType()->isPointerType() ? "pointer " : "integer ") +
+           name(var);
+  }
+
   // --- What the nest changes ---------------------------------------------
 
   void scan(const Stmt *s, bool inLoopHeader) {
@@ -210,6 +228,19 @@ private:
       for (const Decl *d : decl->decls())
         if (const auto *var = dyn_cast<VarDecl>(d))
           declaredInside.insert(var);
+    if (std::optional<Step> step = asStep(s);
+        step && step->var->getType()->isIntegerType()) {
+      integerSteps[step->var].push_back(step->amount);
+      steps.insert(s);
+    }
+    if (const auto *loop = dyn_cast<CXXForRangeStmt>(s))
+      tests.push_back(loop->getLoopVarStmt());
+    if (const auto *loop = dyn_cast<ForStmt>(s); loop && loop->getCond())
+      tests.push_back(loop->getCond());
+    if (const auto *loop = dyn_cast<WhileStmt>(s))
+      tests.push_back(loop->getCond());
+    if (const auto *loop = dyn_cast<DoStmt>(s))
+      tests.push_back(loop->getCond());
     if (const auto *unary = dyn_cast<UnaryOperator>(s);
         unary && unary->isIncrementDecrementOp())
       note(unary->getSubExpr());
@@ -218,6 +249,36 @@ private:
       note(binary->getLHS());
     for (const Stmt *child : s->children())
       scan(child, inLoopHeader);
+  }
+
+  /// Integers that the nest steps like pointers (`i = i + n;` read in `px =
+  /// pOut + i;`) are walked with them: each step is by an invariant amount,
+  /// the nest reads them besides their steps (a count alone is an effect of
+  /// its own), and no loop's header reads or declares them (a counter is
+  /// counted by its loop).
+  void addIntegerWalks(const Stmt *root) {
+    auto counts = [&](const Stmt *test, const VarDecl *var) {
+      const auto *decl = dyn_cast<DeclStmt>(test);
+      return decl ? decl->getSingleDecl() == var : mentions(test, var);
+    };
+    for (const auto &[var, amounts] : integerSteps)
+      if (llvm::none_of(tests,
+                        [&](const Stmt *test) { return counts(test, var); }) &&
+          readBesidesSteps(root, var) &&
+          llvm::all_of(amounts, [&](const Expr *amount) {
+            return !amount || !varies(amount);
+          }))
+        walked.insert(var);
+  }
+
+  bool readBesidesSteps(const Stmt *s, const VarDecl *var) const {
+    if (!s || steps.contains(s))
+      return false;
+    if (const auto *ref = dyn_cast<DeclRefExpr>(s))
+      return ref->getDecl() == var;
+    return llvm::any_of(s->children(), [&](const Stmt *child) {
+      return readBesidesSteps(child, var);
+    });
   }
 
   // --- Bumps ---------------------------------------------------------------
@@ -307,24 +368,20 @@ private:
     return std::nullopt;
   }
 
-  /// The amount of a bump as a term (null amount: 1).
-  std::optional<Term> amountTerm(const Bump &bump) {
-    Term term{bump.sign, {}, {}};
-    if (!bump.amount)
-      return term;
+  /// The amount of a bump (null amount: 1).
+  std::optional<Offset> amount(const Bump &bump) {
+    Offset out;
+    if (!bump.amount) {
+      add(out, Term{bump.sign, {}});
+      return out;
+    }
     if (std::optional<std::string> why = varies(bump.amount))
-      return fail("pointer " + name(bump.var) + " moves by '" +
-                  scope.print(bump.amount) + "', which depends on " + *why +
+      return fail(what(bump.var) + " moves by '" + scope.print(bump.amount) +
+                  "', which depends on " + *why +
                   ": its offset is not a function of the loop indices"),
              std::nullopt;
-    if (std::optional<int64_t> value = scope.constantNoted(bump.amount)) {
-      term.coeff *= *value;
-      return term;
-    }
-    term.factors.push_back(bump.amount);
-    return term;
+    return times(expand(bump.amount), constant(bump.sign));
   }
-
 
   /// The parts of a comma expression, in order.
   static std::vector<Expr *> commaParts(Expr *e) {
@@ -395,11 +452,19 @@ private:
                                     VK_PRValue, FPOptionsOverride());
   }
 
+  /// An offset for a message; a constant as a number.
+  std::string show(const Offset &offset) {
+    if (offset.terms.size() == 1 &&
+        offset.terms.begin()->second.factors.empty())
+      return std::to_string(offset.terms.begin()->second.coeff);
+    return scope.print(build(offset));
+  }
+
   Expr *build(const Offset &offset) {
     Expr *sum = nullptr;
     // Positive terms first, so that a sum starts without a sign.
     for (bool positive : {true, false})
-      for (const auto &[key, term] : offset) {
+      for (const auto &[key, term] : offset.terms) {
         if ((term.coeff > 0) != positive)
           continue;
         Expr *product = nullptr;
@@ -428,15 +493,101 @@ private:
       keys.push_back(scope.print(factor));
     llvm::sort(keys);
     std::string key = llvm::join(keys, "\x1f");
-    auto [it, fresh] = into.try_emplace(key, term);
+    auto [it, fresh] = into.terms.try_emplace(key, term);
     if (fresh)
       return;
     it->second.coeff += term.coeff;
-    for (const Stmt *loop : term.counted)
-      if (!llvm::is_contained(it->second.counted, loop))
-        it->second.counted.push_back(loop);
     if (it->second.coeff == 0)
-      into.erase(it);
+      into.terms.erase(it);
+  }
+
+  void add(Offset &into, const Offset &more) const {
+    for (const auto &[key, term] : more.terms)
+      add(into, term);
+    count(into, more.counted);
+  }
+
+  static void count(Offset &into, ArrayRef<const Stmt *> loops) {
+    for (const Stmt *loop : loops)
+      if (!llvm::is_contained(into.counted, loop))
+        into.counted.push_back(loop);
+  }
+
+  Offset constant(int64_t value) const {
+    Offset out;
+    add(out, Term{value, {}});
+    return out;
+  }
+
+  Offset times(const Offset &lhs, const Offset &rhs) const {
+    Offset out;
+    for (const auto &[lkey, l] : lhs.terms)
+      for (const auto &[rkey, r] : rhs.terms) {
+        Term product{l.coeff * r.coeff, l.factors};
+        llvm::append_range(product.factors, r.factors);
+        add(out, product);
+      }
+    count(out, lhs.counted);
+    count(out, rhs.counted);
+    return out;
+  }
+
+  /// `e`, an integer expression, as a polynomial: by its meaning, so that a
+  /// trip count less a width in bytes over the element size (`n - 1 + 1 -
+  /// nBytes / 8` with `PTR nBytes = n << 3;`) is 0. Sums, differences,
+  /// products and shifts by constants expand; a quotient by a constant
+  /// that divides each coefficient divides; a local that holds its
+  /// initialiser wherever the nest reads it is that initialiser. The rest
+  /// are factors.
+  Offset expand(const Expr *e) {
+    const Expr *bare = stripCasts(e);
+    if (std::optional<int64_t> value = scope.constantNoted(bare))
+      return constant(*value);
+    if (const auto *unary = dyn_cast<UnaryOperator>(bare)) {
+      if (unary->getOpcode() == UO_Plus)
+        return expand(unary->getSubExpr());
+      if (unary->getOpcode() == UO_Minus)
+        return times(expand(unary->getSubExpr()), constant(-1));
+    }
+    if (const auto *op = dyn_cast<BinaryOperator>(bare)) {
+      std::optional<int64_t> rhs = scope.constantNoted(op->getRHS());
+      switch (op->getOpcode()) {
+      case BO_Add:
+      case BO_Sub: {
+        Offset sum = expand(op->getLHS());
+        add(sum, times(expand(op->getRHS()),
+                       constant(op->getOpcode() == BO_Sub ? -1 : 1)));
+        return sum;
+      }
+      case BO_Mul:
+        return times(expand(op->getLHS()), expand(op->getRHS()));
+      case BO_Shl:
+        if (rhs && *rhs >= 0 && *rhs < 62)
+          return times(expand(op->getLHS()), constant(int64_t(1) << *rhs));
+        break;
+      case BO_Div:
+        if (rhs && *rhs > 0) {
+          Offset quotient = expand(op->getLHS());
+          if (llvm::all_of(quotient.terms, [&](const auto &entry) {
+                return entry.second.coeff % *rhs == 0;
+              })) {
+            for (auto &entry : quotient.terms)
+              entry.second.coeff /= *rhs;
+            return quotient;
+          }
+        }
+        break;
+      default:
+        break;
+      }
+    }
+    if (const VarDecl *var = referencedVar(bare))
+      if (const Expr *init = scope.fixedInit(var, true);
+          init && holdsEveryValue(ctx, var->getType(), init->getType()))
+        return expand(init);
+    Offset out;
+    add(out, Term{1, {e}});
+    return out;
   }
 
   // --- Loops ---------------------------------------------------------------
@@ -455,6 +606,7 @@ private:
       return c;
     }
     c.iv = parsed->iv;
+    c.start = parsed->start;
     std::string iv = name(c.iv);
     if (parsed->step) {
       std::optional<int64_t> step = scope.constantNoted(parsed->step);
@@ -547,58 +699,42 @@ private:
   std::optional<Offset> timesIterations(const Offset &perIteration,
                                         const Stmt *loop, const VarDecl *var) {
     Counts &c = counts(loop);
-    Offset out;
-    if (perIteration.empty())
-      return out;
+    if (perIteration.terms.empty())
+      return perIteration;
     if (!c.iterations)
-      return scope.reject("the walk of pointer " + name(var) +
+      return scope.reject("the walk of " + what(var) +
                           " is not counted: " + c.why),
              std::nullopt;
     int64_t step = *c.step > 0 ? *c.step : 1;
-    for (const auto &[key, term] : perIteration) {
+    Offset perStep = perIteration;
+    for (auto &[key, term] : perStep.terms) {
       if (term.coeff % step != 0)
-        return scope.reject("pointer " + name(var) + " moves by '" +
-                            (term.factors.empty()
-                                 ? std::to_string(term.coeff)
-                                 : scope.print(build(Offset{{key, term}}))) +
+        return scope.reject(what(var) + " moves by '" +
+                            show(perIteration) +
                             "' per iteration of the loop over " + name(c.iv) +
                             ", which steps by " + std::to_string(step) +
                             ": its offset is not an affine function of " +
                             name(c.iv)),
                std::nullopt;
-      Term scaled = term;
-      scaled.coeff /= step;
-      scaled.factors.push_back(c.iterations);
-      add(out, scaled);
+      term.coeff /= step;
     }
-    return out;
+    return times(perStep, expand(c.iterations));
   }
 
   /// `perIteration` times the trip count of `loop`.
   std::optional<Offset> timesTrips(const Offset &perIteration,
                                    const Stmt *loop, const VarDecl *var) {
     Counts &c = counts(loop);
-    Offset out;
-    if (perIteration.empty())
-      return out;
+    if (perIteration.terms.empty())
+      return perIteration;
     if (!c.trips)
-      return scope.reject("the walk of pointer " + name(var) +
+      return scope.reject("the walk of " + what(var) +
                           " is not counted: " + c.why),
              std::nullopt;
-    std::optional<int64_t> trips;
-    if (const auto *known = dyn_cast<IntegerLiteral>(c.trips))
-      trips = known->getValue().getSExtValue();
-    for (const auto &[key, term] : perIteration) {
-      Term scaled = term;
-      if (trips) {
-        scaled.coeff *= *trips;
-      } else {
-        scaled.factors.push_back(c.trips);
-        scaled.counted.push_back(loop);
-      }
-      add(out, scaled);
-    }
-    return out;
+    Offset total = times(perIteration, expand(c.trips));
+    if (!isa<IntegerLiteral>(c.trips))
+      count(total, {loop});
+    return total;
   }
 
   /// The statements of a loop's body, and the bumps of its increment.
@@ -623,7 +759,7 @@ private:
       if (child && child != loopBody(loop))
         for (const VarDecl *var : walked)
           if (mentions(child, var))
-            return fail("pointer " + name(var) +
+            return fail(what(var) +
                         " is read in the header of a loop, so the loop's "
                         "trip count depends on where it points");
     // What one iteration moves each pointer by.
@@ -648,18 +784,36 @@ private:
         continue;
       }
       if (per.kind != Value::Entry) {
-        inside[var] = Value{Value::Unknown, nullptr, {},
-                            "pointer " + name(var) + " is read before the "
-                            "statement that sets it in each iteration of the "
-                            "loop over " + iv +
-                            ", so it holds what the iteration before left"};
-        before = Value{Value::Unknown, nullptr, {},
-                       "pointer " + name(var) + " is read after the loop "
-                       "over " + iv + " that sets it, where it holds what "
-                       "the last iteration left"};
+        std::string why;
+        std::optional<Value> carried =
+            per.kind == Value::Known && before.kind == Value::Known
+                ? carriedIn(per, before, loop, var, why)
+                : std::nullopt;
+        inside[var] =
+            carried ? *carried
+                    : Value{Value::Unknown,
+                            nullptr,
+                            {},
+                            what(var) +
+                                " is read before the statement that "
+                                "sets it in each iteration of the loop over " +
+                                iv +
+                                ", so it holds what the iteration before "
+                                "left" +
+                                why};
+        before = Value{Value::Unknown,
+                       nullptr,
+                       {},
+                       what(var) +
+                           " is read after the loop "
+                           "over " +
+                           iv +
+                           " that sets it, where it holds what "
+                           "the last iteration left"};
         continue;
       }
-      if (before.kind == Value::Unknown || per.offset.empty())
+      if (before.kind == Value::Unknown ||
+          (per.offset.terms.empty() && per.offset.counted.empty()))
         continue;
       // Lazily: a failure matters only where the pointer is read.
       std::optional<Rejection> saved = scope.rejection;
@@ -672,8 +826,7 @@ private:
           v = Value{Value::Unknown, nullptr, {}, why ? why->reason : ""};
           return;
         }
-        for (const auto &[key, term] : *more)
-          add(v.offset, term);
+        add(v.offset, *more);
       };
       extend(inside[var], sofar);
       extend(before, total);
@@ -684,19 +837,135 @@ private:
     return ok;
   }
 
+  /// A value as a root and an offset from it: `P + e`, `e + P`, `P - e`
+  /// and `&P[e]` add e to P's offset; an integer is all offset.
+  struct Rooted {
+    const Expr *root = nullptr;
+    Offset offset;
+  };
+
+  Rooted rooted(const Expr *e) {
+    if (e->getType()->isIntegerType())
+      return Rooted{nullptr, expand(e)};
+    const Expr *bare = stripCasts(e);
+    const Expr *pointer = nullptr, *index = nullptr;
+    int sign = 1;
+    if (const auto *op = dyn_cast<BinaryOperator>(bare);
+        op && op->isAdditiveOp()) {
+      pointer = op->getLHS(), index = op->getRHS();
+      if (op->getOpcode() == BO_Add && pointer->getType()->isIntegerType())
+        std::swap(pointer, index);
+      sign = op->getOpcode() == BO_Sub ? -1 : 1;
+    } else if (const auto *addr = dyn_cast<UnaryOperator>(bare);
+               addr && addr->getOpcode() == UO_AddrOf) {
+      if (const auto *element =
+              dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens()))
+        pointer = element->getBase(), index = element->getIdx();
+    }
+    if (!pointer || !pointer->getType()->isPointerType() ||
+        !index->getType()->isIntegerType())
+      return Rooted{bare, {}};
+    Rooted r = rooted(pointer);
+    add(r.offset, times(expand(index), constant(sign)));
+    return r;
+  }
+
+  /// A null base is the variable's initialiser where the nest declares it,
+  /// else its value at nest entry.
+  Rooted rooted(const Value &v, const VarDecl *var) {
+    const Expr *base = v.base ? v.base
+                       : declaredInside.contains(var)
+                           ? var->getInit()
+                           : readOf(var, var->getLocation());
+    Rooted r = rooted(base);
+    add(r.offset, v.offset);
+    return r;
+  }
+
+  /// `poly` with `iv` replaced by `with`; nullopt where a factor reads iv
+  /// otherwise (`(iv + 3) / 4`).
+  std::optional<Offset> substitute(const Offset &poly, const VarDecl *iv,
+                                   const Offset &with) {
+    Offset out;
+    count(out, poly.counted);
+    for (const auto &[key, term] : poly.terms) {
+      Offset product = constant(term.coeff);
+      for (const Expr *factor : term.factors) {
+        Offset f;
+        add(f, Term{1, {factor}});
+        if (referencedVar(factor) == iv)
+          f = with;
+        else if (mentions(factor, iv))
+          return std::nullopt;
+        product = times(product, f);
+      }
+      add(out, product);
+    }
+    return out;
+  }
+
+  /// Where each iteration of `loop` ends by setting `var` for the next
+  /// (`col--; pIn2 = pInB + (N - col);`), its value at the start of each
+  /// iteration: what the iteration before left, `atEnd` with the counter
+  /// one step back, where that is `before`, its value before the loop, at
+  /// the first. Two roots that differ (`pInB` and `pSrcB->pData`) must be
+  /// one address: the launcher tests that. Else nullopt, and `why`.
+  std::optional<Value> carriedIn(const Value &atEnd, const Value &before,
+                                 const Stmt *loop, const VarDecl *var,
+                                 std::string &why) {
+    Counts &c = counts(loop);
+    if (!c.iterations || !c.start) {
+      why = ": " + c.why;
+      return std::nullopt;
+    }
+    Rooted end = rooted(atEnd, var), first = rooted(before, var);
+    Offset back = expand(readOf(c.iv, loop->getBeginLoc()));
+    add(back, constant(-*c.step));
+    std::optional<Offset> previous = substitute(end.offset, c.iv, back);
+    std::optional<Offset> atFirst =
+        previous ? substitute(*previous, c.iv, expand(c.start)) : std::nullopt;
+    if (!atFirst || (end.root && mentions(end.root, c.iv))) {
+      why = ", which is no polynomial in " + name(c.iv);
+      return std::nullopt;
+    }
+    add(*atFirst, times(first.offset, constant(-1)));
+    std::string endRoot = end.root ? scope.print(end.root) : "0";
+    std::string firstRoot = first.root ? scope.print(first.root) : "0";
+    if (!atFirst->terms.empty()) {
+      why = ": what the iteration before leaves would start the first "
+            "iteration " +
+            show(*atFirst) +
+            " elements from where it is before the loop";
+      return std::nullopt;
+    }
+    if (endRoot != firstRoot &&
+        (!end.root || !first.root || varies(end.root) || varies(first.root))) {
+      why = ": what the iteration before leaves would start the first "
+            "iteration from '" +
+            endRoot + "', which is not proven to be '" + firstRoot +
+            "', where it is before the loop";
+      return std::nullopt;
+    }
+    std::string same = endRoot + " == " + firstRoot;
+    if (endRoot != firstRoot && rewriting &&
+        !llvm::is_contained(scope.preconditions, same))
+      scope.preconditions.push_back(same);
+    return Value{Value::Known, end.root ? end.root : literal(0), *previous, ""};
+  }
+
   // --- Statements ----------------------------------------------------------
 
   bool move(const Bump &bump, State &state) {
     if (conditional)
-      return fail("pointer " + name(bump.var) +
+      return fail(what(bump.var) +
                   " is moved conditionally, so its offset is not a function "
                   "of the loop indices");
-    std::optional<Term> term = amountTerm(bump);
-    if (!term)
+    std::optional<Offset> by = amount(bump);
+    if (!by)
       return false;
     Value &v = state[bump.var];
     if (v.kind != Value::Unknown)
-      add(v.offset, *term);
+      add(v.offset, *by);
     return true;
   }
 
@@ -795,23 +1064,22 @@ private:
   bool reset(Stmt *&slot, BinaryOperator *assign, const VarDecl *var,
              State &state) {
     if (conditional)
-      return fail("pointer " + name(var) +
+      return fail(what(var) +
                   " is set conditionally, so its offset is not a function of "
                   "the loop indices");
     std::optional<ByteStep> bytes =
         asByteStep(scope, assign->getRHS(), mentions(assign->getRHS(), var));
     if (bytes && !bytes->elements)
-      return fail("pointer " + name(var) + " is moved by bytes: " +
-                  bytes->why);
+      return fail(what(var) + " is moved by bytes: " + bytes->why);
     if (const Expr *cast = bytes ? nullptr : integerCast(assign->getRHS()))
-      return fail("pointer " + name(var) + " is moved through the integer '" +
+      return fail(what(var) + " is moved through the integer '" +
                   scope.print(cast) +
                   "': a byte offset, which gemm-opt does not prove to be a "
                   "whole number of elements");
     if (std::optional<std::string> why = varies(assign->getRHS(), true))
-      return fail("pointer " + name(var) + " is set to '" +
-                  scope.print(assign->getRHS()) + "', which depends on " +
-                  *why + ": its offset is not a function of the loop indices");
+      return fail(what(var) + " is set to '" + scope.print(assign->getRHS()) +
+                  "', which depends on " + *why +
+                  ": its offset is not a function of the loop indices");
     for (Stmt *&child : assign->children())
       if (child == assign->getRHS() && !execFull(child, state))
         return false;
@@ -841,7 +1109,7 @@ private:
       return false;
     for (const VarDecl *var : moved)
       if (llvm::count(moved, var) > 1 || llvm::is_contained(read, var))
-        return fail("pointer " + name(var) +
+        return fail(what(var) +
                     " is moved and read again in one expression, whose "
                     "order C leaves unspecified");
     for (const Bump &bump : bumps)
@@ -860,7 +1128,7 @@ private:
         unary && unary->isIncrementDecrementOp())
       if (const VarDecl *var = walkedVar(unary->getSubExpr())) {
         if (conditional)
-          return fail("pointer " + name(var) +
+          return fail(what(var) +
                       " is moved conditionally, so its offset is not a "
                       "function of the loop indices");
         moved.push_back(var);
@@ -868,7 +1136,7 @@ private:
         bumps.push_back(Bump{var, nullptr, sign});
         Value now = state[var];
         if (unary->isPrefix() && now.kind != Value::Unknown)
-          add(now.offset, Term{sign, {}, {}});
+          add(now.offset, Term{sign, {}});
         Expr *self = ImplicitCastExpr::Create(
             ctx, unary->getType(), CK_LValueToRValue, unary->getSubExpr(),
             nullptr, VK_PRValue, FPOptionsOverride());
@@ -881,7 +1149,7 @@ private:
         return materialise(slot, state[var], cast, var);
       }
     if (const VarDecl *var = walkedVar(e); var && isa<DeclRefExpr>(e))
-      return fail("the address of pointer " + name(var) +
+      return fail("the address of " + what(var) +
                   " is taken or bound to a reference in the nest, so its "
                   "moves cannot be followed");
     // The operands after the first of `?:`, `&&` and `||` are evaluated
@@ -909,23 +1177,26 @@ private:
     if (!rewriting)
       return true;
     if (value.kind != Value::Known)
-      return fail(value.why.empty() ? "pointer " + name(var) +
-                                          " is read before it is set"
+      return fail(value.why.empty() ? what(var) + " is read before it is set"
                                     : value.why);
-    for (const auto &[key, term] : value.offset)
-      for (const Stmt *loop : term.counted)
-        if (!llvm::is_contained(chain, loop)) {
-          const std::string &condition = counts(loop).precondition;
-          // An inlined call's terms need not be valid before the nest.
-          if (!condition.empty() && inlined)
-            return fail("pointer " + name(var) + " is read after the loop "
-                        "over " + name(counts(loop).iv) + " of an inlined "
-                        "call, where it depends on a trip count that is not "
-                        "proven >= 0 (" + condition + ")");
-          if (!condition.empty() &&
-              !llvm::is_contained(scope.preconditions, condition))
-            scope.preconditions.push_back(condition);
-        }
+    for (const Stmt *loop : value.offset.counted) {
+      if (llvm::is_contained(chain, loop))
+        continue;
+      const std::string &condition = counts(loop).precondition;
+      // An inlined call's terms need not be valid before the nest.
+      if (!condition.empty() && inlined)
+        return fail(what(var) +
+                    " is read after the loop "
+                    "over " +
+                    name(counts(loop).iv) +
+                    " of an inlined "
+                    "call, where it depends on a trip count that is not "
+                    "proven >= 0 (" +
+                    condition + ")");
+      if (!condition.empty() &&
+          !llvm::is_contained(scope.preconditions, condition))
+        scope.preconditions.push_back(condition);
+    }
     auto *e = cast<Expr>(slot);
     Expr *base = value.base ? const_cast<Expr *>(value.base) : self;
     if (isa<ConditionalOperator, BinaryOperator>(base->IgnoreImpCasts()))
@@ -944,26 +1215,27 @@ private:
   /// after the nest, and the nest runs in no loop of the function that
   /// would read it again.
   bool diesWithNest(const VarDecl *var) {
-    std::string p = name(var);
+    std::string p = what(var);
     if (!function || !function->getBody() ||
         !var->hasLocalStorage())
-      return fail("pointer " + p + " is moved by the nest and is no local of "
-                  "the function, so code after the loop may read where it "
-                  "stopped, which the rewrite would not set");
+      return fail(p + " is moved by the nest and is no local of "
+                      "the function, so code after the loop may read where it "
+                      "stopped, which the rewrite would not set");
     const SourceManager &sm = ctx.getSourceManager();
     SourceLocation end = endOfStmt(scope.outer);
     ReadsAfter reads(var, sm, end);
     reads.TraverseStmt(function->getBody());
     if (reads.escapes)
-      return fail("the address of pointer " + p + ", which the nest moves, is "
+      return fail("the address of " + p +
+                  ", which the nest moves, is "
                   "taken, so code after the loop may read where it stopped, "
                   "which the rewrite would not set");
     if (reads.after)
-      return fail("pointer " + p + " is read after the loop (line " +
-                  std::to_string(sm.getPresumedLineNumber(
-                      reads.after->getBeginLoc())) +
-                  "), where it holds the value the loop moved it to; the "
-                  "rewrite would not set it");
+      return fail(
+          p + " is read after the loop (line " +
+          std::to_string(sm.getPresumedLineNumber(reads.after->getBeginLoc())) +
+          "), where it holds the value the loop moved it to; the "
+          "rewrite would not set it");
     // A loop around the nest that does not declare it runs the nest again
     // from where it stopped.
     std::vector<const Stmt *> around;
@@ -985,12 +1257,13 @@ private:
     find(function->getBody());
     for (const Stmt *loop : around)
       if (!loop->getSourceRange().fullyContains(var->getSourceRange()))
-        return fail("pointer " + p + " is moved by the nest, which runs "
-                    "inside the loop at line " +
-                    std::to_string(sm.getPresumedLineNumber(
-                        loop->getBeginLoc())) +
-                    ": each run starts where the last one stopped, which "
-                    "the rewrite would not set");
+        return fail(
+            p +
+            " is moved by the nest, which runs "
+            "inside the loop at line " +
+            std::to_string(sm.getPresumedLineNumber(loop->getBeginLoc())) +
+            ": each run starts where the last one stopped, which "
+            "the rewrite would not set");
     return true;
   }
 };

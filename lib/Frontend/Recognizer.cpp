@@ -11,6 +11,7 @@
 #include "BoundTemporaries.h"
 #include "Contraction.h"
 #include "BetaStore.h"
+#include "CounterSteps.h"
 #include "GuardedBias.h"
 #include "PointerWalk.h"
 #include "SplitOff.h"
@@ -117,7 +118,9 @@ public:
     Recognition result;
     // Branches on constants read as their arm (Unswitch.cpp).
     KnownBranches known(scope.ctx);
-    // Walked pointers read as offsets until the recognition ends.
+    // Counters stepped mid-body step at its end (CounterSteps.cpp), and
+    // walked pointers read as offsets, until the recognition ends.
+    CounterSteps steps(scope);
     PointerWalk walks(scope, function);
     // A bias assigned under a test reads as a `?:` until then too
     // (GuardedBias.cpp).

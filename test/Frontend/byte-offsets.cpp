@@ -51,13 +51,13 @@ void sized(int n, const double *A, const double *B, double *C) {
 }
 
 // The Strassen leaf's style: pointers bumped through an integer by a row
-// width in bytes, a local defined once as `ld << 3`.
+// width in bytes, a local defined once as `ld << 3` (a stride of ld).
 void bumped(unsigned n, unsigned lda, const double *A, const double *B,
             double *C) {
   PTR rowBytesA = lda << 3;
   PTR rowBytesC = (PTR)n * sizeof(double);
   // REMARK: :[[@LINE+2]]:3: remark: GEMM recognised: f64, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates in 's', alpha = 1, beta = 0; rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
-  // OUT: if (!gemm_opt_nest_2(A, n, n, (rowBytesA / 8L), 1, B, n, n, n, 1, C, n, n, (rowBytesC / 8L), 1, 1, 0)) {
+  // OUT: if (!gemm_opt_nest_2(A, n, n, lda, 1, B, n, n, n, 1, C, n, n, n, 1, 1, 0)) {
   for (unsigned i = 0; i < n; i++) {
     for (unsigned j = 0; j < n; j++) {
       const double *b = B + j;

@@ -75,7 +75,7 @@ void walks(int M, int N, int K, const float *A, const float *B, float *C,
     }
 
   // Read before the statement that resets it in each iteration.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'D' is read before the statement that sets it in each iteration of the loop over 'i', so it holds what the iteration before left [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'D' is read before the statement that sets it in each iteration of the loop over 'i', so it holds what the iteration before left: what the iteration before leaves would start the first iteration 0L - N elements from where it is before the loop [-Rpass-missed=gemm]
   for (int i = 0; i < M; i++) {
     for (int j = 0; j < N; j++) {
       float s = 0;
