@@ -13,6 +13,7 @@
 #include "LoopHeader.h"
 #include "RealConj.h"
 #include "LateInit.h"
+#include "NullTests.h"
 #include "PartialSums.h"
 #include "Registers.h"
 #include "Unswitch.h"
@@ -450,13 +451,15 @@ private:
 
   /// A block's statements as the walk reads them: step registers as their
   /// values and register accumulators as their elements (Registers.cpp);
-  /// pointers declared where first set (LateInit.cpp); an accumulator per
+  /// pointers declared where first set (LateInit.cpp); tests of a moved
+  /// pointer for null as launch conditions (NullTests.cpp); an accumulator per
   /// copy as a scalar in a loop over the copies (CopyLanes.cpp); partial
   /// sums of one sum read as that sum (PartialSums.cpp).
   void normaliseBlock(std::vector<const Stmt *> &statements) {
     readAssumedCases(scope, statements);
     readRegisters(scope, statements);
     declareWhereSet(scope, statements);
+    readNullTests(scope, statements);
     readCopyLanes(scope, statements);
     readPartialSums(scope, statements);
   }
