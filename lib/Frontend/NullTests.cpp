@@ -8,6 +8,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
@@ -79,28 +80,34 @@ const Expr *setsTo(const Stmt *s, const VarDecl *var) {
 
 void readNullTests(NestScope &scope, std::vector<const Stmt *> &statements) {
   ASTContext &ctx = scope.ctx;
+  const SourceManager &sm = ctx.getSourceManager();
+  const SourceRange nest(sm.getExpansionLoc(scope.outer->getBeginLoc()),
+                         sm.getExpansionLoc(scope.outer->getEndLoc()));
+  auto inside = [&](const VarDecl *var) {
+    const SourceLocation at = sm.getExpansionLoc(var->getLocation());
+    return !sm.isBeforeInTranslationUnit(at, nest.getBegin()) &&
+           !sm.isBeforeInTranslationUnit(nest.getEnd(), at);
+  };
   for (size_t n = 0; n < statements.size(); ++n) {
     const auto *test = dyn_cast<IfStmt>(statements[n]);
     if (!test || test->getElse() || test->getInit() ||
         test->getConditionVariable())
       continue;
     const Expr *tested = testedForNull(test->getCond(), ctx);
-    if (!tested)
-      continue;
-    // A local pointer: the last value the block gave it, nothing else
-    // naming it since (the walk may have put that value in its place).
-    const Expr *value = tested;
-    if (const VarDecl *p = read(tested); p && p->isLocalVarDecl()) {
-      value = nullptr;
+    // The pointer that `tested` moves, through the nest's own pointers to
+    // the last value this block gave each, nothing else naming it since
+    // (the walk may have put that value, or the walk's offset, in place).
+    const Expr *base = tested ? baseOf(tested) : nullptr;
+    for (const VarDecl *p; base && (p = read(base)) && inside(p);) {
+      const Expr *value = nullptr;
       for (size_t m = n; m-- > 0 && !value;) {
         value = setsTo(statements[m], p);
         if (!value && mentions(statements[m], p))
           break;
       }
+      base = value ? baseOf(value) : nullptr;
     }
-    const Expr *base = value ? baseOf(value) : nullptr;
-    if (!base || base == stripCasts(value) || !base->getType()->isPointerType() ||
-        !scope.isInvariant(base))
+    if (!base || !base->getType()->isPointerType() || !scope.isInvariant(base))
       continue;
     std::string condition = "(" + scope.print(base) + ") != 0";
     if (!llvm::is_contained(scope.preconditions, condition))

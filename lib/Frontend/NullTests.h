@@ -15,11 +15,12 @@
 namespace mlir::gemm {
 
 /// In `statements`, one block of the nest, replaces each `if (p == NULL)
-/// ...` without `else` (or `!p`, `p == 0`, `nullptr`), where the block set
-/// p last to `q + i` (through sums, `&q[i]`, casts; q a pointer the nest
-/// never changes) and nothing else in the block names p between, by a null
-/// statement, and adds `q != 0` to the launcher's preconditions: where q is
-/// null the loop runs, and takes the branch as written.
+/// ...` without `else` (or `!p`, `p == 0`, `nullptr`), where p is `q + i`
+/// (through sums, `&q[i]`, casts, and pointers of the nest to the last
+/// value the block gave them, nothing else in the block naming them
+/// between; q a pointer declared outside the nest that it never changes),
+/// by a null statement, and adds `q != 0` to the launcher's preconditions:
+/// where q is null the loop runs, and takes the branch as written.
 void readNullTests(NestScope &scope,
                    std::vector<const clang::Stmt *> &statements);
 

@@ -42,6 +42,23 @@ int addressed(int batch, int m, int n, int k, const float *a, const float *b,
   return 0;
 }
 
+// A pointer of the nest that walks A, tested for null where it starts:
+// A's test, not the walking pointer's (which the launcher cannot see).
+void walked(int m, int n, int k, const double *A, const double *B, double *C,
+            int lda) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, {{.*}}; the launcher runs only where (A) != 0 {{.*}}[-Rpass=gemm]
+  for (int l = 0; l < k; l++)
+    for (int j = 0; j < n; j++) {
+      const double *pa = &A[l * lda];
+      if (pa == 0)
+        return;
+      for (int i = 0; i < m; i++) {
+        C[i + j * m] += *pa * B[j * k + l];
+        pa += 1;
+      }
+    }
+}
+
 int fromTable(int batch, int m, int n, int k, const float *const *as,
               const float *b, float *c) {
   for (int i = 0; i < batch; ++i) {

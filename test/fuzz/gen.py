@@ -1498,9 +1498,10 @@ class NestGen:
         input through a pointer that walks the innermost loop
         (PointerWalk.cpp): `const T *pa = &A[...];` at the loop's first
         index, before the loop, and `*pa` bumped by the loop's stride after
-        the update (`pa += lda;`), or `*pa++` where the stride is 1. The
-        near miss "walk_skip" bumps it in odd iterations only, which no
-        affine offset describes. Drawn from a generator of their own, so
+        the update (`pa += lda;`), or `*pa++` where the stride is 1; a raw
+        pointer's walk is sometimes tested for null after its declaration
+        (`if (!pa) return;`: A's test). The near miss "walk_skip" bumps it
+        in odd iterations only, which no affine offset describes. Drawn from a generator of their own, so
         that the other nests stay as they were."""
         info = self.info
         side = random.Random("walk " + str(self.rng.getstate()[1][:8]))
@@ -1527,8 +1528,15 @@ class NestGen:
         self.update.text = self.update.text.replace(
             self.access(role), f"*{name}++" if inline else f"*{name}", 1)
         parent = self.parent_of(self.tree, block)
-        parent.body.insert(parent.body.index(block), Stmt(
+        at = parent.body.index(block)
+        parent.body.insert(at, Stmt(
             f"const {op.ctype} *{name} = &{op.access(start)};"))
+        # A raw pointer's walk may be tested for null first (NullTests.cpp):
+        # the test is the operand's, and never taken.
+        if op.storage == "ptr" and not miss and side.random() < 0.3:
+            parent.body.insert(at + 1, Stmt(side.choice([
+                f"if (!{name}) return;",
+                f"if ({name} == nullptr) {{ return; }}"])))
         parent.braces = True
         if not inline:
             bump = f"{name} += {stride};"
