@@ -177,10 +177,12 @@ std::optional<Split> planSliced(const Problem &p, const Plan &plan,
   split.shares = sharesBySpeed(p, plan, hosted, one, devices, true, 0);
   if (split.shares.size() < 2)
     return std::nullopt;
+  std::vector<Machine> machines;
   size_t budget = SIZE_MAX;
   for (const Share &share : split.shares) {
     const DeviceScope on(share.device, p.nest);
-    budget = std::min(budget, currentMachine(p.nest).deviceBudget);
+    machines.push_back(currentMachine(p.nest));
+    budget = std::min(budget, machines.back().deviceBudget);
   }
   split.slices = planSlices(p, split.shares, budget);
   const SlicePlan &sliced = split.slices;
@@ -190,9 +192,10 @@ std::optional<Split> planSliced(const Problem &p, const Plan &plan,
   // it, each slice's B and A in, its kernel, C back spread over the slices.
   const double element = double(elementSize(p.dtype));
   double slowest = 0;
-  for (const Share &share : split.shares) {
+  for (size_t i = 0; i < split.shares.size(); ++i) {
+    const Share &share = split.shares[i];
+    const Machine &machine = machines[i];
     const DeviceScope on(share.device, p.nest);
-    const Machine machine = currentMachine(p.nest);
     Problem slice = rowsOf(p, share);
     slice.k = sliced.depth;
     const double cBytes = element * double(share.rows) * double(p.n);
@@ -204,8 +207,8 @@ std::optional<Split> planSliced(const Problem &p, const Plan &plan,
                        stagedSeconds(p.beta != 0 ? cBytes : 0, cost,
                                      sliced.slices, machine.rates));
   }
-  split.seconds = splitSeconds(0, slowest, hostBytes(p, hosted),
-                               currentMachine(p.nest).rates);
+  split.seconds =
+      splitSeconds(0, slowest, hostBytes(p, hosted), machines.front().rates);
   return split;
 }
 

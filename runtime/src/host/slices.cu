@@ -104,16 +104,11 @@ SlicePlan planSlices(const Problem &p, const std::vector<Share> &shares,
   if (p.batch != 1 || shares.empty())
     return plan;
   const size_t element = elementSize(p.dtype);
-  int64_t depth = p.k;
-  if (sliceBytes(p, shares, depth, element) > kMaxSlotBytes) {
-    const size_t grain = sliceBytes(p, shares, kSliceGrain, element);
-    depth = int64_t(kMaxSlotBytes / grain) * kSliceGrain;
-    while (depth > 0 && sliceBytes(p, shares, depth, element) > kMaxSlotBytes)
-      depth -= kSliceGrain;
-  }
-  // Thinner slices where a GPU's budget cannot hold its rows of C and
-  // three slices.
-  auto fits = [&] {
+  // A slice fits a pinned slot, and every GPU's budget holds its rows of C
+  // and three slices.
+  auto fits = [&](int64_t depth) {
+    if (sliceBytes(p, shares, depth, element) > kMaxSlotBytes)
+      return false;
     for (const Share &share : shares)
       if (cRows(p, share, element).bytes() +
               kSlots * (bSlice(p, 0, depth, element).bytes() +
@@ -122,8 +117,9 @@ SlicePlan planSlices(const Problem &p, const std::vector<Share> &shares,
         return false;
     return true;
   };
-  if (!fits())
-    for (depth = depth / kSliceGrain * kSliceGrain; depth > 0 && !fits();)
+  int64_t depth = p.k;
+  if (!fits(depth))
+    for (depth = p.k / kSliceGrain * kSliceGrain; depth > 0 && !fits(depth);)
       depth -= kSliceGrain;
   if (depth < std::min(p.k, kMinDepth))
     return plan;
