@@ -237,6 +237,70 @@ bool mlir::gemm::mentions(const Stmt *e, const VarDecl *var) {
   });
 }
 
+bool mlir::gemm::assigns(const Stmt *s, const VarDecl *var) {
+  if (!s)
+    return false;
+  if (const auto *op = dyn_cast<BinaryOperator>(s);
+      op && op->isAssignmentOp() && referencedVar(op->getLHS()) == var)
+    return true;
+  if (const auto *op = dyn_cast<UnaryOperator>(s);
+      op && (op->isIncrementDecrementOp() || op->getOpcode() == UO_AddrOf) &&
+      referencedVar(op->getSubExpr()) == var)
+    return true;
+  return llvm::any_of(s->children(),
+                      [&](const Stmt *child) { return assigns(child, var); });
+}
+
+const Expr *mlir::gemm::indexed(const Expr *e) {
+  if (const auto *access = dyn_cast<ArraySubscriptExpr>(e))
+    return access->getBase();
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+      call && call->getOperator() == OO_Subscript &&
+      isStdContainer(call->getArg(0)->getType()))
+    return call->getArg(0);
+  return nullptr;
+}
+
+const VarDecl *mlir::gemm::rootOf(const Expr *e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto *member = dyn_cast<MemberExpr>(e))
+    return rootOf(member->getBase());
+  if (const Expr *base = indexed(e))
+    return rootOf(base);
+  if (const auto *op = dyn_cast<UnaryOperator>(e);
+      op && (op->getOpcode() == UO_Deref || op->getOpcode() == UO_AddrOf))
+    return rootOf(op->getSubExpr());
+  if (const auto *op = dyn_cast<BinaryOperator>(e); op && op->isAdditiveOp())
+    return rootOf(op->getLHS()->getType()->isPointerType() ? op->getLHS()
+                                                           : op->getRHS());
+  return referencedVar(e);
+}
+
+bool mlir::gemm::writesMemory(const Stmt *s, const VarDecl *root) {
+  if (!s)
+    return false;
+  auto target = [&](const Expr *lhs) {
+    // A variable, unless a reference, which may name an element.
+    if (const VarDecl *var = referencedVar(lhs);
+        var && !var->getType()->isReferenceType())
+      return false;
+    const VarDecl *at = rootOf(lhs);
+    return !root || !at || at == root;
+  };
+  if (const auto *op = dyn_cast<BinaryOperator>(s);
+      op && op->isAssignmentOp() && target(op->getLHS()))
+    return true;
+  if (const auto *op = dyn_cast<UnaryOperator>(s);
+      op && op->isIncrementDecrementOp() && target(op->getSubExpr()))
+    return true;
+  if (const auto *call = dyn_cast<CallExpr>(s);
+      call && !call->getBuiltinCallee() && !indexed(call))
+    return true;
+  return llvm::any_of(s->children(), [&](const Stmt *child) {
+    return writesMemory(child, root);
+  });
+}
+
 std::string NestScope::describeVarying(const VarDecl *var) const {
   std::string name = "'" + var->getNameAsString() + "'";
   if (llvm::any_of(sourceLoops,
@@ -511,7 +575,12 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
     // `b*(T*OC)` gives b the coefficient of `b*T*OC`; anything else is one
     // opaque symbol.
     if (!isRingOperation(e)) {
-      form.constant = SymExpr::symbol(print(e));
+      QualType type = e->getType();
+      uint64_t bits = ctx.getTypeSize(type);
+      const bool narrow = type->isUnsignedIntegerType() &&
+                          bits >= ctx.getTypeSize(ctx.IntTy) && bits < 64;
+      form.constant =
+          SymExpr::symbol((narrow ? kNarrowUnsigned : "") + print(e));
       return form;
     }
   }

@@ -361,7 +361,24 @@ private:
              "whole product";
     };
     perIterationOf.clear();
-    for (size_t e = 0; e < enclosing.size(); ++e) {
+    // Inside a block that one thread runs once (a task, a single), the
+    // team around it launches nothing more than the block's one run does.
+    auto runOnce = [&](const Stmt *s) {
+      if (const auto *directive = dyn_cast<OMPExecutableDirective>(s))
+        return runsOnce(
+            llvm::omp::getOpenMPDirectiveName(directive->getDirectiveKind()));
+      auto [text, at] = textAt(s->getBeginLoc());
+      return llvm::any_of(pragmasAbove(text, at).pragmas, [](StringRef p) {
+        std::optional<std::string> name = openmpDirective(p);
+        return name && runsOnce(*name);
+      });
+    };
+    // Such a directive on the nest's own loop too (parsed without -fopenmp).
+    size_t first = runOnce(loop) ? enclosing.size() : 0;
+    for (size_t e = first; e < enclosing.size(); ++e)
+      if (runOnce(enclosing[e]))
+        first = e + 1;
+    for (size_t e = first; e < enclosing.size(); ++e) {
       const Stmt *s = enclosing[e];
       if (shared && (s == shared || isRegionOf(s, shared)))
         continue;
@@ -409,7 +426,7 @@ private:
       pragmas.push_back(pragma);
     for (StringRef pragma : pragmas) {
       std::optional<std::string> name = openmpDirective(pragma);
-      if (!name)
+      if (!name || (runsOnce(*name) && pragma.data() < text.data() + begin))
         continue;
       std::string at = line(text, pragma.data() - text.data());
       switch (classifyLoopDirective(*name)) {
@@ -796,19 +813,10 @@ private:
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId) << remark;
   }
 
-  /// The statement before `loop` in its block that starts its induction
-  /// variable (`int i = 0;` before `while (i < m)`), if any.
+  /// The statement ahead of `loop` that starts its induction variable
+  /// (`int i = 0;` before `while (i < m)`), if any.
   LoopStart startBefore(const Stmt *loop) const {
-    const auto *block = enclosing.empty()
-                            ? nullptr
-                            : dyn_cast<CompoundStmt>(enclosing.back());
-    if (!block)
-      return {};
-    ArrayRef<const Stmt *> statements(block->body_begin(), block->body_end());
-    for (size_t n = 0; n < statements.size(); ++n)
-      if (auto [next, value] = startOfLoop(statements, n); next == loop)
-        return {statements[n], value};
-    return {};
+    return startAbove(enclosing, loop);
   }
 
   /// The `#pragma gemm_opt` directives above the loop, with nothing but

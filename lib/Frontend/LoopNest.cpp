@@ -19,6 +19,7 @@
 #include "Unswitch.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/StmtOpenACC.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -602,22 +603,82 @@ private:
 
 } // namespace
 
+/// True if `value`, computed where a loop's counter is set, still has its
+/// value after `between`, which run before the loop: they assign none of
+/// its variables, and (unless it names none) write no memory, call nothing
+/// and construct nothing, through which a variable or element it reads
+/// might change.
+static bool keepsValue(const Expr *value, ArrayRef<const Stmt *> between) {
+  struct Effects : RecursiveASTVisitor<Effects> {
+    std::vector<const VarDecl *> vars;
+    bool found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        vars.push_back(var);
+      return true;
+    }
+    bool VisitStmt(Stmt *s) {
+      found |= isa<CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, CXXThrowExpr,
+                   AsmStmt>(s);
+      return true;
+    }
+  } read;
+  read.TraverseStmt(const_cast<Expr *>(value));
+  return llvm::all_of(between, [&](const Stmt *s) {
+    Effects effects;
+    effects.TraverseStmt(const_cast<Stmt *>(s));
+    if (!read.vars.empty() && (effects.found || writesMemory(s)))
+      return false;
+    return llvm::none_of(read.vars,
+                         [&](const VarDecl *var) { return assigns(s, var); });
+  });
+}
+
+/// The (variable, value) pairs that `s` sets: a declaration's initialised
+/// variables, or an assignment's.
+static std::vector<std::pair<const VarDecl *, const Expr *>>
+setsOf(const Stmt *s) {
+  std::vector<std::pair<const VarDecl *, const Expr *>> sets;
+  if (const auto *decl = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : decl->decls())
+      if (const auto *var = dyn_cast<VarDecl>(d); var && var->getInit())
+        sets.emplace_back(var, var->getInit());
+  } else if (const auto *assign = dyn_cast<BinaryOperator>(s);
+             assign && assign->getOpcode() == BO_Assign) {
+    if (const VarDecl *var = referencedVar(assign->getLHS()))
+      sets.emplace_back(var, assign->getRHS());
+  }
+  llvm::erase_if(sets, [](const auto &set) {
+    return !set.first->getType()->isIntegerType();
+  });
+  return sets;
+}
+
+/// The test of a loop that may continue from a value set before it (a
+/// `while`, a `do`, a `for` without a start of its own), or null.
+static const Expr *continuedTest(const Stmt *loop) {
+  if (const auto *w = dyn_cast<WhileStmt>(loop))
+    return w->getCond();
+  if (const auto *d = dyn_cast<DoStmt>(loop))
+    return d->getCond();
+  if (const auto *f = dyn_cast<ForStmt>(loop); f && !f->getInit())
+    return f->getCond();
+  return nullptr;
+}
+
 /// The loop after statements[n] that starts from `var`'s value there, or
 /// null.
 static const Stmt *loopStartedBy(ArrayRef<const Stmt *> statements, size_t n,
-                                 const VarDecl *var) {
+                                 const VarDecl *var, const Expr *value) {
   for (size_t m = n + 1; m < statements.size(); ++m) {
     const Stmt *next = unwrapLoopWrappers(statements[m]);
     if (!mentions(next, var))
       continue;
-    const Expr *cond = nullptr;
-    if (const auto *loop = dyn_cast<WhileStmt>(next))
-      cond = loop->getCond();
-    else if (const auto *loop = dyn_cast<DoStmt>(next))
-      cond = loop->getCond();
-    else if (const auto *loop = dyn_cast<ForStmt>(next); loop && !loop->getInit())
-      cond = loop->getCond();
-    return cond && mentions(cond, var) ? next : nullptr;
+    const Expr *cond = continuedTest(next);
+    return cond && mentions(cond, var) &&
+                   keepsValue(value, statements.slice(n + 1, m - n - 1))
+               ? next
+               : nullptr;
   }
   return nullptr;
 }
@@ -626,20 +687,53 @@ std::pair<const Stmt *, const Expr *>
 mlir::gemm::startOfLoop(ArrayRef<const Stmt *> statements, size_t n) {
   // A declaration of several variables (`unsigned i = 0, row = m;`) starts
   // the loop of any of them.
-  std::vector<std::pair<const VarDecl *, const Expr *>> sets;
-  if (const auto *decl = dyn_cast<DeclStmt>(statements[n])) {
-    for (const Decl *d : decl->decls())
-      if (const auto *var = dyn_cast<VarDecl>(d))
-        sets.emplace_back(var, var->getInit());
-  } else if (const auto *assign = dyn_cast<BinaryOperator>(statements[n]);
-             assign && assign->getOpcode() == BO_Assign) {
-    sets.emplace_back(referencedVar(assign->getLHS()), assign->getRHS());
-  }
-  for (auto [var, value] : sets)
-    if (var && value && var->getType()->isIntegerType())
-      if (const Stmt *loop = loopStartedBy(statements, n, var))
-        return {loop, value};
+  for (auto [var, value] : setsOf(statements[n]))
+    if (const Stmt *loop = loopStartedBy(statements, n, var, value))
+      return {loop, value};
   return {nullptr, nullptr};
+}
+
+LoopStart mlir::gemm::startAbove(ArrayRef<const Stmt *> enclosing,
+                                 const Stmt *loop) {
+  const Expr *test = continuedTest(loop);
+  if (!test)
+    return {};
+  // Outward from the loop: what runs before it at each level, nearest
+  // first, until a statement names a variable of its test.
+  std::vector<const Stmt *> between;
+  const Stmt *child = loop;
+  for (size_t e = enclosing.size(); e-- > 0; child = enclosing[e]) {
+    const Stmt *s = enclosing[e];
+    if (const auto *branch = dyn_cast<IfStmt>(s)) {
+      if (branch->getInit() || branch->getConditionVariable() ||
+          (branch->getThen() != child && branch->getElse() != child))
+        return {};
+      between.push_back(branch->getCond());
+      continue;
+    }
+    const auto *block = dyn_cast<CompoundStmt>(s);
+    if (!block)
+      return {};
+    ArrayRef<const Stmt *> statements(block->body_begin(), block->body_end());
+    auto at = llvm::find_if(statements, [&](const Stmt *t) {
+      return t == child || unwrapLoopWrappers(t) == child;
+    });
+    if (at == statements.end())
+      return {};
+    for (size_t n = at - statements.begin(); n-- > 0;) {
+      const Stmt *before = statements[n];
+      if (isa<LabelStmt, SwitchCase>(before))
+        return {};
+      for (auto [var, value] : setsOf(before))
+        if (mentions(test, var) &&
+            llvm::none_of(between,
+                          [&](const Stmt *t) { return mentions(t, var); }) &&
+            keepsValue(value, between))
+          return {before, value};
+      between.push_back(before);
+    }
+  }
+  return {};
 }
 
 bool mlir::gemm::walkNest(NestScope &scope) {

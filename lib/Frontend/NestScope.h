@@ -305,6 +305,22 @@ const clang::VarDecl *referencedVar(const clang::Expr *e);
 /// True if `s` names `var`.
 bool mentions(const clang::Stmt *s, const clang::VarDecl *var);
 
+/// Whether `s` assigns `var`, bumps it or takes its address.
+bool assigns(const clang::Stmt *s, const clang::VarDecl *var);
+
+/// The container or array that `e` indexes, if it is an element access
+/// (`c[i]`, or a standard container's `operator[]`), else null.
+const clang::Expr *indexed(const clang::Expr *e);
+
+/// The variable whose memory the access or address `e` names (`c` of
+/// `c[i * ldc + j]`, `*(p + k)`, `&b[k]`, `m[i][j]`; `m` of `m.a[i]` and
+/// `m->a[i]`), or null.
+const clang::VarDecl *rootOf(const clang::Expr *e);
+
+/// Whether `s` may write memory: an element of `root` where given, else
+/// any; an element of an unknown root, or a call, may be anything.
+bool writesMemory(const clang::Stmt *s, const clang::VarDecl *root = nullptr);
+
 /// True if `e` is an integer or floating literal of the given value (`0`,
 /// `1.0f`, `0.5`), through casts.
 bool isLiteral(const clang::Expr *e, double value);
@@ -375,6 +391,15 @@ localArrays(llvm::ArrayRef<const clang::Stmt *> statements);
 /// that names it): that loop and the value; else nulls.
 std::pair<const clang::Stmt *, const clang::Expr *>
 startOfLoop(llvm::ArrayRef<const clang::Stmt *> statements, size_t n);
+
+/// The statement that gives the counter of `loop` (a `while`, a `do` or a
+/// `for` without a start of its own) the value it starts from, and the
+/// value, where that statement lies in a block of `enclosing` (the
+/// statements around the loop, outermost first), ahead of the loop through
+/// blocks and if-branches, and nothing between names the counter or
+/// changes the value; else nulls.
+LoopStart startAbove(llvm::ArrayRef<const clang::Stmt *> enclosing,
+                     const clang::Stmt *loop);
 
 /// Walks the nest rooted at scope.outer, filling sourceLoops, writes and
 /// locals (over source loops). Returns false (with scope.rejection set) on

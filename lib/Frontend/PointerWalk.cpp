@@ -621,7 +621,8 @@ private:
     }
     if (!parsed->start) {
       c.why = "the loop over " + iv +
-              " continues from where the loop before it stopped";
+              " has no start: no statement ahead of it sets " + iv +
+              " where nothing between changes the value";
       return c;
     }
     if (std::optional<std::string> why = varies(parsed->start, true)) {

@@ -153,3 +153,8 @@ LoopDirective mlir::gemm::classifyLoopDirective(StringRef directive) {
     return LoopDirective::Shared;
   return LoopDirective::Other;
 }
+
+bool mlir::gemm::runsOnce(StringRef directive) {
+  return llvm::is_contained({"task", "single", "master", "masked", "section"},
+                            directive.trim());
+}

@@ -56,6 +56,12 @@ enum class LoopDirective {
 };
 LoopDirective classifyLoopDirective(llvm::StringRef directive);
 
+/// Whether one thread runs the block of an OpenMP `directive` once each
+/// time a thread meets it (`task`, `single`, `master`, `masked`,
+/// `section`): a nest inside is then one product per run, as written,
+/// whatever team runs around it.
+bool runsOnce(llvm::StringRef directive);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_LIB_FRONTEND_PRAGMAS_H

@@ -35,14 +35,20 @@ enum Dim { Batch, M, N, K };
 /// Finds references to a variable outside a statement.
 class OutsideUse : public RecursiveASTVisitor<OutsideUse> {
 public:
-  OutsideUse(const VarDecl *var, SourceRange nest, const SourceManager &sm)
-      : var(var), nest(nest), sm(sm) {}
+  /// `start`: the statement that starts the nest's outermost loop (which
+  /// may lie blocks above it), or an invalid range.
+  OutsideUse(const VarDecl *var, SourceRange nest, SourceRange start,
+             const SourceManager &sm)
+      : var(var), nest(nest), start(start), sm(sm) {}
   bool VisitDeclRefExpr(DeclRefExpr *ref) {
     SourceLocation loc = ref->getLocation();
     // The nest's own pragma lines count as the nest: an OpenMP clause there
     // names its variables (`private(j)`) but reads nothing after it.
     bool inside = !sm.isBeforeInTranslationUnit(loc, pragmasTop) &&
                   !sm.isBeforeInTranslationUnit(nest.getEnd(), loc);
+    inside |= start.isValid() &&
+              !sm.isBeforeInTranslationUnit(loc, start.getBegin()) &&
+              !sm.isBeforeInTranslationUnit(start.getEnd(), loc);
     found |= ref->getDecl() == var && !inside;
     return !found;
   }
@@ -64,7 +70,7 @@ public:
 
 private:
   const VarDecl *var;
-  SourceRange nest;
+  SourceRange nest, start;
   const SourceManager &sm;
   /// The first line of the pragmas above the nest (pragmasAbove).
   SourceLocation pragmasTop = [&] {
@@ -292,14 +298,14 @@ bool Recognizer::checkLeftovers() {
   SourceRange nest(scope.outer->getBeginLoc(), endOfStmt(scope.outer));
   // The statement that starts the outermost loop is read as the loop's; a
   // variable it declares lives on after the nest.
-  SourceRange withStart(
-      (scope.outerStart.statement ? scope.outerStart.statement : scope.outer)
-          ->getBeginLoc(),
-      nest.getEnd());
+  const Stmt *start = scope.outerStart.statement;
+  SourceRange startRange =
+      start ? SourceRange(start->getBeginLoc(), endOfStmt(start))
+            : SourceRange();
   for (const VarDecl *var : scope.written) {
     if (scope.findLocal(var) || nest.fullyContains(var->getSourceRange()))
       continue;
-    OutsideUse finder(var, withStart, scope.ctx.getSourceManager());
+    OutsideUse finder(var, nest, startRange, scope.ctx.getSourceManager());
     finder.TraverseStmt(function->getBody());
     if (finder.found && !deadAfterNest(scope, var, function))
       return scope.reject("'" + var->getNameAsString() +

@@ -2,6 +2,8 @@
 
 #include "SymExpr.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -75,6 +77,11 @@ static bool isWrapped(const std::string &text) {
 std::string mlir::gemm::parenthesize(const std::string &text) {
   if (isWrapped(text))
     return text;
+  // A widened symbol binds as tightly as its operand.
+  llvm::StringRef widened(text);
+  if (widened.consume_front("(long long)") &&
+      parenthesize(widened.str()) == widened)
+    return text;
   std::string probe = text;
   for (size_t pos; (pos = probe.find("->")) != std::string::npos;)
     probe.replace(pos, 2, ".");
@@ -98,8 +105,18 @@ std::string SymExpr::str() const {
     std::string term;
     if (magnitude != 1 || monomial.empty())
       term = std::to_string(magnitude);
-    for (const std::string &symbol : monomial)
-      term += (term.empty() ? "" : " * ") + parenthesize(symbol);
+    // A narrow unsigned symbol is widened where the term negates, scales or
+    // multiplies it.
+    const bool widen =
+        coefficient < 0 || magnitude != 1 || monomial.size() > 1;
+    for (const std::string &symbol : monomial) {
+      llvm::StringRef text(symbol);
+      std::string bare = parenthesize(
+          text.consume_front(kNarrowUnsigned) ? text.str() : symbol);
+      if (widen && text.size() != symbol.size())
+        bare = "(long long)" + bare;
+      term += (term.empty() ? "" : " * ") + bare;
+    }
     out += term;
   }
   return out;

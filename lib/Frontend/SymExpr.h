@@ -21,6 +21,13 @@ namespace mlir::gemm {
 /// access or call, so that it can be an operand of `*`.
 std::string parenthesize(const std::string &text);
 
+/// Marks a symbol whose source type is a 32-bit (or wider, but narrower
+/// than 64-bit) unsigned integer. The launcher's offsets, strides and sizes
+/// are long long, so str() widens it where a term negates, scales or
+/// multiplies it (`-n` would be 2^32 - n, and a product could wrap where
+/// the loop's own walk does not).
+inline constexpr const char *kNarrowUnsigned = "\x01";
+
 /// A sum of integer-weighted products of symbols (invariant source texts).
 class SymExpr {
 public:

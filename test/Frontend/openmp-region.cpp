@@ -8,7 +8,8 @@
 // but for a region that only shares out loops, each one `parallel for`, an
 // orphaned `for` on the nest's loop, launched outside parallel regions, and
 // a nest in the body of a worksharing loop that reads the loop's index,
-// launched once per iteration.
+// launched once per iteration, and a nest in a block that one thread runs
+// once (task, single, master).
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -55,14 +56,14 @@ void stackedRegion(int n, const double *A, const double *B, double *C) {
 }
 
 // A region whose pragma is apart from its block by a comment and a blank
-// line, and a `single` inside it.
+// line, and a `single` inside it: one thread runs the nest.
 void singleInRegion(int n, const float *A, const float *B, float *C) {
 #pragma omp parallel num_threads(4)
   // every thread enters
 
   {
 #pragma omp single
-    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-5]])
+    // CHECK: :[[@LINE+1]]:5: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         for (int k = 0; k < n; ++k)
@@ -83,27 +84,15 @@ void parallelRepeat(int reps, int n, const float *A, const float *B, float *C) {
           C[i * n + j] += A[i * n + k] * B[k * n + j];
 }
 
-// A task around the nest.
-void task(int n, const float *A, const float *B, float *C) {
-#pragma omp task
-  {
-    // CHECK: :[[@LINE+1]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'task' region (line [[@LINE-2]])
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        for (int k = 0; k < n; ++k)
-          C[i * n + j] += A[i * n + k] * B[k * n + j];
-  }
-}
-
 // Orphaned worksharing: the function may run inside a region its caller
 // opened, whose threads share the loop. The launcher runs only where no
 // region is active; in one, every thread takes the original loop. On an
 // inner loop, the `for` shares that loop only: left as written.
-// OUT:      {{^}}if (!(!gemm_opt_in_parallel() && gemm_opt_nest_1({{.*}}))) {
+// OUT:      {{^}}if (!(!gemm_opt_in_parallel() && gemm_opt_nest_2({{.*}}))) {
 // OUT-NEXT: {{^}}#line [[@LINE+4]] "{{.*}}openmp-region.cpp"
 // OUT-NEXT: {{^}}#pragma omp for schedule(dynamic)
 void orphaned(int n, const float *A, const float *B, float *C) {
-  // CHECK: :[[@LINE+2]]:3: remark: GEMM recognised: {{.*}}; its OpenMP 'for' shares the loop with a caller's team where one is active: the launcher runs only outside parallel regions; rewritten to call gemm_opt_nest_1 [-Rpass=gemm]
+  // CHECK: :[[@LINE+2]]:3: remark: GEMM recognised: {{.*}}; its OpenMP 'for' shares the loop with a caller's team where one is active: the launcher runs only outside parallel regions; rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
 #pragma omp for schedule(dynamic)
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
@@ -163,8 +152,8 @@ void afterRegion(int n, float *scratch, const float *A, const float *B, float *C
 #pragma omp parallel for
   for (int i = 0; i < n; ++i)
     scratch[i] = 0;
-  // CHECK: :[[@LINE+12]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
-  // OUT:      {{^}}if (!gemm_opt_nest_2({{.*}})) {
+  // CHECK: :[[@LINE+12]]:3: remark: GEMM recognised: {{.*}} rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+  // OUT:      {{^}}if (!gemm_opt_nest_3({{.*}})) {
   // OUT-NEXT: {{^}}#line [[@LINE+5]] "{{.*}}openmp-region.cpp"
   // OUT-NEXT: {{^}}#ifdef _OPENMP
   // OUT-NEXT: {{^}}#pragma omp parallel for \
@@ -209,8 +198,8 @@ void privateRegion(int n, const double *A, const double *B, double *E,
       }
   }
 }
-// OUT: {{^}}if (!gemm_opt_nest_3(
 // OUT: {{^}}if (!gemm_opt_nest_4(
+// OUT: {{^}}if (!gemm_opt_nest_5(
 
 // A nest in the body of a `parallel for` whose iterations pick its operands
 // (a product per attention head, each head's matrices views that count
@@ -296,5 +285,53 @@ void perHeadSimd(int heads, int n, const View &Q, const View &K,
         for (int l = 0; l < n; ++l)
           *c += q.row(i)[l] * k.row(l)[j];
       }
+  }
+}
+
+// Blocks that one thread runs once each time a thread meets them: a task,
+// a single or master block inside a parallel region. The launch replaces
+// that one run of the nest, so the team around it launches nothing more.
+// A critical section runs once per thread: still every thread's product.
+void task(int n, const float *A, const float *B, float *C) {
+#pragma omp task
+  {
+    // CHECK: :[[@LINE+1]]:5: remark: GEMM recognised: {{.*}} rewritten to call {{.*}} [-Rpass=gemm]
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < n; ++k)
+          C[i * n + j] += A[i * n + k] * B[k * n + j];
+  }
+}
+void onceInRegion(int n, const float *A, const float *B, float *C,
+                  float *D) {
+#pragma omp parallel
+  {
+#pragma omp single
+    {
+      // CHECK: :[[@LINE+1]]:7: remark: GEMM recognised: {{.*}} rewritten to call {{.*}} [-Rpass=gemm]
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          for (int k = 0; k < n; ++k)
+            C[i * n + j] += A[i * n + k] * B[k * n + j];
+    }
+#pragma omp master
+    {
+#pragma omp task
+      {
+        // CHECK: :[[@LINE+1]]:9: remark: GEMM recognised: {{.*}} rewritten to call {{.*}} [-Rpass=gemm]
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            for (int k = 0; k < n; ++k)
+              D[i * n + j] += A[i * n + k] * B[k * n + j];
+      }
+    }
+#pragma omp critical
+    {
+      // CHECK: :[[@LINE+1]]:7: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-23]]), where every thread that reaches it would launch the whole product [-Rpass-missed=gemm]
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          for (int k = 0; k < n; ++k)
+            D[i * n + j] += A[i * n + k] * B[k * n + j];
+    }
   }
 }

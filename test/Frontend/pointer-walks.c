@@ -182,3 +182,47 @@ void helperColumnWalks(int M, int N, int K, const float *A, const float *B,
     for (int j = 0; j < N; j++)
       columnWalk(K, &A[i * K], &B[j], N, &C[i * N + j]);
 }
+
+// CMSIS-DSP's counters: declared with the function's other locals, the
+// do-while nest inside the else-block of a size check; the statements
+// between name neither the counters nor their values.
+struct matrix {
+  unsigned rows, cols;
+  float *data;
+};
+int blockedCounters(const struct matrix *a, const struct matrix *b,
+                    struct matrix *c) {
+  const float *pa = a->data, *pb = b->data;
+  float *out = c->data;
+  unsigned rowsA = a->rows, colsB = b->cols, colsA = a->cols;
+  unsigned col, i = 0U, row = rowsA, cnt;
+  int status;
+  if (colsA != b->rows) {
+    status = -1;
+  } else {
+    // REMARK: :[[@LINE+1]]:5: remark: GEMM recognised: f32, M x N x K = rowsA x colsB x colsA; {{.*}}; accumulates in 'sum', alpha = 1, beta = 0; the launcher runs only where rowsA > 0 and colsB > 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_9 [-Rpass=gemm]
+    do {
+      float *px = out + i;
+      const float *p2 = pb;
+      col = colsB;
+      do {
+        const float *p1 = pa;
+        float sum = 0.0f;
+        cnt = colsA;
+        while (cnt > 0U) {
+          sum += *p1++ * *p2;
+          p2 += colsB;
+          cnt--;
+        }
+        *px++ = sum;
+        col--;
+        p2 = pb + (colsB - col);
+      } while (col > 0U);
+      i = i + colsB;
+      pa = pa + colsA;
+      row--;
+    } while (row > 0U);
+    status = 0;
+  }
+  return status;
+}

@@ -184,3 +184,58 @@ void helperSkips(int m, int n, int k, const float *A, const float *B,
     for (int j = 0; j < n; j++)
       skipZeros(k, &A[i * k], &B[j], n, &C[i * n + j]);
 }
+
+// A do-while's counter set ahead of it from a value that a statement
+// between changes (the loop runs the first M rows, not M / 2), or from
+// memory that a statement between may write: the loop has no start.
+void startChanged(const float *pa, const float *pb, float *pc, unsigned M,
+                  unsigned N, unsigned K, unsigned *rows) {
+  unsigned i = 0, row = M, row2 = *rows;
+  M = M / 2;
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the walk of integer 'i' is not counted: the loop over 'row' has no start: no statement ahead of it sets 'row' where nothing between changes the value [-Rpass-missed=gemm]
+  do {
+    float *px = pc + i;
+    const float *p2 = pb;
+    unsigned col = N;
+    do {
+      const float *p1 = pa;
+      float sum = 0.f;
+      unsigned c = K;
+      while (c > 0U) {
+        sum += *p1++ * *p2;
+        p2 += N;
+        c--;
+      }
+      *px++ = sum;
+      col--;
+      p2 = pb + (N - col);
+    } while (col > 0U);
+    i = i + N;
+    pa = pa + K;
+    row--;
+  } while (row > 0U);
+  pc[0] = 1;
+  i = 0;
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the walk of integer 'i' is not counted: the loop over 'row2' has no start: no statement ahead of it sets 'row2' where nothing between changes the value [-Rpass-missed=gemm]
+  do {
+    float *px = pc + i;
+    const float *p2 = pb;
+    unsigned col = N;
+    do {
+      const float *p1 = pa;
+      float sum = 0.f;
+      unsigned c = K;
+      while (c > 0U) {
+        sum += *p1++ * *p2;
+        p2 += N;
+        c--;
+      }
+      *px++ = sum;
+      col--;
+      p2 = pb + (N - col);
+    } while (col > 0U);
+    i = i + N;
+    pa = pa + K;
+    row2--;
+  } while (row2 > 0U);
+}

@@ -1,7 +1,8 @@
 // Products written by walking pointers instead of indexing: bumps once per
 // iteration, post-increments in the accesses and stores, pointers reset per
 // row or walking on across rows, bumps in a loop's increment, and counters
-// counted down by `while` and `do` loops. Each is run as written and as
+// counted down by `while` and `do` loops (set with the function's other
+// locals, in a block below them). Each is run as written and as
 // rewritten; C sits between guard cells that must come out untouched, and
 // the inputs must come out as they went in.
 //
@@ -12,7 +13,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-8: [-Rpass=gemm]
+// CHECK-COUNT-9: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <vector>
@@ -185,6 +186,41 @@ static void preIncrement(int M, int N, int K, const float *A, const float *B,
     }
 }
 
+// CMSIS-DSP's counters: set with the function's other locals, the nest in
+// the else-block of a size check.
+static int blockCounters(unsigned M, unsigned N, unsigned K, const float *pa,
+                         const float *pb, float *pc) {
+  unsigned col, i = 0U, row = M, cnt;
+  int status;
+  if (M == 0 || N == 0) {
+    status = -1;
+  } else {
+    do {
+      float *px = pc + i;
+      const float *p2 = pb;
+      col = N;
+      do {
+        const float *p1 = pa;
+        float sum = 0.0f;
+        cnt = K;
+        while (cnt > 0U) {
+          sum += *p1++ * *p2;
+          p2 += N;
+          cnt--;
+        }
+        *px++ = sum;
+        col--;
+        p2 = pb + (N - col);
+      } while (col > 0U);
+      i = i + N;
+      pa = pa + K;
+      row--;
+    } while (row > 0U);
+    status = 0;
+  }
+  return status;
+}
+
 int main() {
   const int sizes[][3] = {{32, 24, 40}, {37, 29, 45}, {1, 7, 3}};
   for (const int *s : sizes) {
@@ -228,6 +264,12 @@ int main() {
       Problem<float> p(m, n, k, 22);
       preIncrement(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("pre-increment", n, 1);
+    }
+    {
+      Problem<float> p(m, n, k, 25);
+      if (blockCounters(m, n, k, p.a.data(), p.b.data(), p.C()) != 0)
+        return 1;
+      p.print("block-counters", n, 1);
     }
   }
   return 0;

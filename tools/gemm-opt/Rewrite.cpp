@@ -172,7 +172,8 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
         {"-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
          "-Wno-error=int-conversion",
          "-Wno-error=incompatible-function-pointer-types",
-         "-Wno-error=missing-template-arg-list-after-template-kw"},
+         "-Wno-error=missing-template-arg-list-after-template-kw",
+         "-Wno-error=register", "-Wno-error=c++11-narrowing"},
         ArgumentInsertPosition::BEGIN));
     // Clang writes the job.depfile itself. This adjuster runs after the tool's
     // own, which strip the dependency flags of compile commands; -MQ quotes
