@@ -216,6 +216,23 @@ private:
     enclosing.pop_back();
   }
 
+  /// Leaves `loop` as written for `why`, its remark, unless a nest inside
+  /// it gets a remark of its own: where `open`, the nests beside
+  /// `obstacle`, a statement of the loop's that stopped it (all of them
+  /// where it is null), are each tried on their own.
+  void missedOpening(const Stmt *loop, const FunctionDecl *function,
+                     const Stmt *obstacle, bool open, const std::string &why) {
+    unsigned before = reported;
+    if (open) {
+      llvm::SaveAndRestore peeled(minDepth, 3);
+      enclosing.push_back(loop);
+      scanBeside(loopBody(loop), function, obstacle);
+      enclosing.pop_back();
+    }
+    if (reported == before)
+      missed(loop, why);
+  }
+
   /// Scans the nests of `s` that do not hold `obstacle`, a statement that
   /// kept the nest around them from being one product: each is a candidate
   /// of its own (all of them where it is null).
@@ -677,7 +694,7 @@ private:
     if (std::optional<std::string> why = openaccObstacle(loop, function))
       return missed(loop, *why);
     if (std::optional<std::string> why = openmpObstacle(loop))
-      return missed(loop, *why);
+      return missedOpening(loop, function, nullptr, true, *why);
     // A nest may end in a macro expansion (`C(i, j) += A(i, l) * B(l, j);`
     // with accessor macros): the splice then ends after the invocation.
     SourceLocation end = endOfStmt(loop);
@@ -711,19 +728,13 @@ private:
         if (std::optional<Versions> versions = versionNest(
                 loop, function, ctx, startBefore(loop), r.rejection))
           return handleVersions(loop, *versions);
-        unsigned before = reported;
         // A peeled loop opens whole; else only beside the obstacle.
         const Stmt *obstacle =
             r.rejection.peelable ? nullptr : r.rejection.obstacle;
-        if (r.rejection.peelable || (obstacle && holds(loop, obstacle))) {
-          llvm::SaveAndRestore peeled(minDepth, 3);
-          enclosing.push_back(loop);
-          scanBeside(loopBody(loop), function, obstacle);
-          enclosing.pop_back();
-        }
-        if (reported == before)
-          missed(loop, r.rejection.reason);
-        return;
+        return missedOpening(loop, function, obstacle,
+                             r.rejection.peelable ||
+                                 (obstacle && holds(loop, obstacle)),
+                             r.rejection.reason);
       }
       recognized.push_back(std::move(r));
     }
