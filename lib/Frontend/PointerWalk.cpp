@@ -182,6 +182,9 @@ private:
   bool rewriting = true;
   /// Inside an `if` or a conditional operand: a move here is conditional.
   int conditional = 0;
+  /// The outermost such statement or operand around the walk: the obstacle
+  /// of a conditional move, beside which other nests may still be tried.
+  const Stmt *branch = nullptr;
   std::vector<const Stmt *> chain; ///< Loops around the current statement.
   /// Per full expression: the walked pointers it moves and reads.
   std::vector<const VarDecl *> moved, read;
@@ -189,6 +192,22 @@ private:
   bool fail(const std::string &reason) {
     scope.reject(reason);
     return false;
+  }
+
+  /// Fails for a move or set inside `branch`.
+  bool failInBranch(const std::string &reason) {
+    scope.reject(reason, false, branch);
+    return false;
+  }
+
+  /// Walks `child` as conditional code inside `s`.
+  template <class Walk> bool inBranch(const Stmt *s, Walk walk) {
+    if (!conditional++)
+      branch = s;
+    bool ok = walk();
+    if (!--conditional)
+      branch = nullptr;
+    return ok;
   }
 
   void replace(Stmt *&slot, Stmt *with) {
@@ -958,7 +977,7 @@ private:
 
   bool move(const Bump &bump, State &state) {
     if (conditional)
-      return fail(what(bump.var) +
+      return failInBranch(what(bump.var) +
                   " is moved conditionally, so its offset is not a function "
                   "of the loop indices");
     std::optional<Offset> by = amount(bump);
@@ -1026,13 +1045,12 @@ private:
         return execCase(choice, *run, state);
     // `if`, `switch` and the like: reads are rewritten, moves (an arm `p
     // += ld;` too) are conditional.
-    ++conditional;
-    bool ok = true;
-    for (Stmt *&child : s->children())
-      if (child && !(ok = execStmt(child, state)))
-        break;
-    --conditional;
-    return ok;
+    return inBranch(s, [&] {
+      for (Stmt *&child : s->children())
+        if (child && !execStmt(child, state))
+          return false;
+      return true;
+    });
   }
 
   /// The statements of `run`, a case of `choice`, in their slots.
@@ -1065,7 +1083,7 @@ private:
   bool reset(Stmt *&slot, BinaryOperator *assign, const VarDecl *var,
              State &state) {
     if (conditional)
-      return fail(what(var) +
+      return failInBranch(what(var) +
                   " is set conditionally, so its offset is not a function of "
                   "the loop indices");
     std::optional<ByteStep> bytes =
@@ -1129,7 +1147,7 @@ private:
         unary && unary->isIncrementDecrementOp())
       if (const VarDecl *var = walkedVar(unary->getSubExpr())) {
         if (conditional)
-          return fail(what(var) +
+          return failInBranch(what(var) +
                       " is moved conditionally, so its offset is not a "
                       "function of the loop indices");
         moved.push_back(var);
@@ -1160,11 +1178,9 @@ private:
                      cast<BinaryOperator>(e)->isLogicalOp());
     bool first = true;
     for (Stmt *&child : e->children()) {
-      if (branches && !first)
-        ++conditional;
-      bool ok = execExpr(child, state, bumps);
-      if (branches && !first)
-        --conditional;
+      bool ok = branches && !first
+                    ? inBranch(e, [&] { return execExpr(child, state, bumps); })
+                    : execExpr(child, state, bumps);
       if (!ok)
         return false;
       first = false;

@@ -55,15 +55,30 @@ public:
   /// A loop apart from the nest that starts with `var = ...`, like the next
   /// nest's `for (i = 0; ...)` where `i` is declared once for both, reads
   /// the variable only after giving it a new value.
+  /// Its start may set several variables (`for (jg = jj, j = 0; ...)`).
   bool TraverseForStmt(ForStmt *loop) {
-    const auto *init = dyn_cast_or_null<BinaryOperator>(loop->getInit());
-    const auto *lhs = init ? dyn_cast<DeclRefExpr>(init->getLHS()) : nullptr;
     bool apart = sm.isBeforeInTranslationUnit(nest.getEnd(),
                                               loop->getBeginLoc()) ||
                  sm.isBeforeInTranslationUnit(endOfStmt(loop), nest.getBegin());
-    if (init && init->getOpcode() == BO_Assign && lhs &&
-        lhs->getDecl() == var && apart)
-      return TraverseStmt(init->getRHS());
+    std::vector<Expr *> starts;
+    for (Expr *e = dyn_cast_or_null<Expr>(loop->getInit()); e;) {
+      auto *comma = dyn_cast<BinaryOperator>(e->IgnoreParens());
+      if (!comma || comma->getOpcode() != BO_Comma) {
+        starts.insert(starts.begin(), e);
+        break;
+      }
+      starts.insert(starts.begin(), comma->getRHS());
+      e = comma->getLHS();
+    }
+    for (Expr *start : starts) {
+      const auto *init = dyn_cast<BinaryOperator>(start->IgnoreParens());
+      const auto *lhs = init ? dyn_cast<DeclRefExpr>(init->getLHS()) : nullptr;
+      if (apart && init && init->getOpcode() == BO_Assign && lhs &&
+          lhs->getDecl() == var)
+        return TraverseStmt(init->getRHS());
+      if (!TraverseStmt(start))
+        return false;
+    }
     return RecursiveASTVisitor::TraverseForStmt(loop);
   }
   bool found = false;
