@@ -216,19 +216,24 @@ private:
     enclosing.pop_back();
   }
 
-  /// Leaves `loop` as written for `why`, its remark, unless a nest inside
-  /// it gets a remark of its own: where `open`, the nests beside
-  /// `obstacle`, a statement of the loop's that stopped it (all of them
-  /// where it is null), are each tried on their own.
+  /// Tries the nests inside `loop` beside `obstacle`, a statement of the
+  /// loop's that stopped it (all of them where it is null), each on its
+  /// own.
+  void openInside(const Stmt *loop, const FunctionDecl *function,
+                  const Stmt *obstacle) {
+    llvm::SaveAndRestore peeled(minDepth, 3);
+    enclosing.push_back(loop);
+    scanBeside(loopBody(loop), function, obstacle);
+    enclosing.pop_back();
+  }
+
+  /// Leaves `loop` as written for `why`, its remark, unless (where `open`)
+  /// a nest inside it beside `obstacle` gets a remark of its own.
   void missedOpening(const Stmt *loop, const FunctionDecl *function,
                      const Stmt *obstacle, bool open, const std::string &why) {
     unsigned before = reported;
-    if (open) {
-      llvm::SaveAndRestore peeled(minDepth, 3);
-      enclosing.push_back(loop);
-      scanBeside(loopBody(loop), function, obstacle);
-      enclosing.pop_back();
-    }
+    if (open)
+      openInside(loop, function, obstacle);
     if (reported == before)
       missed(loop, why);
   }
@@ -693,8 +698,12 @@ private:
       askedPrecision = pragma->precision;
     if (std::optional<std::string> why = openaccObstacle(loop, function))
       return missed(loop, *why);
-    if (std::optional<std::string> why = openmpObstacle(loop))
-      return missedOpening(loop, function, nullptr, true, *why);
+    if (std::optional<std::string> why = openmpObstacle(loop)) {
+      // The loop and each product inside it (a repeat loop in a parallel
+      // region) get remarks of their own.
+      missed(loop, *why);
+      return openInside(loop, function, nullptr);
+    }
     // A nest may end in a macro expansion (`C(i, j) += A(i, l) * B(l, j);`
     // with accessor macros): the splice then ends after the invocation.
     SourceLocation end = endOfStmt(loop);
