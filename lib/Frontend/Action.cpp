@@ -704,9 +704,14 @@ private:
           scanBeside(loopBody(loop), function, obstacle);
           enclosing.pop_back();
         }
-        if (reported == before)
-          missed(loop, r.rejection.reason);
-        return;
+        if (reported != before)
+          return;
+        // Its product may go through a temporary (Temporary.cpp).
+        Recognition through = recognizeThroughTemporary(
+            loop, function, ctx, r.rejection.reason, startBefore(loop));
+        if (!through.nest)
+          return missed(loop, r.rejection.reason);
+        r = std::move(through);
       }
       recognized.push_back(std::move(r));
     }
