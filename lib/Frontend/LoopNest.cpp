@@ -539,7 +539,8 @@ private:
       parsed->follows = previous;
     }
     int index = scope.sourceLoops.size();
-    llvm::SaveAndRestore inside(inTemporary, inTemporary || s == scope.temporary);
+    llvm::SaveAndRestore inside(inTemporary,
+                                inTemporary || s == scope.temporary);
     if (!aroundTemporary())
       normaliseBlock(parsed->body);
     // What the normalisations emptied is no statement of the body: copies

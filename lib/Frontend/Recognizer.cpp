@@ -131,8 +131,11 @@ public:
     // And a `?:` on beta == 0 whose arms differ by beta * C reads as the arm
     // with the term (BetaStore.cpp).
     BetaChoices choices(scope);
-    std::optional<Nest> nest =
-        walks.normalise() ? recognize() : std::optional<Nest>();
+    // Around a product through a temporary, the pointers the nest moves
+    // are variables it writes: A and B are read through none of them.
+    std::optional<Nest> nest = scope.temporary || walks.normalise()
+                                   ? recognize()
+                                   : std::optional<Nest>();
     if (nest) {
       result.nest = std::move(nest);
       result.summary = summary;

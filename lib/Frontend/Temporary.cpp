@@ -16,6 +16,8 @@
 #include "SplitOff.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -82,9 +84,82 @@ const VarDecl *ownerOf(const Expr *e) {
       call && call->getOperator() == OO_Subscript)
     return ownsElements(call->getArg(0)->getType()) ? ownerOf(call->getArg(0))
                                                     : nullptr;
-  if (const auto *member = dyn_cast<MemberExpr>(e); member && !member->isArrow())
+  if (const auto *member = dyn_cast<MemberExpr>(e);
+      member && !member->isArrow())
     return ownerOf(member->getBase());
   return nullptr;
+}
+
+/// Whether `method` appends to a container (`push_back`, `emplace_back`).
+bool isAppend(const CXXMethodDecl *method) {
+  return method && method->getIdentifier() &&
+         (method->getName() == "push_back" ||
+          method->getName() == "emplace_back");
+}
+
+/// The one parent of `e` if it is a T, else null.
+template <class T> const T *parentAs(ASTContext &ctx, const Expr &e) {
+  DynTypedNodeList parents = ctx.getParents(e);
+  return parents.size() == 1 ? parents[0].get<T>() : nullptr;
+}
+
+/// Whether the use `e` of an object (a variable, or an element of one)
+/// only reads or writes it in place: an element read or assigned, a
+/// container's accessor or append, a copy; not an address taken, a
+/// reference bound or an array decaying to a pointer, which would let
+/// another name (A or B) reach its storage.
+bool usedInPlace(ASTContext &ctx, const Expr *e) {
+  if (const auto *cast = parentAs<ImplicitCastExpr>(ctx, *e)) {
+    if (cast->getCastKind() == CK_LValueToRValue)
+      return true;
+    if (cast->getCastKind() == CK_NoOp)
+      return usedInPlace(ctx, cast);
+    const auto *element = cast->getCastKind() == CK_ArrayToPointerDecay
+                              ? parentAs<ArraySubscriptExpr>(ctx, *cast)
+                              : nullptr;
+    return element && element->getBase() == cast && usedInPlace(ctx, element);
+  }
+  if (const auto *paren = parentAs<ParenExpr>(ctx, *e))
+    return usedInPlace(ctx, paren);
+  if (const auto *op = parentAs<BinaryOperator>(ctx, *e))
+    return op->isAssignmentOp() && op->getLHS() == e;
+  if (const auto *op = parentAs<UnaryOperator>(ctx, *e))
+    return op->isIncrementDecrementOp();
+  if (const auto *call = parentAs<CXXOperatorCallExpr>(ctx, *e))
+    return call->getOperator() == OO_Subscript && call->getArg(0) == e &&
+           usedInPlace(ctx, call);
+  if (const auto *member = parentAs<MemberExpr>(ctx, *e)) {
+    const auto *call = parentAs<CXXMemberCallExpr>(ctx, *member);
+    const auto *method = call ? call->getMethodDecl() : nullptr;
+    return method && method->getIdentifier() &&
+           (method->getName() == "size" || method->getName() == "empty" ||
+            isAppend(method));
+  }
+  // Appended to a container, or copied into one, or returned (a copy).
+  if (const auto *call = parentAs<CXXMemberCallExpr>(ctx, *e))
+    return isAppend(call->getMethodDecl()) &&
+           llvm::is_contained(call->arguments(), e);
+  if (const auto *copy = parentAs<CXXConstructExpr>(ctx, *e))
+    return ownsElements(copy->getType());
+  return parentAs<ReturnStmt>(ctx, *e);
+}
+
+/// Whether `var`, a local array or container, is named in its function
+/// only in place (usedInPlace), so that no pointer can reach it.
+bool ownedAlone(ASTContext &ctx, const VarDecl *var) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    ASTContext &ctx;
+    const VarDecl *var;
+    bool inPlace = true;
+    bool VisitDeclRefExpr(DeclRefExpr *ref) {
+      inPlace &= ref->getDecl() != var || usedInPlace(ctx, ref);
+      return inPlace;
+    }
+  } uses{{}, ctx, var};
+  const auto *function =
+      dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod());
+  return function && function->getBody() &&
+         (uses.TraverseStmt(function->getBody()), uses.inPlace);
 }
 
 /// Reads the effects of the statements beside the K loop (effectsBeside).
@@ -142,8 +217,7 @@ private:
     lhs = lhs->IgnoreParenImpCasts();
     if (const auto *ref = dyn_cast<DeclRefExpr>(lhs)) {
       const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-      if (!var || !var->hasLocalStorage() ||
-          var->getType()->isReferenceType())
+      if (!var || !var->hasLocalStorage() || var->getType()->isReferenceType())
         return scope.reject("the nest assigns '" + scope.print(lhs) +
                             "', no local of the function, which may be "
                             "memory of A or B"),
@@ -172,12 +246,11 @@ private:
                            ? "operator[]"
                        : method->getIdentifier() ? method->getName()
                                                  : "";
-      if (llvm::is_contained({"operator[]", "size", "data", "empty", "front",
-                              "back"},
-                             name))
+      if (llvm::is_contained(
+              {"operator[]", "size", "data", "empty", "front", "back"}, name))
         return true;
       const VarDecl *owner = ownerOf(object);
-      if (owner && (name == "push_back" || name == "emplace_back")) {
+      if (owner && isAppend(method) && ownedAlone(scope.ctx, owner)) {
         scope.written.insert(owner);
         return true;
       }
@@ -207,8 +280,7 @@ bool names(StringRef text, StringRef name) {
 /// Whether `access` (A or B) may read `var`'s storage: it names the
 /// variable, as written or through the locals it was read through.
 bool readsVar(const Access &access, const VarDecl *var) {
-  return mentions(access.expr, var) ||
-         names(access.basePtr, var->getName()) ||
+  return mentions(access.expr, var) || names(access.basePtr, var->getName()) ||
          names(access.root, var->getName());
 }
 
@@ -253,9 +325,7 @@ std::optional<Access> mlir::gemm::temporaryAccess(NestScope &scope,
                           scope.print(mac.lhs) +
                           "', not into one element for all its iterations");
   }
-  Access t{mac.lhs,
-           temporaryName.str(),
-           temporaryName.str(),
+  Access t{mac.lhs, temporaryName.str(), temporaryName.str(),
            AffineForm(scope.loops.size()),
            mac.lhs->getType().getCanonicalType().getUnqualifiedType()};
   SymExpr stride = SymExpr::constant(1);
@@ -277,14 +347,15 @@ std::optional<Access> mlir::gemm::temporaryAccess(NestScope &scope,
 
 std::optional<std::string>
 mlir::gemm::throughTemporary(NestScope &scope, ArrayRef<const Expr *> stores,
-                             const Access &x, const Access &y,
-                             const Access &t, Nest &nest) {
+                             const Access &x, const Access &y, const Access &t,
+                             Nest &nest) {
   // Each store misses A and B: it is an object of the function that they
   // do not read, or its span misses theirs (tested before the launcher).
   nest.sideChecks = {temporaryName.str()};
   for (const Expr *e : stores) {
-    if (const VarDecl *owner = ownerOf(e);
-        owner && !readsVar(x, owner) && !readsVar(y, owner))
+    if (const VarDecl *owner = ownerOf(e); owner && !readsVar(x, owner) &&
+                                           !readsVar(y, owner) &&
+                                           ownedAlone(scope.ctx, owner))
       continue;
     std::string what = "the nest stores to '" + scope.print(e) + "'";
     std::vector<int> context;
@@ -349,8 +420,7 @@ mlir::gemm::throughTemporary(NestScope &scope, ArrayRef<const Expr *> stores,
   for (const std::string &size : sizes)
     nest.temporarySize += (nest.temporarySize.empty() ? "" : " * ") +
                           std::string("(size_t)") + size;
-  return "the product goes through a temporary of " +
-         llvm::join(sizes, " x ") +
+  return "the product goes through a temporary of " + llvm::join(sizes, " x ") +
          " elements, and the rest of the nest runs as written (the K loop "
          "at line " +
          std::to_string(sm.getExpansionLineNumber(kLoop->getBeginLoc())) +

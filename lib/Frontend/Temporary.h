@@ -44,8 +44,7 @@ std::optional<Access> temporaryAccess(NestScope &scope, const Contraction &c,
 /// the obstacle in scope.rejection.
 std::optional<std::string>
 throughTemporary(NestScope &scope, llvm::ArrayRef<const clang::Expr *> stores,
-                 const Access &x, const Access &y, const Access &t,
-                 Nest &nest);
+                 const Access &x, const Access &y, const Access &t, Nest &nest);
 
 } // namespace mlir::gemm
 

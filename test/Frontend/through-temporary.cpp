@@ -4,6 +4,8 @@
 // misses keep the remark of the whole nest: a K loop under a branch, a
 // break in the loops around it, a store into A, a store whose span the
 // guard cannot check, a K bound the nest changes, a call through a pointer.
+// The forms: a bias scaled with the sum, ncnn's gemm_transB, rows pushed
+// into a local vector of vectors, a scale read through a moved pointer.
 //
 // RUN: gemm-opt %s -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -29,7 +31,7 @@ void scaledBias(float *out, const float *x, const float *w, const float *bias,
 // OUT: #include <stdlib.h>
 // OUT: { float *gemm_opt_temporary = (float *)malloc(sizeof(float) * (size_t)M * (size_t)N); if (!((gemm_opt_temporary) && ((unsigned long long)(out + {{.*}} <= (unsigned long long)(x + {{.*}} && gemm_opt_nest_0(x, M, K, K, 1, w, K, N, 1, K, gemm_opt_temporary, M, N, N, 1, 1, 0))) {
 // OUT: } else {
-// OUT-NEXT: #line 18 "{{.*}}through-temporary.cpp"
+// OUT-NEXT: #line 20 "{{.*}}through-temporary.cpp"
 // OUT-NEXT: for (int i = 0; i < M; i++)
 // OUT-NEXT: for (int j = 0; j < N; j++) {
 // OUT-NEXT: float sum = bias[j];
@@ -38,7 +40,7 @@ void scaledBias(float *out, const float *x, const float *w, const float *bias,
 // OUT-NEXT: out[i * N + j] = sum * scale;
 // OUT-NEXT: }
 // OUT-NEXT: }
-// OUT-NEXT: #line 24 "{{.*}}through-temporary.cpp"
+// OUT-NEXT: #line 26 "{{.*}}through-temporary.cpp"
 // OUT-NEXT: free(gemm_opt_temporary); }
 
 // ncnn's gemm_transB: C broadcast into the sum by flags, alpha applied
@@ -94,6 +96,24 @@ std::vector<std::vector<double>> multiply(
 }
 // OUT: { double *gemm_opt_temporary = (double *)malloc(sizeof(double) * (size_t)A.size() * (size_t)n); if (!((gemm_opt_temporary) && gemm_opt_nest_2(
 // OUT: s += gemm_opt_temporary[i * n + j];
+
+// A per-column scale read through a pointer that a flag moves: the
+// pointer is a variable the nest writes, which A and B are not read through.
+void perColumn(float *out, const float *x, const float *w,
+               const float *scales, int perChannel, int M, int N, int K) {
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; {{.*}}; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of M x N elements, and the rest of the nest runs as written (the K loop at line [[@LINE+5]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: pointer 'sp' is moved conditionally, so its offset is not a function of the loop indices; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+  for (int i = 0; i < M; i++) {
+    const float *sp = scales;
+    for (int j = 0; j < N; j++) {
+      float sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += x[i * K + k] * w[j * K + k];
+      out[i * N + j] = sum * *sp;
+      if (perChannel)
+        sp++;
+    }
+  }
+}
 
 // A K loop that a branch skips: a GEMM over the whole box would run it
 // everywhere.

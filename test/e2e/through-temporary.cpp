@@ -2,7 +2,8 @@
 // clean product, and the nest uses the sum in a way no epilogue covers: a
 // bias scaled with the sum, ncnn's gemm_transB (C broadcast into the sum by
 // a chain of ifs, then alpha, then a store that a flag transposes), and
-// rows pushed into a local vector of vectors. The launcher computes the
+// rows pushed into a local vector of vectors, a per-column scale read
+// through a pointer that a flag moves. The launcher computes the
 // product into the temporary, then the nest runs as written with its K
 // loop reading it. A store into B's memory makes the run-time check run
 // the loop as written. Guard cells around every array must keep their
@@ -16,10 +17,10 @@
 // RUN: env GEMM_OPT_DEVICE=cpu GEMM_OPT_TRACE=1 %t.gpu > %t.lifted 2> %t.trace
 // RUN: %python %S/compare.py %t.expected %t.lifted
 // RUN: FileCheck %s --check-prefix=TRACE < %t.trace
-// CHECK-COUNT-3: the product goes through a temporary of {{.*}} [-Rpass=gemm]
-// The scaled bias, gemm_transB twice (the overlapping call runs the loop),
-// and the vector of vectors.
-// TRACE-COUNT-4: ran on the CPU reference
+// CHECK-COUNT-4: the product goes through a temporary of {{.*}} [-Rpass=gemm]
+// The scaled bias, the scales twice, gemm_transB twice (the overlapping call
+// runs the loop), and the vector of vectors.
+// TRACE-COUNT-6: ran on the CPU reference
 // TRACE-NOT: ran on the CPU reference
 #include "e2e_util.h"
 
@@ -69,6 +70,23 @@ static void gemmTransB(const float *a, const float *b, const float *c,
   }
 }
 
+// A per-column scale read through a pointer that a flag moves.
+static void perColumn(float *out, const float *x, const float *w,
+                      const float *scales, int perChannel, int M, int N,
+                      int K) {
+  for (int i = 0; i < M; i++) {
+    const float *sp = scales;
+    for (int j = 0; j < N; j++) {
+      float sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += x[i * K + k] * w[j * K + k];
+      out[i * N + j] = sum * *sp;
+      if (perChannel)
+        sp++;
+    }
+  }
+}
+
 using Rows = std::vector<std::vector<double>>;
 
 static Rows multiply(const Rows &A, const Rows &B) {
@@ -114,6 +132,16 @@ int main() {
               N, N, 1);
   for (const auto *v : {&x, &w, &bias, &out})
     checkGuards("scaledBias", *v);
+
+  // The scale per column, then one scale for all.
+  for (int pass = 0; pass < 2; ++pass) {
+    perColumn(out.data() + guard, x.data() + guard, w.data() + guard,
+              bias.data() + guard, pass == 0, M, N, K);
+    printMatrix(pass ? "one_scale" : "per_column", K, xw, out.data() + guard,
+                M, N, N, 1);
+    for (const auto *v : {&x, &w, &bias, &out})
+      checkGuards("perColumn", *v);
+  }
 
   // gemm_transB: C broadcast per row, output transposed with a padded
   // leading dimension; then per element, not transposed.
