@@ -227,17 +227,6 @@ private:
     enclosing.pop_back();
   }
 
-  /// Leaves `loop` as written for `why`, its remark, unless (where `open`)
-  /// a nest inside it beside `obstacle` gets a remark of its own.
-  void missedOpening(const Stmt *loop, const FunctionDecl *function,
-                     const Stmt *obstacle, bool open, const std::string &why) {
-    unsigned before = reported;
-    if (open)
-      openInside(loop, function, obstacle);
-    if (reported == before)
-      missed(loop, why);
-  }
-
   /// Scans the nests of `s` that do not hold `obstacle`, a statement that
   /// kept the nest around them from being one product: each is a candidate
   /// of its own (all of them where it is null).
@@ -699,10 +688,14 @@ private:
     if (std::optional<std::string> why = openaccObstacle(loop, function))
       return missed(loop, *why);
     if (std::optional<std::string> why = openmpObstacle(loop)) {
-      // The loop and each product inside it (a repeat loop in a parallel
-      // region) get remarks of their own.
-      missed(loop, *why);
-      return openInside(loop, function, nullptr);
+      // Each product inside it gets a remark of its own (a repeat loop in
+      // a parallel region, a blocked driver around tasks); the loop one
+      // only where none does.
+      unsigned before = reported;
+      openInside(loop, function, nullptr);
+      if (reported == before)
+        missed(loop, *why);
+      return;
     }
     // A nest may end in a macro expansion (`C(i, j) += A(i, l) * B(l, j);`
     // with accessor macros): the splice then ends after the invocation.
@@ -740,10 +733,17 @@ private:
         // A peeled loop opens whole; else only beside the obstacle.
         const Stmt *obstacle =
             r.rejection.peelable ? nullptr : r.rejection.obstacle;
-        return missedOpening(loop, function, obstacle,
-                             r.rejection.peelable ||
-                                 (obstacle && holds(loop, obstacle)),
-                             r.rejection.reason);
+        unsigned before = reported;
+        if (r.rejection.peelable || (obstacle && holds(loop, obstacle)))
+          openInside(loop, function, obstacle);
+        if (reported != before)
+          return;
+        // Its product may go through a temporary (Temporary.cpp).
+        Recognition through = recognizeThroughTemporary(
+            loop, function, ctx, r.rejection.reason, startBefore(loop));
+        if (!through.nest)
+          return missed(loop, r.rejection.reason);
+        r = std::move(through);
       }
       recognized.push_back(std::move(r));
     }

@@ -766,11 +766,12 @@ std::optional<bool> foldBetaBranch(const Write &w, const Write &mac,
 
 } // namespace
 
-std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
-  // The multiply-accumulate: an accumulation whose added term multiplies
-  // two array elements.
-  const Write *mac = nullptr;
-  Product product;
+/// The multiply-accumulate: the one accumulation whose added term
+/// multiplies two array elements, as a contraction of its factors, its loops
+/// and alpha; `mac` and `product` get its write and its factors.
+static std::optional<Contraction> findProduct(NestScope &scope,
+                                              const Write *&mac,
+                                              Product &product) {
   bool macIsSub = false;
   for (const Write &w : scope.writes) {
     auto split = splitAccumulation(w, scope);
@@ -814,12 +815,32 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
                         "' from '" + cast->getSubExpr()->getType().getAsString() +
                         "' to '" + cast->getType().getAsString() +
                         "'; the kernel would compute without that rounding");
-
   Contraction c;
   c.lhs = product.accesses[0];
   c.rhs = product.accesses[1];
   c.macLoops = mac->loops;
   c.alpha = scalarText(product, scope);
+  return c;
+}
+
+std::optional<Contraction> mlir::gemm::matchProduct(NestScope &scope) {
+  const Write *mac = nullptr;
+  Product product;
+  std::optional<Contraction> c = findProduct(scope, mac, product);
+  if (c) {
+    c->beta = "0";
+    c->form = "into a temporary";
+  }
+  return c;
+}
+
+std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
+  const Write *mac = nullptr;
+  Product product;
+  std::optional<Contraction> found = findProduct(scope, mac, product);
+  if (!found)
+    return std::nullopt;
+  Contraction c = *found;
   if (const VarDecl *acc = referencedVar(mac->lhs)) {
     c.accumulator = acc;
     if (!matchAccumulator(scope, *mac, acc, product.substituted, c))

@@ -57,6 +57,11 @@ struct Contraction {
 
 std::optional<Contraction> matchContraction(NestScope &scope);
 
+/// The multiply-accumulate alone, for a product that goes through a
+/// temporary (Temporary.cpp): its factors, loops and alpha, with beta 0;
+/// the nest's other writes are not the contraction's.
+std::optional<Contraction> matchProduct(NestScope &scope);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_LIB_FRONTEND_CONTRACTION_H

@@ -243,6 +243,12 @@ public:
     if (s == scope.side)
       return true;
     llvm::SaveAndRestore at(scope.walking, s);
+    // Around a product through a temporary, only loops and blocks lead to
+    // its K loop, which then runs once per iteration of its loops.
+    if (aroundTemporary() && !isa<CompoundStmt>(s) && !isLoop(s))
+      return fail("the K loop runs under a branch, not once per iteration "
+                  "of the loops around it",
+                  false);
     // A statement that is not inside any inner loop of the outermost one can
     // be peeled: the nests below it may still be GEMMs.
     bool peelable = enclosing.size() <= 1;
@@ -294,6 +300,21 @@ private:
   unsigned order = 0;
   /// The start of each loop that continues from a value set before it.
   llvm::DenseMap<const Stmt *, const Expr *> starts;
+  /// Whether the walk is inside scope.temporary.
+  bool inTemporary = false;
+
+  bool aroundTemporary() const { return scope.temporary && !inTemporary; }
+
+  /// A statement beside the loops around a product through a temporary:
+  /// it runs as written, and only its declarations concern the product
+  /// (they are locals of the nest, which A and B cannot be read through
+  /// unless substituted).
+  void beside(const Stmt *s) {
+    if (const auto *decl = dyn_cast<DeclStmt>(s))
+      for (const Decl *d : decl->decls())
+        if (const auto *var = dyn_cast<VarDecl>(d))
+          scope.locals.push_back({var, enclosing, order++});
+  }
 
   bool fail(const std::string &reason, bool peelable) {
     scope.reject(reason, peelable);
@@ -471,7 +492,8 @@ private:
   /// unrolled loop that a remainder loop continues).
   bool walkBlock(ArrayRef<const Stmt *> block) {
     std::vector<const Stmt *> statements(block.begin(), block.end());
-    normaliseBlock(statements);
+    if (!aroundTemporary())
+      normaliseBlock(statements);
     int previous = -1;
     for (size_t n = 0; n < statements.size(); ++n) {
       const Stmt *s = unwrapLoopWrappers(statements[n]);
@@ -479,6 +501,10 @@ private:
         continue;
       if (auto [loop, value] = startOfLoop(statements, n); loop) {
         starts[loop] = value;
+        continue;
+      }
+      if (aroundTemporary() && !holds(s, scope.temporary)) {
+        beside(s);
         continue;
       }
       if (isLoop(s)) {
@@ -514,7 +540,10 @@ private:
       parsed->follows = previous;
     }
     int index = scope.sourceLoops.size();
-    normaliseBlock(parsed->body);
+    llvm::SaveAndRestore inside(inTemporary,
+                                inTemporary || s == scope.temporary);
+    if (!aroundTemporary())
+      normaliseBlock(parsed->body);
     // What the normalisations emptied is no statement of the body: copies
     // of an unrolled or jammed body are counted without it.
     llvm::erase_if(parsed->body,

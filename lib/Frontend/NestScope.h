@@ -172,6 +172,10 @@ public:
   /// A statement beside the product that the walk leaves out, to run after
   /// the launcher (SplitOff.cpp); null for the whole nest.
   const clang::Stmt *side = nullptr;
+  /// The K loop of a product that goes through a temporary (Temporary.cpp):
+  /// the walk reads it and the loops and blocks around it, and takes the
+  /// declarations beside those for locals; null for the whole nest.
+  const clang::Stmt *temporary = nullptr;
   /// The loops as written (walkNest), then the dimensions they make
   /// (shapeLoops): the loops of writes and locals are dimensions.
   std::vector<SourceLoop> sourceLoops;

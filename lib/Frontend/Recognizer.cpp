@@ -15,6 +15,7 @@
 #include "GuardedBias.h"
 #include "PointerWalk.h"
 #include "SplitOff.h"
+#include "Temporary.h"
 #include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
@@ -129,10 +130,12 @@ size_t sharedLoops(const Write &init, const Contraction &c) {
 class Recognizer {
 public:
   Recognizer(const Stmt *outer, const FunctionDecl *function,
-             ASTContext &ctx, LoopStart start, const Stmt *side = nullptr)
+             ASTContext &ctx, LoopStart start, const Stmt *side = nullptr,
+             const Stmt *temporary = nullptr)
       : scope(ctx, outer), function(function) {
     scope.outerStart = start;
     scope.side = side;
+    scope.temporary = temporary;
   }
 
   Recognition run() {
@@ -149,8 +152,11 @@ public:
     // And a `?:` on beta == 0 whose arms differ by beta * C reads as the arm
     // with the term (BetaStore.cpp).
     BetaChoices choices(scope);
-    std::optional<Nest> nest =
-        walks.normalise() ? recognize() : std::optional<Nest>();
+    // Around a product through a temporary, the pointers the nest moves
+    // are variables it writes: A and B are read through none of them.
+    std::optional<Nest> nest = scope.temporary || walks.normalise()
+                                   ? recognize()
+                                   : std::optional<Nest>();
     if (nest) {
       result.nest = std::move(nest);
       result.summary = summary;
@@ -188,6 +194,7 @@ private:
                  const Access &cAccess,
                  const std::vector<std::optional<Dim>> &dims);
   bool checkLeftovers();
+  bool checkTemporaryLeftovers();
   bool scalarsUnreachable();
   bool checkRows(const Access &access, const char *name, int row, int col,
                  bool batched);
@@ -318,7 +325,10 @@ bool Recognizer::checkLeftovers() {
       start ? SourceRange(start->getBeginLoc(), endOfStmt(start))
             : SourceRange();
   for (const VarDecl *var : scope.written) {
-    if (scope.findLocal(var) || nest.fullyContains(var->getSourceRange()))
+    // A container that the rest of a nest through a temporary appends to
+    // is updated as written.
+    if (scope.findLocal(var) || nest.fullyContains(var->getSourceRange()) ||
+        !var->getType()->isScalarType())
       continue;
     OutsideUse finder(var, nest, startRange, scope.ctx.getSourceManager());
     finder.TraverseStmt(function->getBody());
@@ -327,6 +337,34 @@ bool Recognizer::checkLeftovers() {
                           "' is declared outside the nest, assigned in it "
                           "and used elsewhere; the rewrite would not update "
                           "it"),
+             false;
+  }
+  return true;
+}
+
+/// Around a product through a temporary, the nest runs as written but for
+/// its K loop: the K loop's index must be read nowhere else, and no pointer
+/// (A or B) may reach a scalar the nest assigns. (Like any nest's, its
+/// scalars are dead after it: none carries the reordered sum out.)
+bool Recognizer::checkTemporaryLeftovers() {
+  if (!scope.floatReadsChecked)
+    return scope.reject(scope.reachableScalar
+                            ? "the nest assigns '" +
+                                  scope.reachableScalar->getNameAsString() +
+                                  "', which a pointer may reach"
+                            : "the nest is in no function body"),
+           false;
+  const Stmt *loop = scope.temporary;
+  for (const SourceLoop &source : scope.sourceLoops) {
+    if (source.stmt != loop)
+      continue;
+    OutsideUse finder(source.iv, {loop->getBeginLoc(), endOfStmt(loop)},
+                      SourceRange(), scope.ctx.getSourceManager());
+    finder.TraverseStmt(function->getBody());
+    if (finder.found)
+      return scope.reject("'" + source.iv->getNameAsString() +
+                          "', the K loop's index, is read outside it, where "
+                          "the K loop's copy would leave it another value"),
              false;
   }
   return true;
@@ -485,11 +523,21 @@ OperandBinding Recognizer::bind(const Access &access,
 
 std::optional<Nest> Recognizer::recognize() {
   bindTemporaries(scope, function);
+  // What the nest does beside a product through a temporary.
+  std::vector<const Expr *> stores;
+  if (scope.temporary && !effectsBeside(scope, stores))
+    return std::nullopt;
   if (!walkNest(scope))
     return std::nullopt;
-  scope.integerReadsInvariant = llvm::all_of(scope.writes, [](const Write &w) {
-    return !isMemoryAccess(w.lhs) || w.lhs->getType()->isRealFloatingType();
-  });
+  scope.integerReadsInvariant =
+      llvm::all_of(scope.writes,
+                   [](const Write &w) {
+                     return !isMemoryAccess(w.lhs) ||
+                            w.lhs->getType()->isRealFloatingType();
+                   }) &&
+      llvm::all_of(stores, [](const Expr *e) {
+        return e->getType()->isRealFloatingType();
+      });
   scope.floatReadsChecked = scalarsUnreachable();
   if (!checkAssumedBranch(scope) || !checkBoundValues(scope))
     return std::nullopt;
@@ -497,13 +545,18 @@ std::optional<Nest> Recognizer::recognize() {
     return std::nullopt;
   for (const Loop &dim : scope.loops)
     extents.push_back(dim.extent);
-  std::optional<Contraction> c = matchContraction(scope);
+  std::optional<Contraction> c =
+      scope.temporary ? matchProduct(scope) : matchContraction(scope);
   if (!c || !checkPerTile(*c))
     return std::nullopt;
   std::optional<Access> x = scope.decomposeAccess(c->lhs, c->macLoops);
   std::optional<Access> y = scope.decomposeAccess(c->rhs, c->macLoops);
-  std::optional<Access> out = scope.decomposeAccess(c->c, c->cLoops);
-  if (!x || !y || !out)
+  if (!x || !y)
+    return std::nullopt;
+  std::optional<Access> out = scope.temporary
+                                  ? temporaryAccess(scope, *c, *x, *y)
+                                  : scope.decomposeAccess(c->c, c->cLoops);
+  if (!out)
     return std::nullopt;
   // The bias is read where C is written, as an operand shaped like C.
   std::optional<Access> bias;
@@ -519,6 +572,10 @@ std::optional<Nest> Recognizer::recognize() {
     bool inX = x->movesWith(l);
     bool inY = y->movesWith(l);
     bool inC = out->movesWith(l);
+    // A loop around a K loop whose product it does not change (a repeat
+    // loop) reads the same element of the temporary in each iteration.
+    if (scope.temporary && !inC && !inX && !inY)
+      continue;
     // A loop over C alone is a batch that both inputs are broadcast over.
     if (inC && (inX == inY)) {
       dims[l] = Batch;
@@ -669,6 +726,7 @@ std::optional<Nest> Recognizer::recognize() {
               return holds(loopBody(scope.sourceLoops[m.first].stmt),
                            scope.side);
             });
+    used |= scope.temporary && llvm::is_contained(c->macLoops, l);
     if (!used)
       return scope.reject("loop '" + ivName(l) +
                               "' does not enclose the multiply-accumulate",
@@ -714,7 +772,7 @@ std::optional<Nest> Recognizer::recognize() {
                           "': the nest updates it in place (aliasing)");
   if (!checkEpilogue(*c, bias ? &*bias : nullptr, *out, dims))
     return std::nullopt;
-  if (!checkLeftovers())
+  if (!checkLeftovers() || (scope.temporary && !checkTemporaryLeftovers()))
     return std::nullopt;
 
   std::vector<int> batch = byDim[Batch];
@@ -810,6 +868,13 @@ std::optional<Nest> Recognizer::recognize() {
       return std::nullopt;
     summary += "; " + *split;
   }
+  if (scope.temporary) {
+    std::optional<std::string> through =
+        throughTemporary(scope, stores, *x, *y, *out, nest);
+    if (!through)
+      return std::nullopt;
+    summary += "; " + *through;
+  }
   return nest;
 }
 
@@ -827,6 +892,19 @@ Recognition mlir::gemm::recognizeNest(const Stmt *outer,
         split.nest)
       return split;
   return whole;
+}
+
+Recognition mlir::gemm::recognizeThroughTemporary(
+    const Stmt *outer, const FunctionDecl *function, ASTContext &ctx,
+    const std::string &whole, LoopStart start) {
+  for (const Stmt *loop : temporaryCandidates(outer))
+    if (Recognition r =
+            Recognizer(outer, function, ctx, start, nullptr, loop).run();
+        r.nest) {
+      r.summary += ", since as a whole the nest is no GEMM: " + whole;
+      return r;
+    }
+  return {};
 }
 
 std::string mlir::gemm::layoutName(const OperandBinding &b) {

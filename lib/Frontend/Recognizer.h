@@ -27,6 +27,16 @@ Recognition recognizeNest(const clang::Stmt *outer,
                           clang::ASTContext &ctx,
                           LoopStart start = {});
 
+/// A nest that no GEMM form covers whose K loop sums a product that can go
+/// through a temporary (Temporary.cpp): the recognition of that product
+/// into T, or none.
+/// `whole` is why the whole nest is no GEMM, for the remark.
+Recognition recognizeThroughTemporary(const clang::Stmt *outer,
+                                      const clang::FunctionDecl *function,
+                                      clang::ASTContext &ctx,
+                                      const std::string &whole,
+                                      LoopStart start = {});
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_LIB_FRONTEND_RECOGNIZER_H

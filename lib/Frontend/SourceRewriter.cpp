@@ -240,6 +240,10 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
                           return operand->rows && operand->rows->made;
                         });
   });
+  // Temporaries are malloc'ed (Nest::temporaryType).
+  bool temporaries = llvm::any_of(result.nests, [](const Nest &nest) {
+    return !nest.temporaryType.empty();
+  });
   // Guarded: a rewritten header may be included beside another.
   std::string rowPointersDefinition =
       "#ifndef GEMM_OPT_ROW_POINTERS\n#define GEMM_OPT_ROW_POINTERS\n"
@@ -255,6 +259,7 @@ std::string mlir::gemm::rewriteSource(const FrontendResult &result,
                  "int gemm_opt_in_parallel(void);\n"
                : "") +
          (madeRows ? rowPointersDefinition : "") +
+         (temporaries ? "#include <stdlib.h>\n" : "") +
          lineDirective(1, result.fileName) + guardNests(result, 0);
 }
 
@@ -331,6 +336,15 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
         out += " else {\n" + lineDirective(nest->sideLine, fileName) +
                nest->sideText + "\n}\n" +
                lineDirective(lineAt(nest->endOffset), fileName);
+      // A temporary lives in a block around the guard, until the nest's
+      // copy has read it.
+      if (!nest->temporaryType.empty()) {
+        const std::string &type = nest->temporaryType;
+        std::string name = temporaryName.str();
+        out = "{ " + type + " *" + name + " = (" + type + " *)malloc(sizeof(" +
+              type + ") * " + nest->temporarySize + "); " + out + " free(" +
+              name + "); }";
+      }
       return out + (brace ? " }" : "");
     };
     std::string piece;

@@ -67,12 +67,6 @@ void collectCandidates(const Stmt *s, std::vector<const Stmt *> &out) {
   }
 }
 
-/// One side of a span check: the lowest and highest element an access
-/// reaches over the box, as C++ valid before the nest.
-struct Span {
-  std::string base, low, high;
-};
-
 class Splitter {
 public:
   Splitter(NestScope &scope, ArrayRef<const Access *> operands, Nest &nest)
@@ -324,72 +318,23 @@ private:
           namesIn(child);
   }
 
-  /// The elements `a` reaches: its first plus each dimension's coefficient
-  /// times 0 or extent - 1, whichever is lower (higher).
-  Span span(const Access &a) {
-    Span out{a.basePtr, a.index.constant.str(), a.index.constant.str()};
-    for (size_t d = 0; d < scope.loops.size(); ++d) {
-      const SymExpr &coeff = a.index.ivCoeffs[d];
-      if (coeff.isZero())
-        continue;
-      std::string s = parenthesize(coeff.str());
-      std::string reach = "(long long)" + s + " * ((long long)" +
-                          parenthesize(scope.loops[d].extent.str()) + " - 1)";
-      std::optional<int64_t> sign = coeff.getConstant();
-      if (!sign || *sign < 0)
-        out.low += sign ? " + " + reach
-                        : " + (" + s + " < 0 ? " + reach + " : 0)";
-      if (!sign || *sign > 0)
-        out.high += sign ? " + " + reach
-                         : " + (" + s + " > 0 ? " + reach + " : 0)";
-    }
-    return out;
-  }
-
-  static std::string at(const Span &s, const std::string &offset) {
-    return "(unsigned long long)(" + parenthesize(s.base) + " + (" + offset +
-           "))";
-  }
-  static std::string disjoint(const Span &x, const Span &y) {
-    return at(x, x.high + " + 1") + " <= " + at(y, y.low) + " || " +
-           at(y, y.high + " + 1") + " <= " + at(x, x.low);
-  }
+  Span span(const Access &a) { return spanOf(scope, a); }
 
   /// The nest's text with only the side statement, the loops and blocks
   /// around it and the declarations it reads; the rest is blanked to `;`.
   bool sideText() {
+    std::optional<NestText> original =
+        nestText(scope, "the statement beside the product");
+    if (!original)
+      return false;
     const Stmt *outer = unwrapLoopWrappers(scope.outer);
-    SourceLocation begin = outer->getBeginLoc(), end = endOfStmt(outer);
-    if (begin.isMacroID() || end.isMacroID() ||
-        !sm.isWrittenInMainFile(begin))
-      return scope.reject("the nest is written in a macro or an included "
-                          "file, so no copy of it can run the statement "
-                          "beside the product"),
-             false;
-    unsigned from = sm.getFileOffset(begin);
-    unsigned to = sm.getFileOffset(
-        Lexer::getLocForEndOfToken(end, 0, sm, ctx.getLangOpts()));
-    StringRef original = sm.getBufferData(sm.getMainFileID()).slice(from, to);
-    // OpenACC directives make the file's rewrites build only without
-    // OpenACC (OpenAcc.cpp), where a directive before a blanked loop is
-    // ignored.
-    if (!onlyOpenaccLines(original))
-      return scope.reject("a preprocessor line stands inside the nest, "
-                          "which a copy without the product could not keep"),
-             false;
     std::vector<std::pair<unsigned, unsigned>> blanks;
     collectHeaders(outer);
     blank(outer, blanks);
     llvm::sort(blanks);
-    std::string out;
-    unsigned at = from;
-    for (auto [b, e] : blanks) {
-      out += original.slice(at - from, b - from).str() + ";";
-      at = e;
-    }
-    out += original.slice(at - from, to - from).str();
-    nest.sideText = out;
-    nest.sideLine = sm.getExpansionLineNumber(begin);
+    nest.sideText =
+        original->with(blanks, [](size_t) { return std::string(";"); });
+    nest.sideLine = original->line;
     return true;
   }
 
@@ -462,6 +407,73 @@ private:
 };
 
 } // namespace
+
+Span mlir::gemm::spanOf(const NestScope &scope, const Access &a) {
+  Span out{a.basePtr, a.index.constant.str(), a.index.constant.str()};
+  for (size_t d = 0; d < scope.loops.size(); ++d) {
+    const SymExpr &coeff = a.index.ivCoeffs[d];
+    if (coeff.isZero())
+      continue;
+    std::string s = parenthesize(coeff.str());
+    std::string reach = "(long long)" + s + " * ((long long)" +
+                        parenthesize(scope.loops[d].extent.str()) + " - 1)";
+    std::optional<int64_t> sign = coeff.getConstant();
+    if (!sign || *sign < 0)
+      out.low += sign ? " + " + reach
+                      : " + (" + s + " < 0 ? " + reach + " : 0)";
+    if (!sign || *sign > 0)
+      out.high += sign ? " + " + reach
+                       : " + (" + s + " > 0 ? " + reach + " : 0)";
+  }
+  return out;
+}
+
+static std::string at(const Span &s, const std::string &offset) {
+  return "(unsigned long long)(" + parenthesize(s.base) + " + (" + offset +
+         "))";
+}
+
+std::string mlir::gemm::disjoint(const Span &x, const Span &y) {
+  return at(x, x.high + " + 1") + " <= " + at(y, y.low) + " || " +
+         at(y, y.high + " + 1") + " <= " + at(x, x.low);
+}
+
+std::optional<NestText> mlir::gemm::nestText(NestScope &scope,
+                                             const std::string &what) {
+  SourceManager &sm = scope.ctx.getSourceManager();
+  const LangOptions &lang = scope.ctx.getLangOpts();
+  const Stmt *outer = unwrapLoopWrappers(scope.outer);
+  SourceLocation begin = outer->getBeginLoc(), end = endOfStmt(outer);
+  if (begin.isMacroID() || end.isMacroID() || !sm.isWrittenInMainFile(begin))
+    return scope.reject("the nest is written in a macro or an included "
+                        "file, so no copy of it can run " + what);
+  NestText out;
+  out.from = sm.getFileOffset(begin);
+  unsigned to =
+      sm.getFileOffset(Lexer::getLocForEndOfToken(end, 0, sm, lang));
+  out.text =
+      sm.getBufferData(sm.getMainFileID()).slice(out.from, to).str();
+  out.line = sm.getExpansionLineNumber(begin);
+  // OpenACC directives make the file's rewrites build only without
+  // OpenACC (OpenAcc.cpp), where a directive before a blanked loop is
+  // ignored.
+  if (!onlyOpenaccLines(out.text))
+    return scope.reject("a preprocessor line stands inside the nest, "
+                        "which a copy without the product could not keep");
+  return out;
+}
+
+std::string NestText::with(
+    ArrayRef<std::pair<unsigned, unsigned>> ranges,
+    const std::function<std::string(size_t)> &replacement) const {
+  std::string out;
+  unsigned done = from;
+  for (auto [n, range] : llvm::enumerate(ranges)) {
+    out += text.substr(done - from, range.first - done) + replacement(n);
+    done = range.second;
+  }
+  return out + text.substr(done - from);
+}
 
 std::vector<const Stmt *> mlir::gemm::sideCandidates(const Stmt *outer) {
   std::vector<const Stmt *> out;

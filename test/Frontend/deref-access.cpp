@@ -35,7 +35,7 @@ void batched(int b, int n, const double *A, const double *B, double *C,
 // Near miss: C's offset does not depend on j, so each element of C is
 // written n times over.
 void overwritten(int n, const float *A, const float *B, float *C) {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of n x n elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: loop 'j' is not a dimension of a matrix product: its index map is not a contraction; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
       float s = 0;

@@ -78,7 +78,7 @@ void flagged(const float *a, const float *b, const float *bias, float *c,
 // Near miss: the flag changes inside the nest.
 void flagWritten(const float *a, const float *b, const float *bias, float *c,
                  int M, int N, int K, int flag) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: whether accumulator 's' starts at 'bias[j]' depends on 'flag', which is assigned inside the nest [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B column-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of M x N elements, and the rest of the nest runs as written (the K loop at line [[@LINE+6]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: whether accumulator 's' starts at 'bias[j]' depends on 'flag', which is assigned inside the nest; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       float s = 0.f;
@@ -96,7 +96,7 @@ void flagWritten(const float *a, const float *b, const float *bias, float *c,
 // buffer.
 void startsAtOne(const float *a, const float *b, const float *bias, float *c,
                  int M, int N, int K) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: conditional control flow in the nest body [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B column-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of M x N elements, and the rest of the nest runs as written (the K loop at line [[@LINE+6]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: conditional control flow in the nest body; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       float s = 1.f;
@@ -110,7 +110,7 @@ void startsAtOne(const float *a, const float *b, const float *bias, float *c,
 
 void otherwise(const float *a, const float *b, const float *bias,
                const float *alt, float *c, int M, int N, int K) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: conditional control flow in the nest body [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B column-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of M x N elements, and the rest of the nest runs as written (the K loop at line [[@LINE+8]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: conditional control flow in the nest body; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       float s = 0.f;
@@ -142,7 +142,7 @@ static inline float activate(float v, int kind) {
 
 void denseActivated(const Dense &layer, int kind, const float *in, float *out,
                     int rows, int width) {
-  // CHECK: :[[@LINE+1]]:3: remark: versioned on the 'switch' on 'kind'; where it is 1, {{.*}} epilogue: + 'layer.bias[p]' (none where 'layer.has_bias' is false), max with '0.F' (NaN kept), rewritten to call gemm_opt_nest_3; where it is 2, left as written: {{.*}}; where it is none of the values listed, {{.*}} epilogue: + 'layer.bias[p]' (none where 'layer.has_bias' is false), rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: versioned on the 'switch' on 'kind'; where it is 1, {{.*}} epilogue: + 'layer.bias[p]' (none where 'layer.has_bias' is false), max with '0.F' (NaN kept), rewritten to call gemm_opt_nest_6; where it is 2, left as written: {{.*}}; where it is none of the values listed, {{.*}} epilogue: + 'layer.bias[p]' (none where 'layer.has_bias' is false), rewritten to call gemm_opt_nest_7 [-Rpass=gemm]
   for (int j = 0; j < rows; j++)
     for (int p = 0; p < layer.outputs; p++) {
       float sum = 0.f;

@@ -1,9 +1,10 @@
 // Two loops that together run the sum (a weight gradient summed over batch
 // and time, `dW[o][i] += dout[b][t][o] * in[b][t][i]`): one K of B * T
 // where the strides of b and t compose in both inputs. The same loops with
-// a padded time axis (strides that do not compose) and with the sum
-// restarted for every b stay as written. C sits between guard cells and
-// starts from nonzero values (beta = 1).
+// a padded time axis (strides that do not compose) stay as written; with
+// the sum restarted for every b, the sum over t of each b goes through a
+// temporary (Temporary.cpp) and the nest runs as written around it. C sits
+// between guard cells and starts from nonzero values (beta = 1).
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s
@@ -47,8 +48,9 @@ static void padded(float *dw, const float *dout, const float *in, int B,
 
 // A partial sum that starts again for every b: summed into C (the same
 // sum, rounded per b), or stored (the last b's alone); either way the
-// scalar restarts inside the outer K loop, so b and t stay two loops.
-// CHECK: :[[@LINE+3]]:3: remark: loop nest not rewritten: index maps are not a contraction
+// scalar restarts inside the outer K loop, so b and t stay two loops:
+// the sums over t go through a temporary with a batch per b.
+// CHECK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, M x N x K = C x OC x Tn, batch B; {{.*}}the product goes through a temporary of OC x C x B elements{{.*}}since as a whole the nest is no GEMM: index maps are not a contraction
 static void restarted(float *dw, const float *dout, const float *in, int B,
                       int Tn, int C, int OC) {
   for (int o = 0; o < OC; o++)
@@ -61,7 +63,7 @@ static void restarted(float *dw, const float *dout, const float *in, int B,
       }
 }
 
-// CHECK: :[[@LINE+3]]:3: remark: loop nest not rewritten: index maps are not a contraction
+// CHECK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, M x N x K = C x OC x Tn, batch B; {{.*}}the product goes through a temporary of OC x C x B elements{{.*}}since as a whole the nest is no GEMM: index maps are not a contraction
 static void lastOnly(float *dw, const float *dout, const float *in, int B,
                      int Tn, int C, int OC) {
   for (int o = 0; o < OC; o++)

@@ -71,6 +71,10 @@ struct ScalarReadBinding {
   bool isDouble = false;
 };
 
+/// The name of a nest's temporary (Nest::temporaryType), local to the
+/// block of its guard.
+inline constexpr llvm::StringLiteral temporaryName = "gemm_opt_temporary";
+
 /// A nest proven to compute C = act(alpha * A * B + beta * C + bias).
 struct Nest {
   std::string name; ///< Launcher function name, unique in the file.
@@ -152,6 +156,12 @@ struct Nest {
   std::string precision;
   unsigned sideLine = 0; ///< Where sideText starts.
   std::vector<std::string> sideChecks;
+  /// A product that goes through a temporary (Temporary.cpp): C is T,
+  /// `temporaryName`, host memory that the guard allocates (malloc) with
+  /// temporarySize elements of temporaryType (`float`, `double`) and frees
+  /// after the nest; sideText is the nest with its K loop reading T. Empty
+  /// otherwise.
+  std::string temporaryType, temporarySize;
 
   /// The params of every activation step, in order: the launcher's last
   /// arguments.
