@@ -725,10 +725,12 @@ private:
               recognizeInstances(loop, function, recognized, openNote))
         return missed(loop, *why);
     } else {
-      Recognition r = recognizeNest(loop, function, ctx, startBefore(loop));
+      // Read once: it may walk the blocks around the loop (startAbove).
+      const LoopStart start = startBefore(loop);
+      Recognition r = recognizeNest(loop, function, ctx, start);
       if (!r.nest) {
         if (std::optional<Versions> versions = versionNest(
-                loop, function, ctx, startBefore(loop), r.rejection))
+                loop, function, ctx, start, r.rejection))
           return handleVersions(loop, *versions);
         // A peeled loop opens whole; else only beside the obstacle.
         const Stmt *obstacle =
@@ -740,7 +742,7 @@ private:
           return;
         // Its product may go through a temporary (Temporary.cpp).
         Recognition through = recognizeThroughTemporary(
-            loop, function, ctx, r.rejection.reason, startBefore(loop));
+            loop, function, ctx, r.rejection.reason, start);
         if (!through.nest)
           return missed(loop, r.rejection.reason);
         r = std::move(through);
