@@ -13,6 +13,7 @@
 #include "Inline.h"
 #include "MacroText.h"
 #include "NestScope.h"
+#include "PrivateMembers.h"
 #include "RealConj.h"
 #include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
@@ -116,11 +117,20 @@ const Expr *NestScope::fixedPointer(const VarDecl *var) const {
 }
 
 namespace {
-/// Prints a bound temporary's read as its value (BoundTemporaries.cpp).
+/// Prints a bound temporary's read as its value (BoundTemporaries.cpp),
+/// and a private member's as a read through its member pointer.
 class BoundValuePrinter : public PrinterHelper {
 public:
   explicit BoundValuePrinter(const NestScope &scope) : scope(scope) {}
   bool handledStmt(Stmt *s, raw_ostream &os) override {
+    if (const auto *member = dyn_cast<MemberExpr>(s)) {
+      const auto *field = dyn_cast<FieldDecl>(member->getMemberDecl());
+      if (!field || !llvm::is_contained(scope.privateMembers, field))
+        return false;
+      os << privateMemberRead(scope.ctx, field, scope.print(member->getBase()),
+                              member->isArrow());
+      return true;
+    }
     const auto *ref = dyn_cast<DeclRefExpr>(s);
     const Expr *value = ref ? scope.boundValues.lookup(ref) : nullptr;
     if (value)
@@ -137,7 +147,9 @@ std::string NestScope::print(const Expr *e) const {
   std::string text;
   llvm::raw_string_ostream os(text);
   BoundValuePrinter bound(*this);
-  e->printPretty(os, boundValues.empty() ? nullptr : &bound,
+  e->printPretty(os,
+                 boundValues.empty() && privateMembers.empty() ? nullptr
+                                                               : &bound,
                  PrintingPolicy(ctx.getLangOpts()));
   return text;
 }

@@ -15,6 +15,7 @@
 #include "OpenTemplates.h"
 #include "ParallelLoops.h"
 #include "Pragmas.h"
+#include "PrivateMembers.h"
 #include "Recognizer.h"
 #include "RealConj.h"
 #include "Unswitch.h"
@@ -591,6 +592,7 @@ private:
     bool others = false;
     std::vector<const Type *> types; ///< Of `out`'s instantiations.
     std::vector<std::string> made;   ///< The types of those gemm-opt made.
+    std::string madeFailure; ///< Why one that gemm-opt made is no GEMM.
     std::optional<std::vector<const FunctionDecl *>> instances =
         instancesOf(function);
     if (!instances)
@@ -615,9 +617,17 @@ private:
         others = true;
         continue;
       }
+      std::string why = "in its instantiation '" + which + "': " +
+                        (same ? r.rejection.reason
+                              : "the loop is not instantiated");
+      // One that gemm-opt made only widens the launchers to other types:
+      // without it, the file's own are rewritten and no other type's.
+      if (!r.nest && ours != open.end()) {
+        madeFailure = why;
+        continue;
+      }
       if (!r.nest)
-        return "in its instantiation '" + which + "': " +
-               (same ? r.rejection.reason : "the loop is not instantiated");
+        return why;
       r.nest->instance = instanceTag(function, instance);
       if (ours != open.end())
         made.push_back(r.nest->isDouble ? "double" : "float");
@@ -638,6 +648,8 @@ private:
       out.push_back(std::move(r));
       types.push_back(type);
     }
+    if (out.empty() && !madeFailure.empty())
+      return madeFailure;
     if (out.empty())
       return others ? "no instantiation of its template in this file is a "
                       "float or double GEMM"
@@ -731,7 +743,7 @@ private:
       if (!r.nest) {
         if (std::optional<Versions> versions = versionNest(
                 loop, function, ctx, start, r.rejection))
-          return handleVersions(loop, *versions);
+          return handleVersions(loop, function, *versions);
         // A peeled loop opens whole; else only beside the obstacle.
         const Stmt *obstacle =
             r.rejection.peelable ? nullptr : r.rejection.obstacle;
@@ -770,7 +782,7 @@ private:
                                          : "_f32";
       for (const auto &[spelling, value] : r.nest->instance)
         symbol += (value < 0 ? "_m" : "_") + std::to_string(std::abs(value));
-      place(loop, *r.nest, name, symbol);
+      place(loop, function, *r.nest, name, symbol);
     }
     ++reported;
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId)
@@ -782,8 +794,8 @@ private:
   }
 
   /// Hands a recognised nest at `loop` to the rewrite.
-  void place(const Stmt *loop, Nest &nest, const std::string &name,
-             const std::string &symbol) {
+  void place(const Stmt *loop, const FunctionDecl *function, Nest &nest,
+             const std::string &name, const std::string &symbol) {
     PresumedLoc where = sm.getPresumedLoc(loop->getBeginLoc());
     nest.name = name;
     nest.symbol = symbol;
@@ -796,12 +808,16 @@ private:
     nest.openmpRegion = regionPragma;
     nest.outsideParallel = callerTeam;
     nest.openaccFile = !accDirective.empty();
+    if (!nest.declarations.empty())
+      nest.declarationsOffset = copies.offsetInText(
+          sm.getExpansionLoc(outermostDecl(function)->getBeginLoc()));
     result.nests.push_back(std::move(nest));
   }
 
   /// A nest versioned on a loop-invariant branch or switch: each version
   /// that is a GEMM gets a launcher; the remark says what became of each.
-  void handleVersions(const Stmt *loop, Versions &versions) {
+  void handleVersions(const Stmt *loop, const FunctionDecl *function,
+                      Versions &versions) {
     std::string remark = "versioned on " +
                          std::string(versions.onSwitch ? "the 'switch' on '"
                                                        : "'") +
@@ -828,7 +844,7 @@ private:
       r.nest->versionCases = version.cases;
       r.nest->loopCases = loopCases;
       remark += r.summary + ", rewritten to call " + name;
-      place(loop, *r.nest, name, name);
+      place(loop, function, *r.nest, name, name);
     }
     remark += precision;
     ++reported;

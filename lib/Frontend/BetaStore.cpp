@@ -13,13 +13,17 @@
 using namespace clang;
 using namespace mlir::gemm;
 
-const BinaryOperator *mlir::gemm::soleAssignment(const Stmt *arm) {
+const BinaryOperator *mlir::gemm::soleAssignment(const Stmt *arm,
+                                                 bool compound) {
   if (const auto *block = dyn_cast_or_null<CompoundStmt>(arm))
     arm = block->size() == 1 ? block->body_front() : nullptr;
   const auto *e = dyn_cast_or_null<Expr>(arm);
   const auto *assign =
       e ? dyn_cast<BinaryOperator>(e->IgnoreImplicit()) : nullptr;
-  return assign && assign->getOpcode() == BO_Assign ? assign : nullptr;
+  return assign && (assign->getOpcode() == BO_Assign ||
+                    (compound && assign->isCompoundAssignmentOp()))
+             ? assign
+             : nullptr;
 }
 
 namespace {

@@ -37,7 +37,8 @@ private:
 };
 
 /// The one assignment `x = e` that an arm holds, braced or not, or null.
-const clang::BinaryOperator *soleAssignment(const clang::Stmt *arm);
+const clang::BinaryOperator *soleAssignment(const clang::Stmt *arm,
+                                            bool compound = false);
 
 } // namespace mlir::gemm
 

@@ -159,6 +159,27 @@ const Expr *valueOf(const Expr *e, NestScope &scope, unsigned after) {
   return valueOf(var->getInit(), scope, after);
 }
 
+/// `e`, or for a local that the store's iteration declares before the sum
+/// (`float bv = bias[j];` ahead of the K loop), its initialiser, where
+/// nothing between the two changes what that reads: no variable it reads
+/// but the loop indices is assigned in the nest, and no store to memory
+/// (`scaling`, C's scaling ahead of the sum) comes after it. A bias read so
+/// is checked apart from C at run time, as one read in the store.
+const Expr *hoistedValue(const Expr *e, NestScope &scope, const Write &store,
+                         const Write *scaling) {
+  const VarDecl *var = referencedVar(stripCasts(e));
+  const LocalDef *local = var ? scope.findLocal(var) : nullptr;
+  if (!local || !var->getInit() || scope.written.contains(var) ||
+      local->loops != store.loops || local->order > store.order ||
+      (scaling && scaling->order > local->order) ||
+      var->getInit()->HasSideEffects(scope.ctx))
+    return e;
+  for (const VarDecl *read : scope.written)
+    if (scope.ivIndex(read) < 0 && mentions(var->getInit(), read))
+      return e;
+  return stripCasts(var->getInit());
+}
+
 /// The operands of the chain of `op`s that `e` is (the terms of a sum, the
 /// factors of a product), seen through locals declared after `after`
 /// (`float cube = 0.044715f * x * x * x;`).
@@ -630,6 +651,7 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
     std::optional<std::pair<const Expr *, const Expr *>> bias;
     if (!valid)
       break;
+    term = hoistedValue(term, scope, *store, scaling);
     bool flat = flatten(term, scope, sum, p);
     if (flat && p.vars.size() == 1 && p.accesses.empty() && !alpha)
       alpha = scalarText(p, scope);

@@ -2,7 +2,8 @@
 //
 // `T x = 0;` followed at once by `if (g) x = e;` (g and e not reading x)
 // leaves x holding `g ? e : 0` after the `if`, and nothing reads it before:
-// the declaration may say so itself, g and e read where they were. Whether
+// the declaration may say so itself, g and e read where they were. And
+// `if (g) x += e;` anywhere adds `g ? e : 0` (x itself where g fails). Whether
 // g is loop-invariant and e a bias is the contraction's question, as for a
 // `?:` the source writes.
 //
@@ -42,6 +43,29 @@ GuardedBias::~GuardedBias() {
     var->setInit(old);
 }
 
+bool GuardedBias::addsGuarded(Stmt **slot, IfStmt *branch,
+                              const BinaryOperator *assign) {
+  QualType type = assign->getRHS()->getType();
+  if ((assign->getOpcode() != BO_AddAssign &&
+       assign->getOpcode() != BO_SubAssign) ||
+      !assign->getType()->isRealFloatingType() || !type->isRealFloatingType())
+    return false;
+  const auto *update = cast<CompoundAssignOperator>(assign);
+  SourceLocation at = branch->getIfLoc();
+  Expr *zero = FloatingLiteral::Create(
+      ctx, llvm::APFloat::getZero(ctx.getFloatTypeSemantics(type)), true, type,
+      at);
+  Expr *choice = new (ctx) ConditionalOperator(
+      branch->getCond(), at, assign->getRHS(), at, zero, type, VK_PRValue,
+      OK_Ordinary);
+  *slot = CompoundAssignOperator::Create(
+      ctx, assign->getLHS(), choice, assign->getOpcode(), assign->getType(),
+      assign->getValueKind(), assign->getObjectKind(), assign->getOperatorLoc(),
+      assign->getFPFeatures(), update->getComputationLHSType(),
+      update->getComputationResultType());
+  return true;
+}
+
 void GuardedBias::fold(Stmt *s) {
   if (!s)
     return;
@@ -53,13 +77,23 @@ void GuardedBias::fold(Stmt *s) {
                                              !branch->getInit() &&
                                              !branch->getConditionVariable() &&
                                              !assumedValue(branch->getCond())
-                                         ? soleAssignment(branch->getThen())
+                                         ? soleAssignment(branch->getThen(),
+                                                          true)
                                          : nullptr;
-      VarDecl *var = n > 0 && assign ? zeroDeclared(body[n - 1]) : nullptr;
-      if (!var || !isa<DeclRefExpr>(assign->getLHS()->IgnoreParens()) ||
-          referencedVar(assign->getLHS()) != var ||
-          mentions(branch->getCond(), var) || mentions(assign->getRHS(), var))
+      if (!assign || !isa<DeclRefExpr>(assign->getLHS()->IgnoreParens()))
         continue;
+      const VarDecl *target = referencedVar(assign->getLHS());
+      if (!target || mentions(branch->getCond(), target) ||
+          mentions(assign->getRHS(), target))
+        continue;
+      VarDecl *var = n > 0 ? zeroDeclared(body[n - 1]) : nullptr;
+      if (var != target || (assign->getOpcode() != BO_Assign &&
+                            assign->getOpcode() != BO_AddAssign)) {
+        // `if (g) x += e;` adds `g ? e : 0`, which is x's value when g fails.
+        if (addsGuarded(&body[n], branch, assign))
+          slots.push_back({&body[n], branch});
+        continue;
+      }
       Expr *choice = new (ctx) ConditionalOperator(
           branch->getCond(), branch->getIfLoc(), assign->getRHS(),
           branch->getIfLoc(), var->getInit(), var->getType(), VK_PRValue,

@@ -4,7 +4,8 @@
 // flag) gives v the value `bias ? bias[o] : 0`, which the contraction reads
 // as a bias under its guard. GuardedBias makes the declaration say so for
 // the time of one recognition: the `if` becomes an empty statement and the
-// declaration's initialiser the `?:`.
+// declaration's initialiser the `?:`. `if (bias) acc += bias[o];` after the
+// K loop becomes `acc += bias ? bias[o] : 0` the same way.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_GUARDEDBIAS_H
@@ -16,8 +17,8 @@
 
 namespace mlir::gemm {
 
-/// Folds every `T x = 0; if (g) x = e;` of scope.outer in place (the `if`
-/// right after the declaration, with no else, and no branch that a
+/// Folds every `T x = 0; if (g) x = e;` and `if (g) x += e;` of
+/// scope.outer in place (the `if` with no else, and no branch that a
 /// versioned recognition fixes), and puts the AST back as it was when
 /// destroyed.
 class GuardedBias {
@@ -34,6 +35,10 @@ private:
   std::vector<std::pair<clang::VarDecl *, clang::Expr *>> inits;
 
   void fold(clang::Stmt *s);
+  /// Puts `x op= g ? e : 0` in `slot` for `branch`, `if (g) x op= e;`
+  /// (`assign`), where op is + or - on floating-point values.
+  bool addsGuarded(clang::Stmt **slot, clang::IfStmt *branch,
+                   const clang::BinaryOperator *assign);
 };
 
 /// Where `e` is `g ? x : 0` (or `g ? 0 : x`) with g not loop-invariant,

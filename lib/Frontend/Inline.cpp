@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Inline.h"
+#include "PrivateMembers.h"
 #include "Unswitch.h"
 
 #include "clang/AST/DeclCXX.h"
@@ -268,6 +269,8 @@ private:
   /// Whether the launcher call, at the nest, can name `member` of the
   /// object a method was inlined for.
   bool nameable(const ValueDecl *member) const;
+  /// The function the nest is in, where the launcher call goes.
+  const FunctionDecl *nestFunction() const;
   std::optional<std::string> captureObstacle(const CXXRecordDecl *lambda,
                                              const std::string &name) const;
   Stmt *cloneBody(const Stmt *s, Frame *f);
@@ -355,12 +358,7 @@ std::string Inliner::writeObstacle(const Expr *target, const Frame &f) const {
   return ""; // An element: the nest's checks judge it.
 }
 
-bool Inliner::nameable(const ValueDecl *member) const {
-  AccessSpecifier access = member->getAccess();
-  if (access == AS_public || access == AS_none || !scope)
-    return true;
-  const auto *owner = dyn_cast<CXXRecordDecl>(member->getDeclContext());
-  // The function the nest is in, where the launcher call goes.
+const FunctionDecl *Inliner::nestFunction() const {
   const FunctionDecl *function = nullptr;
   DynTypedNodeList parents = ctx.getParents(*scope->outer);
   while (!parents.empty() && !function) {
@@ -368,6 +366,15 @@ bool Inliner::nameable(const ValueDecl *member) const {
     if (!function)
       parents = ctx.getParents(parents[0]);
   }
+  return function;
+}
+
+bool Inliner::nameable(const ValueDecl *member) const {
+  AccessSpecifier access = member->getAccess();
+  if (access == AS_public || access == AS_none || !scope)
+    return true;
+  const auto *owner = dyn_cast<CXXRecordDecl>(member->getDeclContext());
+  const FunctionDecl *function = nestFunction();
   if (!owner || !function)
     return false;
   const auto *method = dyn_cast<CXXMethodDecl>(function);
@@ -417,11 +424,22 @@ Expr *Inliner::rebuildMember(const MemberExpr *member, const Frame *f,
   bool arrow = member->isArrow();
   if (isa<CXXThisExpr>(base->IgnoreParenImpCasts()) && thisFrame(f)) {
     const Frame *owner = thisFrame(f);
-    if (!nameable(member->getMemberDecl()))
-      return fail("'" + owner->name + "' reads '" +
-                  member->getMemberDecl()->getNameAsString() +
-                  "', a member that the launcher call, where the nest is, "
-                  "cannot name");
+    if (!nameable(member->getMemberDecl())) {
+      // Read through a member pointer (PrivateMembers.h) where it can be.
+      const auto *field = dyn_cast<FieldDecl>(member->getMemberDecl());
+      const FunctionDecl *function = nestFunction();
+      std::optional<std::string> why =
+          field && function
+              ? privateReachObstacle(ctx, function, scope->outer, field)
+              : std::optional<std::string>("it is no data member");
+      if (why)
+        return fail("'" + owner->name + "' reads '" +
+                    member->getMemberDecl()->getNameAsString() +
+                    "', a member that the launcher call, where the nest is, "
+                    "cannot name: " + *why);
+      if (!llvm::is_contained(scope->privateMembers, field))
+        scope->privateMembers.push_back(field);
+    }
     newBase = owner->object;
     arrow = owner->objectIsPointer;
   } else if (!(newBase = rebuild(base, f, out))) {

@@ -214,6 +214,9 @@ public:
   /// (f2c's `i__2 = *m;`), with the value each reads, and those assignments,
   /// which are no statements of the nest (BoundTemporaries.cpp).
   llvm::DenseMap<const clang::DeclRefExpr *, const clang::Expr *> boundValues;
+  /// Private members of the operands' classes that inlined accessors read:
+  /// printed as reads through member pointers (PrivateMembers.h).
+  std::vector<const clang::FieldDecl *> privateMembers;
   std::vector<const clang::Expr *> boundAssignments;
   /// How the nest reads the condition of the `switch` whose case the
   /// recognition assumes, at each place it runs (Unswitch.cpp).

@@ -14,6 +14,7 @@
 #include "CounterSteps.h"
 #include "GuardedBias.h"
 #include "PointerWalk.h"
+#include "PrivateMembers.h"
 #include "SplitOff.h"
 #include "Temporary.h"
 #include "Unswitch.h"
@@ -158,6 +159,8 @@ public:
                                    ? recognize()
                                    : std::optional<Nest>();
     if (nest) {
+      for (const clang::FieldDecl *field : scope.privateMembers)
+        nest->declarations += privateMemberDeclarations(scope.ctx, field);
       result.nest = std::move(nest);
       result.summary = summary;
       result.elementParams = elementParams;

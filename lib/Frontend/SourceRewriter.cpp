@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
+#include <map>
 #include <set>
 
 using namespace mlir::gemm;
@@ -274,9 +275,28 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
     return firstLine + source.take_front(offset).count('\n');
   };
   // The main file's text between nests holds the included copies.
-  auto between = [&](size_t from, size_t to) {
+  auto original = [&](size_t from, size_t to) {
     llvm::StringRef text = source.slice(from, to);
     return copy ? text.str() : withCopies(result, text, from);
+  };
+  // Declarations go before the functions whose launcher calls need them
+  // (Nest::declarations), each once, then the numbering goes on.
+  std::map<size_t, std::string> declarations;
+  std::set<std::string> declared;
+  for (const Nest &nest : result.nests)
+    if (nest.copy == copy)
+      for (llvm::StringRef line : llvm::split(nest.declarations, '\n'))
+        if (!line.empty() && declared.insert(line.str()).second)
+          declarations[nest.declarationsOffset] += line.str() + "\n";
+  auto between = [&](size_t from, size_t to) {
+    std::string out;
+    for (auto it = declarations.lower_bound(from);
+         it != declarations.end() && it->first < to; ++it) {
+      out += original(from, it->first) + "\n" + it->second +
+             lineDirective(lineAt(it->first), fileName);
+      from = it->first;
+    }
+    return out + original(from, to);
   };
   std::string out;
   size_t copied = 0;

@@ -153,3 +153,100 @@ void denseActivated(const Dense &layer, int kind, const float *in, float *out,
       out[j * layer.outputs + p] = activate(sum, kind);
     }
 }
+
+// TNN's NaiveFC: `if (bias) acc += bias[o];` after the sum adds
+// `bias ? bias[o] : 0`, in a template (whose nests are not versioned) as in
+// a plain function; the element conversions are the identity for float.
+template <typename T>
+void naiveFC(T *in, T *out, T *wt, float *bias, int batch, int nin,
+             int nout) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = nout x batch x nin; A row-major, B column-major, C column-major; accumulates in 'acc', alpha = 1, beta = 0; epilogue: + 'bias[o]' (none if null); rewritten to call gemm_opt_nest_8 [-Rpass=gemm]
+  for (int b = 0; b < batch; ++b) {
+    T *row = in + b * nin;
+    T *dst = out + b * nout;
+    for (int o = 0; o < nout; ++o) {
+      float acc = 0;
+      for (int i = 0; i < nin; ++i)
+        acc += float(wt[o * nin + i]) * float(row[i]);
+      if (bias)
+        acc += bias[o];
+      dst[o] = acc;
+    }
+  }
+}
+template void naiveFC(float *, float *, float *, float *, int, int, int);
+
+// tinygrad's generated kernel: the bias read into a local ahead of the sum
+// and added in the store; and C's element read ahead the same way (beta =
+// 1).
+void hoisted(float *out, const float *x, const float *w, const float *bias,
+             int M, int N, int K) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B column-major, C row-major; accumulates in 'acc', alpha = 1, beta = 0; epilogue: + 'bias[j]'; rewritten to call gemm_opt_nest_9 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float acc = 0.0f;
+      float bv = bias[j];
+      for (int k = 0; k < K; k++) {
+        float xv = x[i * K + k];
+        float wv = w[j * K + k];
+        acc = ((xv * wv) + acc);
+      }
+      out[i * N + j] = (acc + bv);
+    }
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B column-major, C row-major; accumulates in 'acc', alpha = 1, beta = 1; rewritten to call gemm_opt_nest_10 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float old = out[i * N + j];
+      float acc = 0.0f;
+      for (int k = 0; k < K; k++)
+        acc += x[i * K + k] * w[j * K + k];
+      out[i * N + j] = acc + old;
+    }
+}
+
+// Near misses: a bias read once per row, before the stores of the row
+// (which may change it); C read before a scaling of C; a guard that reads
+// the sum; a guard that varies with the element.
+void hoistedEarly(float *out, const float *x, const float *w,
+                  const float *bias, int M, int N, int K, float beta) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: {{.*}}into a temporary{{.*}} since as a whole the nest is no GEMM: unsupported store of accumulator 'acc': expected C = alpha*s + beta*C, C = s, C += s or C -= s, with an optional bias term and activation; rewritten to call gemm_opt_nest_11 [-Rpass=gemm]
+  for (int i = 0; i < M; i++) {
+    float bv = bias[i];
+    for (int j = 0; j < N; j++) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; k++)
+        acc += x[i * K + k] * w[j * K + k];
+      out[i * N + j] = acc + bv;
+    }
+  }
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: {{.*}}into a temporary{{.*}} since as a whole the nest is no GEMM: unsupported store of accumulator 'acc': expected C = alpha*s + beta*C, C = s, C += s or C -= s, with an optional bias term and activation; rewritten to call gemm_opt_nest_12 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float old = out[i * N + j];
+      out[i * N + j] *= beta;
+      float acc = 0.0f;
+      for (int k = 0; k < K; k++)
+        acc += x[i * K + k] * w[j * K + k];
+      out[i * N + j] += acc + old;
+    }
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: {{.*}}into a temporary{{.*}} since as a whole the nest is no GEMM: conditional control flow in the nest body; rewritten to call gemm_opt_nest_13 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; k++)
+        acc += x[i * K + k] * w[j * K + k];
+      if (acc > 0)
+        acc += bias[j];
+      out[i * N + j] = acc;
+    }
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: {{.*}}into a temporary{{.*}} since as a whole the nest is no GEMM: accumulator 'acc' is written after the sum by 'acc += bias[j] > 0 ? bias[j] : 0.F': only a bias (acc += bias[o]) or an activation (acc = fmaxf(acc, 0)) may finish it; rewritten to call gemm_opt_nest_14 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; k++)
+        acc += x[i * K + k] * w[j * K + k];
+      if (bias[j] > 0)
+        acc += bias[j];
+      out[i * N + j] = acc;
+    }
+}

@@ -122,22 +122,6 @@ void earlyReturn(int n, const float *A, const float *BT, float *C) {
       C[i * n + j] = early(n, A + i * n, BT + j * n);
 }
 
-class Hidden {
-  float *d;
-  int ld;
-
-public:
-  Hidden(float *d, int ld) : d(d), ld(ld) {}
-  float operator()(int i, int j) const { return d[i * ld + j]; }
-};
-void privateMembers(int n, const Hidden &A, const float *B, float *C) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'operator()' reads 'd', a member that the launcher call, where the nest is, cannot name [-Rpass-missed=gemm]
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      for (int k = 0; k < n; ++k)
-        C[i * n + j] += A(i, k) * B[k * n + j];
-}
-
 // The helper's writes are the nest's: one through a pointer parameter that
 // names an input is a write besides the accumulation.
 static void axpyBoth(int n, float a, float *x, float *y) {

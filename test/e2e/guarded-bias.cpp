@@ -3,7 +3,9 @@
 // helper; a layer whose flag says whether it has a bias, then a ReLU; a
 // layer choosing its bias with a `?:` on a flag; and a Gram matrix written
 // with std::conj for a real element type. Each layer runs with and without
-// its bias, C between guard cells that must keep their values.
+// its bias, C between guard cells that must keep their values. TNN's
+// NaiveFC template adds its bias by `if (bias) acc += bias[o];`, and
+// tinygrad's generated kernel reads the bias into a local ahead of the sum.
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
@@ -11,7 +13,7 @@
 // RUN: %python %S/compare.py %t.expected %t.actual
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-4: GEMM recognised
+// CHECK-COUNT-6: GEMM recognised
 #include "e2e_util.h"
 #include "guard_cells.h"
 
@@ -39,6 +41,38 @@ static void connected(const float *in, const float *w, const float *bias,
         offset = bias[o];
       }
       out[o + outs * b] = clampRange(total + offset, lo, hi);
+    }
+}
+
+template <typename T>
+static void naiveFC(T *in, T *out, T *wt, float *bias, int batch, int nin,
+                    int nout) {
+  for (int b = 0; b < batch; ++b) {
+    T *row = in + b * nin;
+    T *dst = out + b * nout;
+    for (int o = 0; o < nout; ++o) {
+      float acc = 0;
+      for (int i = 0; i < nin; ++i)
+        acc += float(wt[o * nin + i]) * float(row[i]);
+      if (bias)
+        acc += bias[o];
+      dst[o] = acc;
+    }
+  }
+}
+
+static void generated(float *out, const float *x, const float *w,
+                      const float *bias, int M, int N, int K) {
+  for (int r0 = 0; r0 < M; r0++)
+    for (int r1 = 0; r1 < N; r1++) {
+      float acc = 0.0f;
+      float bv = bias[r1];
+      for (int r2 = 0; r2 < K; r2++) {
+        float xv = x[r0 * K + r2];
+        float wv = w[r1 * K + r2];
+        acc = ((xv * wv) + acc);
+      }
+      out[r0 * N + r1] = (acc + bv);
     }
 }
 
@@ -114,6 +148,21 @@ int main() {
     out = guarded<float>(long(M) * N);
     layerRelu(layer, in.data(), out.data() + GUARD, M, K);
     label = std::string("relu") + suffix;
+    printMatrix(label.c_str(), K, scale, out.data() + GUARD, M, N, N, 1);
+    checkGuards(label.c_str(), out);
+
+    out = guarded<float>(long(M) * N);
+    naiveFC(in.data(), out.data() + GUARD, w.data(),
+            withBias ? bias.data() : nullptr, M, K, N);
+    label = std::string("naiveFC") + suffix;
+    printMatrix(label.c_str(), K, scale, out.data() + GUARD, M, N, N, 1);
+    checkGuards(label.c_str(), out);
+
+    std::vector<float> zeros(N, 0.0f);
+    out = guarded<float>(long(M) * N);
+    generated(out.data() + GUARD, in.data(), w.data(),
+              withBias ? bias.data() : zeros.data(), M, N, K);
+    label = std::string("generated") + suffix;
     printMatrix(label.c_str(), K, scale, out.data() + GUARD, M, N, N, 1);
     checkGuards(label.c_str(), out);
 

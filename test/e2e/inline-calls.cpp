@@ -13,41 +13,9 @@
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
 // CHECK-COUNT-8: [-Rpass=gemm]
-#include "e2e_util.h"
+#include "problem.h"
 
 #include <vector>
-
-enum { GUARD = 16 };
-const double POISON = 7.25;
-
-template <class T> struct Problem {
-  int m, n, k;
-  std::vector<T> a, b, c;
-  double scale = 0;
-  Problem(int m, int n, int k, unsigned seed)
-      : m(m), n(n), k(k), a(size_t(m) * k), b(size_t(k) * n),
-        c(size_t(m) * n + 2 * GUARD, T(POISON)) {
-    fillRandom(a.data(), long(a.size()), seed);
-    fillRandom(b.data(), long(b.size()), seed + 1);
-    fillRandom(C(), long(m) * n, seed + 2);
-    scale = frobenius(a.data(), long(a.size())) *
-                frobenius(b.data(), long(b.size())) +
-            frobenius(C(), long(m) * n);
-  }
-  T *C() { return c.data() + GUARD; }
-  void print(const char *label) {
-    printMatrix(label, k, scale, C(), m, n, n, 1);
-    std::printf("%s inputs", label);
-    for (T x : a)
-      std::printf(" %.17g", double(x));
-    for (T x : b)
-      std::printf(" %.17g", double(x));
-    long broken = 0;
-    for (long g = 0; g < GUARD; ++g)
-      broken += (c[g] != T(POISON)) + (c[c.size() - 1 - g] != T(POISON));
-    std::printf("\nguards %s %ld broken\n", label, broken);
-  }
-};
 
 static inline int idx(int r, int c, int ld) { return r + c * ld; }
 // C (m x n, column-major) = A^T B with A stored k x m and B k x n,

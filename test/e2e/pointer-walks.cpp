@@ -14,43 +14,9 @@
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
 // CHECK-COUNT-9: [-Rpass=gemm]
-#include "e2e_util.h"
+#include "problem.h"
 
 #include <vector>
-
-enum { GUARD = 16 };
-const double POISON = 7.25;
-
-/// An m x n x k product's operands, contiguous, C between GUARD poisoned
-/// cells on either side.
-template <class T> struct Problem {
-  int m, n, k;
-  std::vector<T> a, b, c, a0, b0;
-  double scale = 0;
-  Problem(int m, int n, int k, unsigned seed)
-      : m(m), n(n), k(k), a(size_t(m) * k), b(size_t(k) * n),
-        c(size_t(m) * n + 2 * GUARD, T(POISON)) {
-    fillRandom(a.data(), long(a.size()), seed);
-    fillRandom(b.data(), long(b.size()), seed + 1);
-    fillRandom(C(), long(m) * n, seed + 2);
-    a0 = a;
-    b0 = b;
-    scale = frobenius(a.data(), long(a.size())) *
-                frobenius(b.data(), long(b.size())) +
-            frobenius(C(), long(m) * n);
-  }
-  T *C() { return c.data() + GUARD; }
-  /// C as rows x cols with the given strides, then whether the guards and
-  /// the inputs held.
-  void print(const char *label, long rowStride, long colStride) {
-    printMatrix(label, k, scale, C(), m, n, rowStride, colStride);
-    long broken = 0;
-    for (long g = 0; g < GUARD; ++g)
-      broken += (c[g] != T(POISON)) + (c[c.size() - 1 - g] != T(POISON));
-    std::printf("guards %s %ld broken, inputs %s\n", label, broken,
-                a == a0 && b == b0 ? "kept" : "changed");
-  }
-};
 
 // C(ah x bh) += A(ah x aw) * B(bh x aw)^T, column-major, k outermost.
 static void addMultABt(int ah, int bh, int aw, const double *ad,

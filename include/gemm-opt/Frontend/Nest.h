@@ -162,6 +162,12 @@ struct Nest {
   /// after the nest; sideText is the nest with its K loop reading T. Empty
   /// otherwise.
   std::string temporaryType, temporarySize;
+  /// Declarations at namespace scope that the launcher call needs (reads of
+  /// private members, PrivateMembers.h), one per line, and the offset in the
+  /// nest's text of the declaration around the nest's function, which they
+  /// go before.
+  std::string declarations;
+  unsigned declarationsOffset = 0;
 
   /// The params of every activation step, in order: the launcher's last
   /// arguments.
