@@ -407,6 +407,13 @@ bool NestScope::isInvariant(const Expr *e) const {
   if (const auto *call = dyn_cast<CallExpr>(e))
     if (const Expr *value = inlinedValue(ctx, call))
       return isInvariant(value);
+  // An integer element of an unchanged container (`dims[0]` of a
+  // std::vector<int>), as an integer read through a pointer.
+  if (const auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+      call && call->getOperator() == OO_Subscript && call->getNumArgs() == 2)
+    return integerReadsInvariant && isIntegerObject(call->getType()) &&
+           isStdContainer(call->getArg(0)->getType()) &&
+           isInvariant(call->getArg(0)) && isInvariant(call->getArg(1));
   // v.size() and v.data() of an unchanged container are invariant.
   if (const auto *call = dyn_cast<CXXMemberCallExpr>(e)) {
     const CXXMethodDecl *method = call->getMethodDecl();

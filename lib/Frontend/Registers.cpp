@@ -69,15 +69,10 @@ public:
       : scope(scope), ctx(scope.ctx), list(list) {}
 
   void run() {
-    for (size_t d = 0; d < list.size(); ++d)
-      if (const auto *decl = dyn_cast<DeclStmt>(list[d]))
-        for (Decl *decl : decl->decls())
-          if (auto *var = dyn_cast<VarDecl>(decl);
-              var && var->hasLocalStorage() &&
-              !var->getType().isVolatileQualified())
-            declared.push_back({d, var});
+    collect();
     for (auto [d, var] : declared)
       stepRegister(d, var);
+
     // Every accumulator is judged on the loop as written, before any
     // retargets an addition into C.
     std::vector<Retarget> retargets;
@@ -95,6 +90,20 @@ public:
     llvm::SmallPtrSet<const VarDecl *, 16> moved;
     for (const Retarget *r : block)
       moved.insert(r->var);
+    // The values that the block's loop keeps in registers (`double u0 =
+    // al * A(r, s);`), read on the loop as written: once an accumulator is
+    // read as its element of C, a store into C could meet what they read.
+    llvm::SmallPtrSet<size_t, 4> loops;
+    for (const Retarget *r : block)
+      if (loops.insert(r->loop).second) {
+        CompoundStmt *body = nullptr;
+        std::vector<Stmt *> statements = bodyOf(list[r->loop], body);
+        std::vector<const Stmt *> inner(statements.begin(), statements.end());
+        Registers nested(scope, inner);
+        nested.collect();
+        for (auto [d, var] : nested.declared)
+          nested.valueRegister(d, var);
+      }
     for (const Retarget *r : block)
       retarget(*r, moved);
     for (size_t n : dropped)
@@ -105,6 +114,18 @@ private:
   NestScope &scope;
   ASTContext &ctx;
   std::vector<const Stmt *> &list;
+
+  /// The local variables that the statements declare.
+  void collect() {
+    for (size_t d = 0; d < list.size(); ++d)
+      if (const auto *decl = dyn_cast<DeclStmt>(list[d]))
+        for (Decl *decl : decl->decls())
+          if (auto *var = dyn_cast<VarDecl>(decl);
+              var && var->hasLocalStorage() &&
+              !var->getType().isVolatileQualified())
+            declared.push_back({d, var});
+  }
+
   std::vector<size_t> dropped;
   std::vector<std::pair<size_t, VarDecl *>> declared;
 
@@ -201,7 +222,26 @@ private:
     var->setInit(nullptr);
   }
 
+  /// Whether `s` declares floating-point variables only, each started at
+  /// an element of `root` (`double s00 = C(r, q), s01 = C(r, q + 1);`).
+  static bool startsAtElements(const Stmt *s, const VarDecl *root) {
+    const auto *decl = dyn_cast<DeclStmt>(s);
+    return decl && llvm::all_of(decl->decls(), [&](const Decl *d) {
+             const auto *var = dyn_cast<VarDecl>(d);
+             const Expr *init = var ? var->getInit() : nullptr;
+             return init && var->getType()->isRealFloatingType() &&
+                    !init->HasSideEffects(var->getASTContext()) &&
+                    rootOf(stripCasts(init)) == root;
+           });
+  }
+
   void stepRegister(size_t d, VarDecl *var);
+  void valueRegister(size_t d, VarDecl *var);
+  /// Whether what `value` reads keeps its value through the statements
+  /// [from, to] of `body`: none assigns a variable it reads or may write
+  /// memory it reads.
+  bool keepsValue(const Expr *value, llvm::ArrayRef<const Stmt *> body,
+                  size_t from, size_t to) const;
   std::optional<Retarget> accumulator(size_t d, VarDecl *var);
   /// Reads `r.var` as its element in the loop; its start goes where every
   /// variable that the start sets is `moved` too.
@@ -252,18 +292,9 @@ void Registers::stepRegister(size_t d, VarDecl *var) {
       llvm::any_of(llvm::drop_end(reads), [](const Read &r) { return r.bump; }))
     return;
   // What the value reads stays as it was until the last read.
-  llvm::SmallPtrSet<const VarDecl *, 8> vars, roots;
-  bool unknown = false;
-  inputsOf(value, vars, roots, unknown);
-  if (unknown)
+  if (!keepsValue(value, ArrayRef<const Stmt *>(body.data(), body.size()),
+                  first + 1, last))
     return;
-  for (size_t n = first + 1; n <= last; ++n)
-    if (llvm::any_of(vars,
-                     [&](const VarDecl *v) { return assigns(body[n], v); }) ||
-        llvm::any_of(roots, [&](const VarDecl *root) {
-          return writesMemory(body[n], root);
-        }))
-      return;
   // Each read is the value; `*v` of `v = &x` is x.
   const auto *address = dyn_cast<UnaryOperator>(bare(value));
   Expr *element = address && address->getOpcode() == UO_AddrOf
@@ -284,6 +315,65 @@ void Registers::stepRegister(size_t d, VarDecl *var) {
   scope.written.insert(var);
 }
 
+bool Registers::keepsValue(const Expr *value, ArrayRef<const Stmt *> body,
+                           size_t from, size_t to) const {
+  llvm::SmallPtrSet<const VarDecl *, 8> vars, roots;
+  bool unknown = false;
+  inputsOf(value, vars, roots, unknown);
+  if (unknown)
+    return false;
+  for (size_t n = from; n <= to; ++n)
+    if (llvm::any_of(vars,
+                     [&](const VarDecl *v) { return assigns(body[n], v); }) ||
+        llvm::any_of(roots, [&](const VarDecl *root) {
+          return writesMemory(body[n], root);
+        }))
+      return false;
+  return true;
+}
+
+void Registers::valueRegister(size_t d, VarDecl *var) {
+  // A register set where it is declared and only read after (`double u0 =
+  // al * A(r, s), u1 = ...;` in a hand-blocked K loop): each read is its
+  // value, where nothing between changes what that reads.
+  Expr *value = var->getInit();
+  QualType type = var->getType();
+  if (!value || value->HasSideEffects(ctx) || mentions(value, var) ||
+      isa<InitListExpr>(value))
+    return;
+  // It holds the value exactly: a pointer, an integer no narrower, or a
+  // floating-point value no narrower.
+  QualType from = value->IgnoreImpCasts()->getType();
+  bool exact =
+      type->isPointerType()
+          ? ctx.hasSameUnqualifiedType(type, value->getType())
+      : type->isRealFloatingType()
+          ? from->isRealFloatingType() &&
+                ctx.getTypeSize(type) >= ctx.getTypeSize(from)
+          : holdsEveryValue(ctx, type, from);
+  if (!exact)
+    return;
+  // Named by no other declaration of its statement.
+  for (const Decl *other : cast<DeclStmt>(list[d])->decls())
+    if (const auto *v = dyn_cast<VarDecl>(other);
+        v && v != var && v->getInit() && mentions(v->getInit(), var))
+      return;
+  std::vector<size_t> at = mentionsAfter(d, var);
+  if (at.empty())
+    return;
+  std::vector<Read> reads;
+  for (size_t n : at)
+    if (!readsIn(const_cast<Stmt *&>(list[n]), nullptr, var, reads))
+      return;
+  if (llvm::any_of(reads, [](const Read &r) { return r.bump; }) ||
+      !keepsValue(value, list, d + 1, at.back()))
+    return;
+  for (const Read &r : reads)
+    scope.replace(r.slot, value);
+  dropInit(var);
+  scope.written.insert(var);
+}
+
 std::optional<Registers::Retarget> Registers::accumulator(size_t d,
                                                           VarDecl *var) {
   QualType type = var->getType();
@@ -292,9 +382,11 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
   std::vector<size_t> at = mentionsAfter(d, var);
   // Its start, the loop that sums into it and the read.
   size_t start = d, next = 0;
+  // Or started at the element it is stored to (`t = X; ... X = t;`).
+  const Expr *loaded = nullptr;
   if (const Expr *init = var->getInit()) {
     if (!isLiteral(init, 0))
-      return std::nullopt;
+      loaded = init;
   } else {
     if (at.empty() || !llvm::is_contained(zeroChain(list[at[0]]), var))
       return std::nullopt;
@@ -306,11 +398,13 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
   size_t loop = at[next], read = at[next + 1];
   if (!isLoop(list[loop]) || !accumulatesOnly(list[loop], var, nullptr))
     return std::nullopt;
-  const auto *add = dyn_cast<CompoundAssignOperator>(list[read]);
-  if (!add || add->getOpcode() != BO_AddAssign ||
+  const auto *add = dyn_cast<BinaryOperator>(list[read]);
+  if (!add || add->getOpcode() != (loaded ? BO_Assign : BO_AddAssign) ||
       referencedVar(add->getRHS()) != var || referencedVar(add->getLHS()))
     return std::nullopt;
   Expr *element = add->getLHS();
+  if (loaded && scope.print(stripCasts(loaded)) != scope.print(element))
+    return std::nullopt;
   const VarDecl *root = rootOf(element);
   if (!root || element->getType().getCanonicalType().getUnqualifiedType() !=
                    type.getCanonicalType().getUnqualifiedType())
@@ -329,12 +423,15 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
         }))
       return std::nullopt;
     // Between, no statement but other accumulators' reads like this one
-    // names C or reads memory (which may be C by another name).
-    const auto *other = dyn_cast<CompoundAssignOperator>(list[m]);
-    bool store = other && other->getOpcode() == BO_AddAssign &&
+    // (and the declaration that starts them at their elements) names C or
+    // reads memory (which may be C by another name).
+    const auto *other = dyn_cast<BinaryOperator>(list[m]);
+    bool store = other && other->getOpcode() == add->getOpcode() &&
                  referencedVar(other->getRHS()) &&
                  !referencedVar(other->getLHS()) &&
                  rootOf(other->getLHS()) == root;
+    if (loaded && m == d && startsAtElements(list[m], root))
+      continue;
     llvm::SmallPtrSet<const VarDecl *, 8> names, reads;
     bool unknownRead = false;
     inputsOf(list[m], names, reads, unknownRead);

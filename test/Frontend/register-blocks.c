@@ -222,3 +222,66 @@ void readBetween(int m, int n, int k, const float *A, const float *B,
       C[i * n + j + 1] += s1;
     }
 }
+
+// Accumulators started at the elements they are stored back to (`s = C;
+// ...; C = s;` is `C += ...`), and values that the K step keeps in
+// registers declared with them (`double u0 = al * A(r, s), u1 = ...;`):
+// a 2x2 block, the odd edges left to another routine (yzhaiustc's DGEMM
+// kernels).
+#define AE(r, t) a[(r) + (t) * lda]
+#define BE(r, t) b[(r) + (t) * ldb]
+#define CE(r, t) c[(r) + (t) * ldc]
+void startsAtC(int m, int n, int k, double al, const double *a, int lda,
+               const double *b, int ldb, double *c, int ldc) {
+  int r, q, s;
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = m x n x k; A column-major, B column-major, C column-major; accumulates into C, alpha = al, beta = 1; 'r' is unrolled by 2 and jammed into 's'; 'q' is unrolled by 2 and jammed into 's'; the launcher runs only where m % 2 == 0 and n % 2 == 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_{{.*}}_nest_5 [-Rpass=gemm]
+  for (r = 0; r + 1 < m; r += 2)
+    for (q = 0; q + 1 < n; q += 2) {
+      double s00 = CE(r, q), s01 = CE(r, q + 1), s10 = CE(r + 1, q),
+             s11 = CE(r + 1, q + 1);
+      for (s = 0; s < k; s++) {
+        double u0 = al * AE(r, s), u1 = al * AE(r + 1, s);
+        double v0 = BE(s, q), v1 = BE(s, q + 1);
+        s00 += u0 * v0;
+        s01 += u0 * v1;
+        s10 += u1 * v0;
+        s11 += u1 * v1;
+      }
+      CE(r, q) = s00;
+      CE(r, q + 1) = s01;
+      CE(r + 1, q) = s10;
+      CE(r + 1, q + 1) = s11;
+    }
+}
+
+// Near misses: stored to elements other than their starts (a transposed
+// block); a value register narrowed to float, which rounds what it holds.
+void storedElsewhere(int m, int n, int k, const double *a, int lda,
+                     const double *b, int ldb, double *c, int ldc) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: more than one multiply-accumulate in the nest [-Rpass-missed=gemm]
+  for (int r = 0; r + 1 < m; r += 2)
+    for (int q = 0; q < n; q++) {
+      double s0 = CE(r, q), s1 = CE(r + 1, q);
+      for (int s = 0; s < k; s++) {
+        s0 += AE(r, s) * BE(s, q);
+        s1 += AE(r + 1, s) * BE(s, q);
+      }
+      CE(r + 1, q) = s0;
+      CE(r, q) = s1;
+    }
+}
+void narrowed(int m, int n, int k, const double *a, int lda, const double *b,
+              int ldb, double *c, int ldc) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: more than one multiply-accumulate in the nest [-Rpass-missed=gemm]
+  for (int r = 0; r + 1 < m; r += 2)
+    for (int q = 0; q < n; q++) {
+      double s0 = 0, s1 = 0;
+      for (int s = 0; s < k; s++) {
+        float u0 = AE(r, s), u1 = AE(r + 1, s);
+        s0 += u0 * BE(s, q);
+        s1 += u1 * BE(s, q);
+      }
+      CE(r, q) += s0;
+      CE(r + 1, q) += s1;
+    }
+}

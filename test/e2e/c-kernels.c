@@ -1,6 +1,8 @@
 /* A numerical library in plain C99: column-major sgemm with alpha and beta,
  * a dgemm over row-major malloc'd arrays written with `register` and
- * `restrict`, and a VLA product. gemm-opt writes the host file in C (built
+ * `restrict`, a VLA product, and a 2x2 block of C kept in registers that
+ * start at C's elements (the odd edges left to another routine: with an
+ * odd size the loop runs as written). gemm-opt writes the host file in C (built
  * with gcc as the original is) and the kernels apart (built with nvcc); the
  * two link into one program that must print what the original prints.
  *
@@ -14,7 +16,7 @@
  * RUN: env GEMM_OPT_DEVICE=cpu %t/split > %t/lifted && %python %S/compare.py %t/expected %t/lifted
  * The launchers are the host file's only new names, with C linkage.
  * RUN: FileCheck --check-prefix=HOST %s < %t/host.c
- * CHECK-COUNT-3: [-Rpass=gemm]
+ * CHECK-COUNT-4: [-Rpass=gemm]
  * HOST: extern "C" {
  * HOST: int gemm_opt_kernels_{{[0-9a-f]+}}_nest_0(const float *a
  * HOST: #line 1 "{{.*}}c-kernels.c"
@@ -83,6 +85,31 @@ void vla_product(int m, int n, int k, double a[m][k], double b[k][n],
     }
 }
 
+#define AE(r, t) a[(r) + (t) * lda]
+#define BE(r, t) b[(r) + (t) * ldb]
+#define CE(r, t) c[(r) + (t) * ldc]
+void block2x2(int m, int n, int k, double al, const double *a, int lda,
+              const double *b, int ldb, double *c, int ldc) {
+  int r, q, s;
+  for (r = 0; r + 1 < m; r += 2)
+    for (q = 0; q + 1 < n; q += 2) {
+      double s00 = CE(r, q), s01 = CE(r, q + 1), s10 = CE(r + 1, q),
+             s11 = CE(r + 1, q + 1);
+      for (s = 0; s < k; s++) {
+        double u0 = al * AE(r, s), u1 = al * AE(r + 1, s);
+        double v0 = BE(s, q), v1 = BE(s, q + 1);
+        s00 += u0 * v0;
+        s01 += u0 * v1;
+        s10 += u1 * v0;
+        s11 += u1 * v1;
+      }
+      CE(r, q) = s00;
+      CE(r, q + 1) = s01;
+      CE(r + 1, q) = s10;
+      CE(r + 1, q + 1) = s11;
+    }
+}
+
 int main(void) {
   const int m = 37, n = 29, k = 45, ld = 41;
   double *a = malloc(sizeof(double) * ld * k);
@@ -94,6 +121,7 @@ int main(void) {
   double *out = malloc(sizeof(double) * ld * n);
   long i;
   int row, col;
+  double scale;
   fill(a, (long)ld * k, 1);
   fill(b, (long)k * n, 2);
   fill(c, (long)ld * n, 3);
@@ -122,6 +150,16 @@ int main(void) {
       out[row * n + col] = c[row * n + col];
   print("vla", "f64", k, norm(a, (long)m * k) * norm(b, (long)k * n), out,
         (long)m * n);
+  /* Even sizes (lifted), then odd ones (the loop as written). */
+  fill(out, (long)ld * n, 4);
+  scale = 1.5 * norm(a, (long)ld * k) * norm(b, (long)k * n) +
+          norm(out, (long)ld * n);
+  block2x2(m - 1, n - 1, k, 1.5, a, ld, b, k, out, ld);
+  print("block2x2", "f64", k, scale, out, (long)ld * n);
+  scale = 0.5 * norm(a, (long)ld * k) * norm(b, (long)k * n) +
+          norm(out, (long)ld * n);
+  block2x2(m, n, k, -0.5, a, ld, b, k, out, ld);
+  print("block2x2-odd", "f64", k, scale, out, (long)ld * n);
   free(a);
   free(b);
   free(c);
