@@ -18,6 +18,7 @@
 #include "PrivateMembers.h"
 #include "Recognizer.h"
 #include "RealConj.h"
+#include "TeamSingle.h"
 #include "Unswitch.h"
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
@@ -168,6 +169,12 @@ private:
   /// loops around it (Nest::openmpRegion), or "".
   bool callerTeam = false;
   std::string regionPragma;
+  /// The `parallel` region whose team meets the nest's own `for`, with no
+  /// other directive between (TeamSingle.h): its block, pragma line and
+  /// line number; null where there is none.
+  const Stmt *teamBlock = nullptr;
+  std::string teamPragma;
+  unsigned teamLine = 0;
   /// The OpenMP loop whose iterations each launch the nest being handled
   /// ("'parallel for' loop (line 12)"), or "".
   std::string perIterationOf;
@@ -361,9 +368,29 @@ private:
   /// lanes of its own (classifyLoopDirective).
   std::optional<std::string> openmpObstacle(const Stmt *loop) {
     callerTeam = false;
+    teamBlock = nullptr;
     regionPragma = sharedRegion(loop).value_or("");
     auto line = [](StringRef text, size_t offset) {
       return std::to_string(1 + text.take_front(offset).count('\n'));
+    };
+    // A `parallel` region around the nest's own `for`: one thread launches
+    // for the team, where nothing else between shares or spawns.
+    auto [loopText, loopAt] = textAt(loop->getBeginLoc());
+    bool ownFor =
+        llvm::any_of(pragmasAbove(loopText, loopAt).pragmas, [](StringRef p) {
+          std::optional<std::string> name = openmpDirective(p);
+          return name && (*name == "for" || *name == "for simd");
+        });
+    auto team = [&](StringRef name, const Stmt *block, StringRef text,
+                    size_t at) {
+      if (!ownFor || name != "parallel" || teamBlock)
+        return false;
+      teamBlock = block;
+      teamPragma = text.drop_front(at).take_until([](char c) {
+        return c == '\n';
+      }).str();
+      teamLine = 1 + text.take_front(at).count('\n');
+      return true;
     };
     // A region that only shares out loops is one `parallel for` per loop.
     const Stmt *shared = regionPragma.empty() ? nullptr : enclosing.back();
@@ -392,7 +419,8 @@ private:
         first = e + 1;
     for (size_t e = first; e < enclosing.size(); ++e) {
       const Stmt *s = enclosing[e];
-      if (shared && (s == shared || isRegionOf(s, shared)))
+      if ((shared && (s == shared || isRegionOf(s, shared))) ||
+          (teamBlock && s == teamBlock))
         continue;
       auto [text, at] = textAt(s->getBeginLoc());
       // A loop directive whose iterations each launch their own product
@@ -415,12 +443,16 @@ private:
         if (looped && outer != enclosing.end() &&
             perIteration(name, looped->getLoopsNumber(), *outer, at))
           continue;
+        if (!looped && team(name, directive->getRawStmt(), text, at))
+          continue;
         return region(name, line(text, at));
       }
       for (StringRef pragma : pragmasAbove(text, at).pragmas)
         if (std::optional<std::string> name = openmpDirective(pragma)) {
           if (perIteration(*name, collapsedLoops(pragma), s,
-                           pragma.data() - text.data()))
+                           pragma.data() - text.data()) ||
+              (isa<CompoundStmt>(s) &&
+               team(*name, s, text, pragma.data() - text.data())))
             continue;
           return region(*name, line(text, pragma.data() - text.data()));
         }
@@ -451,7 +483,15 @@ private:
         // where no team is active (Nest::outsideParallel).
         if (pragma.data() < text.data() + begin &&
             (*name == "for" || *name == "for simd")) {
-          callerTeam = true;
+          if (!teamBlock) {
+            callerTeam = true;
+            continue;
+          }
+          if (std::optional<std::string> why = sharedForObstacle(pragma))
+            return *why;
+          if (std::optional<std::string> why =
+                  teamObstacle(loop, teamBlock, teamPragma, teamLine))
+            return why;
           continue;
         }
         return "its OpenMP '" + *name + "' directive (line " + at +
@@ -740,9 +780,20 @@ private:
       // Read once: it may walk the blocks around the loop (startAbove).
       const LoopStart start = startBefore(loop);
       Recognition r = recognizeNest(loop, function, ctx, start);
+      // Where one thread launches for the team, a plain product only: no
+      // versions, and no statements after the launch, which each thread
+      // would run.
+      const bool team = teamBlock;
+      if (team && r.nest && !r.nest->sideText.empty())
+        return missed(loop, "it is inside an OpenMP 'parallel' region (line " +
+                                std::to_string(teamLine) +
+                                "), and each thread would run the statements "
+                                "split off beside the product");
       if (!r.nest) {
-        if (std::optional<Versions> versions = versionNest(
-                loop, function, ctx, start, r.rejection))
+        std::optional<Versions> versions =
+            team ? std::nullopt
+                 : versionNest(loop, function, ctx, start, r.rejection);
+        if (versions)
           return handleVersions(loop, function, *versions);
         // A peeled loop opens whole; else only beside the obstacle.
         const Stmt *obstacle =
@@ -752,6 +803,8 @@ private:
           openInside(loop, function, obstacle);
         if (reported != before)
           return;
+        if (team)
+          return missed(loop, r.rejection.reason);
         // Its product may go through a temporary (Temporary.cpp).
         Recognition through = recognizeThroughTemporary(
             loop, function, ctx, r.rejection.reason, start);
@@ -807,6 +860,7 @@ private:
     nest.copy = copies.copyFor(loop->getBeginLoc());
     nest.openmpRegion = regionPragma;
     nest.outsideParallel = callerTeam;
+    nest.teamSingle = teamBlock != nullptr;
     nest.openaccFile = !accDirective.empty();
     if (!nest.declarations.empty())
       nest.declarationsOffset = copies.offsetInText(

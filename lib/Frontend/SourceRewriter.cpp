@@ -332,6 +332,13 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
               ? guardCall(llvm::ArrayRef(result.nests).slice(n, last - n))
               : guardCall(*nest);
       std::string guard = (brace ? "{ if (!" : "if (!") + condition + ") {";
+      // One thread of the team launches and tells the others
+      // (TeamSingle.h); `single` ends in the barrier that the `for` had.
+      if (nest->teamSingle)
+        guard = std::string(brace ? "{ " : "") +
+                "{ int gemm_opt_launched = 0;\n#pragma omp single "
+                "copyprivate(gemm_opt_launched)\ngemm_opt_launched = " +
+                condition + ";\nif (!gemm_opt_launched) {";
       std::string out;
       if (atLineStart) {
         // On lines of their own, indented like the nest, then back to the
@@ -347,9 +354,11 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
               lineDirective(number, fileName) + indent + " " + checks + "\n";
         out += lineDirective(number, fileName);
       } else {
-        out += guard + assumptionChecks(*nest, result.isC) + " ";
+        out += guard + assumptionChecks(*nest, result.isC) +
+               (nest->teamSingle ? "\n" + lineDirective(number, fileName)
+                                 : " ");
       }
-      out += text + " }";
+      out += text + (nest->teamSingle ? " } }" : " }");
       // A statement split off runs after the launcher, in loops of its own
       // with the nest's lines; the lines after keep their numbers.
       if (!nest->sideText.empty())

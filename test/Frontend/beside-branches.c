@@ -33,15 +33,16 @@ void timed(int n, int reps, int tile, const double *x, const double *y,
 }
 
 // A repeat loop in a parallel region, each repetition an `omp for`
-// product: every thread runs the repeat loop, and the product is left as
-// written, with its own remark (in place of the repeat loop's).
+// product: every thread runs the repeat loop, and one thread of the team
+// launches each repetition's product (TeamSingle.h), with its own remark
+// (in place of the repeat loop's).
 void shared(int n, int reps, const double *x, const double *y, double *z) {
   int p, q, s, r;
 #pragma omp parallel private(p, q, s, r)
   {
     for (r = 0; r < reps; r++) {
 #pragma omp for
-      // CHECK: :[[@LINE+1]]:7: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region (line [[@LINE-4]]), where every thread that reaches it would launch the whole product [-Rpass-missed=gemm]
+      // CHECK: :[[@LINE+1]]:7: remark: GEMM recognised: f64, M x N x K = n x n x n; A column-major, B column-major, C column-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_{{.*}}_nest_1 [-Rpass=gemm]
       for (q = 0; q < n; q++)
         for (s = 0; s < n; s++)
           for (p = 0; p < n; p++)

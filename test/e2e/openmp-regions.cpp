@@ -1,15 +1,14 @@
 // OpenMP programs, rewritten as users run gemm-opt (without -fopenmp) and
-// with it, built with OpenMP and run on four threads. A nest inside a
-// parallel region, or under a worksharing `for` that binds to one, is left
-// as written: a launcher there would add the product into C once per
-// thread. A nest whose own loop carries `parallel for` is rewritten, and so
-// is one with an orphaned `for` (launched only outside parallel regions), and so
-// is each loop of a region that only shares out loops (PolyBench's OpenMP
-// style: the region ends before the launcher and opens again after it),
-// the second product reading the first's result; with `nowait` or another
-// statement in the region, the loops stay as written. A product per head in
-// the body of a `parallel for` over the heads is launched by each
-// iteration's thread.
+// with it, built with OpenMP and run on four threads. A nest whose own
+// loop carries `parallel for` is rewritten, and so is one with an orphaned
+// `for` (launched only outside parallel regions), and so is each loop of a
+// region that only shares out loops (PolyBench's OpenMP style: the region
+// ends before the launcher and opens again after it), the second product
+// reading the first's result. A nest whose own `for` shares it out among
+// the threads of a region that does more (a statement, `nowait`, a repeat
+// loop) is launched by one thread of the team (`omp single`), which tells
+// the others. A product per head in the body of a `parallel for` over the
+// heads is launched by each iteration's thread.
 //
 // RUN: %host_cxx -O1 -fopenmp -I %S/Inputs %s -o %t.orig && env OMP_NUM_THREADS=4 %t.orig > %t.expected
 // RUN: gemm-opt %s -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=remark:
@@ -67,9 +66,12 @@ static void twoInRegion(const float *A, const float *B, const float *E,
   }
 }
 
-// Near misses: threads leave the first loop unsynchronised, or every thread
-// runs a statement of the region.
-// CHECK: :[[@LINE+5]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region
+// A `for` inside a region that does more than share out loops: its
+// threads leave the loop unsynchronised (nowait), every thread runs a
+// statement of the region, or the loop is in a repeat loop beside a timer
+// (ParRes). One thread of the team launches (`omp single`) and tells the
+// others that it did.
+// CHECK: :[[@LINE+5]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
 static void nowaitRegion(const float *A, const float *B, float *C) {
 #pragma omp parallel
   {
@@ -81,7 +83,7 @@ static void nowaitRegion(const float *A, const float *B, float *C) {
   }
 }
 
-// CHECK: :[[@LINE+6]]:5: remark: loop nest not rewritten: it is inside an OpenMP 'parallel' region
+// CHECK: :[[@LINE+6]]:5: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
 static void countedRegion(const float *A, const float *B, float *C,
                           int *threads) {
 #pragma omp parallel
@@ -93,6 +95,29 @@ static void countedRegion(const float *A, const float *B, float *C,
           C[i * N + j] += A[i * K + k] * B[k * N + j];
 #pragma omp atomic
     ++*threads;
+  }
+}
+
+// CHECK: :[[@LINE+14]]:9: remark: GEMM recognised: {{.*}} [-Rpass=gemm]
+static void repeated(int iterations, const double *A, const double *B,
+                     double *C, int *ticks) {
+  int i, j, k, iter;
+#pragma omp parallel private(i, j, k, iter)
+  {
+    for (iter = 0; iter < iterations; iter++) {
+      if (iter == 1) {
+#pragma omp barrier
+#pragma omp master
+        ++*ticks;
+      }
+      {
+#pragma omp for
+        for (j = 0; j < N; j++)
+          for (k = 0; k < K; k++)
+            for (i = 0; i < M; i++)
+              C[i + M * j] += A[i + M * k] * B[k + K * j];
+      }
+    }
   }
 }
 
@@ -167,6 +192,18 @@ int main() {
   int threads = 0;
   countedRegion(a.data(), b.data(), c.data(), &threads);
   printMatrix("counted", K, 3 * scale, c.data(), M, N, N, 1);
+
+  std::vector<double> ra(M * K), rb(K * N), rc(M * N);
+  fillRandom(ra.data(), M * K, 13);
+  fillRandom(rb.data(), K * N, 14);
+  fillRandom(rc.data(), M * N, 15);
+  int ticks = 0;
+  const double rScale = 3 * frobenius(ra.data(), M * K) *
+                            frobenius(rb.data(), K * N) +
+                        frobenius(rc.data(), M * N);
+  repeated(3, ra.data(), rb.data(), rc.data(), &ticks);
+  printMatrix("repeated", 3 * K, rScale, rc.data(), M, N, 1, M);
+  std::printf("repeated ticks %d\n", ticks);
 
   std::vector<float> e(N * K), tmp(M * N), d(M * K);
   fillRandom(e.data(), N * K, 8);

@@ -144,6 +144,11 @@ struct Nest {
   /// (the runtime's gemm_opt_in_parallel()); in one, every thread meets
   /// the guard alike and the team shares the loop as written.
   bool outsideParallel = false;
+  /// The nest's loop carries an `omp for` of an enclosing `parallel`
+  /// region's team: one thread of it launches (`omp single`) and tells the
+  /// others, which share the loop as written where it did not
+  /// (TeamSingle.h).
+  bool teamSingle = false;
   /// The nest's translation unit holds OpenACC directives: the rewrite is
   /// compiled only where `_OPENACC` is not defined (a build that ignores
   /// the directives, whose data regions are no-ops); a build with OpenACC
