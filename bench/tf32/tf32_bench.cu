@@ -281,8 +281,9 @@ int main(int argc, char** argv) {
   cublasHandle_t h;
   CB(cublasCreate(&h));
   CB(cublasGetVersion(h, &cbv));
-  printf("# tf32_bench on %s (sm_%d%d, %d SMs), CUDA runtime %d, cuBLAS %d, reps %d\n", prop.name, prop.major,
-         prop.minor, prop.multiProcessorCount, rtv, cbv, reps);
+  printf("# tf32_bench on %s (sm_%d%d, %d SMs), CUDA runtime %d, cuBLAS %d, reps %d, TF32K_PERSISTENT %d, "
+         "TF32K_GROUP_M %d\n",
+         prop.name, prop.major, prop.minor, prop.multiProcessorCount, rtv, cbv, reps, TF32K_PERSISTENT, TF32K_GROUP_M);
   if (prop.major != 9) {
     fprintf(stderr, "needs a Hopper (sm_90) GPU\n");
     return 2;

@@ -38,7 +38,13 @@
 // warp). Consumers keep one wgmma group in flight (wait_group 1) and release
 // the previous k-tile's stage; the two consumer warpgroups also overlap.
 // -DTF32K_WAIT_ALL: wait_group 0 every k-tile instead (simpler, for A/B).
-// Not persistent: one CTA per output tile, grid (N tiles, M tiles).
+// Persistent (TF32K_PERSISTENT, default 1): min(SMs, tiles) CTAs, each
+// taking tiles blockIdx.x, + gridDim.x, ... in a grouped order (TF32K_GROUP_M
+// M tiles swept together across N, for L2 reuse). The ring's stage and
+// phase run on across a CTA's tiles, so the producer loads the next tile's
+// first k-tiles while the consumers store the current one.
+// -DTF32K_PERSISTENT=0: one CTA per tile in row-major tile order (the
+// kernel before persistence, for A/B).
 //
 // Requirements: K % 4 == 0 and lda, ldb % 4 == 0 (TMA: 16-byte global
 // strides), 16-byte aligned base pointers. M, N, K otherwise arbitrary: TMA
@@ -47,6 +53,9 @@
 #pragma once
 #include <cuda.h>   // CUtensorMap & enums only (no -lcuda: driver entry point)
 #include <cuda_runtime.h>
+#include <algorithm>
+#include <atomic>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 
@@ -181,6 +190,34 @@ template <> struct Wgmma<256> {
 #define TF32K_PROMOTE 4
 #endif
 
+// Persistent grid (1) or one CTA per output tile (0); the kernel is the
+// same, only the grid differs (launch_kmajor).
+#ifndef TF32K_PERSISTENT
+#define TF32K_PERSISTENT 1
+#endif
+// M tiles per group of the tile order (1: row-major, the order of a 2D grid).
+#ifndef TF32K_GROUP_M
+#define TF32K_GROUP_M (TF32K_PERSISTENT ? 8 : 1)
+#endif
+
+__host__ __device__ constexpr int cdiv(int x, int d) { return (x - 1) / d + 1; }  // x > 0
+
+// Origin of linear tile t. Grouped order: the tiles of TF32K_GROUP_M
+// consecutive M tiles are taken column by column (N outer, M inner), so the
+// CTAs running at one time read a few A and B panels from L2 rather than
+// all of B for every row of tiles. The last group may have fewer M tiles.
+template <int BN>
+__device__ __forceinline__ void tile_origin(int t, int tilesM, int tilesN, int& m0, int& n0) {
+  constexpr int G = TF32K_GROUP_M;
+  static_assert(G >= 1, "TF32K_GROUP_M must be positive");
+  const int perGroup = G * tilesN;
+  const int first = t / perGroup * G;
+  const int rows = min(tilesM - first, G);
+  const int r = t % perGroup;
+  m0 = (first + r % rows) * BM;
+  n0 = r / rows * BN;
+}
+
 template <int BN, int STAGES, bool SPLIT3> struct Cfg {
   static constexpr int A_BYTES = BM * BK * 4;           // 16 KB
   static constexpr int B_BYTES = BN * BK * 4;           // 16 / 32 KB
@@ -213,8 +250,8 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
 
   const int wg = threadIdx.x / 128;
   const int tid = threadIdx.x % 128;
-  const int m0 = blockIdx.y * BM;
-  const int n0 = blockIdx.x * BN;
+  const int tilesM = cdiv(M, BM), tilesN = cdiv(N, BN);
+  const int tiles = tilesM * tilesN;
   const int ktiles = (K + BK - 1) / BK;
 
   if (threadIdx.x == 0) {
@@ -231,17 +268,30 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
     // ------------------------------------------------------------ producer
     setmaxnreg_dec<40>();
     if (tid == 0) {
-      for (int kt = 0; kt < ktiles; ++kt) {
-        const int s = kt % STAGES;
-        // First pass over the ring: waiting for parity 1 of a fresh barrier returns at once.
-        mbar_wait(&empty[s], ((kt / STAGES) & 1) ^ 1);
-        // Full box bytes are counted even where TMA zero-fills out of bounds.
-        mbar_expect_tx(&full[s], CF::STAGE_BYTES);
-        const int kc = kt * BK;
-        tma_load_2d(sA(s, 0), &tmA, &full[s], kc, m0);
-        if (SPLIT3) tma_load_2d(sA(s, 1), &tmAl, &full[s], kc, m0);
-        tma_load_2d(sB(s, 0), &tmB, &full[s], kc, n0);
-        if (SPLIT3) tma_load_2d(sB(s, 1), &tmBl, &full[s], kc, n0);
+      // it counts k-tiles over all of this CTA's tiles: the ring is never
+      // reset, so a tile's loads land in the stages right after the last
+      // tile's and wait only for the consumers to free them.
+      int it = 0;
+      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        int m0, n0;
+        tile_origin<BN>(t, tilesM, tilesN, m0, n0);
+        for (int kt = 0; kt < ktiles; ++kt, ++it) {
+          const int s = it % STAGES;
+          // Use u = it / STAGES of stage s needs the consumers' release of
+          // use u - 1, i.e. phase u - 1 of empty[s] complete: parity
+          // (u & 1) ^ 1. That phase or the next is the newest one (fill u - 1
+          // happened, fill u not yet), so parity tells them apart and this
+          // thread cannot get more than STAGES k-tiles ahead. For u = 0,
+          // waiting for parity 1 of a fresh barrier returns at once.
+          mbar_wait(&empty[s], ((it / STAGES) & 1) ^ 1);
+          // Full box bytes are counted even where TMA zero-fills out of bounds.
+          mbar_expect_tx(&full[s], CF::STAGE_BYTES);
+          const int kc = kt * BK;
+          tma_load_2d(sA(s, 0), &tmA, &full[s], kc, m0);
+          if (SPLIT3) tma_load_2d(sA(s, 1), &tmAl, &full[s], kc, m0);
+          tma_load_2d(sB(s, 0), &tmB, &full[s], kc, n0);
+          if (SPLIT3) tma_load_2d(sB(s, 1), &tmBl, &full[s], kc, n0);
+        }
       }
     }
   } else {
@@ -260,90 +310,109 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
     // (D = A*B), so the registers' old contents are ignored. (Zero-filling them
     // with ordinary moves made ptxas serialize the wgmmas, C7515.)
 
-    for (int kt = 0; kt < ktiles; ++kt) {
-      const int s = kt % STAGES;
-      mbar_wait(&full[s], (kt / STAGES) & 1);
-      const uint32_t aHi = smem_u32(sA(s, 0)) + cw * 64 * 128;  // 64 rows x 128 B
-      const uint32_t bHi = smem_u32(sB(s, 0));
-      const bool restart = P > 0 ? kt % (P > 0 ? P : 1) == 0 : kt == 0;
-      wgmma_fence();
+    // it counts k-tiles over all of this CTA's tiles, as the producer's
+    // does: stage and phase parity continue from one tile to the next.
+    int it = 0;
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+      int m0, n0;
+      tile_origin<BN>(t, tilesM, tilesN, m0, n0);
+      for (int kt = 0; kt < ktiles; ++kt, ++it) {
+        const int s = it % STAGES;
+        // Use u = it / STAGES of stage s is phase u of full[s]; the producer
+        // cannot complete phase u + 1 before this warpgroup releases use u.
+        mbar_wait(&full[s], (it / STAGES) & 1);
+        const uint32_t aHi = smem_u32(sA(s, 0)) + cw * 64 * 128;  // 64 rows x 128 B
+        const uint32_t bHi = smem_u32(sB(s, 0));
+        const bool restart = P > 0 ? kt % (P > 0 ? P : 1) == 0 : kt == 0;
+        wgmma_fence();
 #pragma unroll
-      for (int k = 0; k < BK / 8; ++k) {
-        const uint64_t dAh = make_desc_sw128(aHi + k * 32);
-        const uint64_t dBh = make_desc_sw128(bHi + k * 32);
-        if constexpr (SPLIT3) {
-          const uint32_t aLo = smem_u32(sA(s, 1)) + cw * 64 * 128;
-          const uint32_t bLo = smem_u32(sB(s, 1));
-          const uint64_t dAl = make_desc_sw128(aLo + k * 32);
-          const uint64_t dBl = make_desc_sw128(bLo + k * 32);
-          Wgmma<BN>::mma(acc2, dAl, dBh, !restart || k != 0);  // lo*hi
-          Wgmma<BN>::mma(acc2, dAh, dBl, 1);  // hi*lo
-        }
-        Wgmma<BN>::mma(acc, dAh, dBh, !restart || k != 0);  // hi*hi
-      }
-      wgmma_commit();
-      // Keep this k-tile's group in flight; the previous group is complete
-      // now, so its stage goes back to the producer.
-#ifndef TF32K_WAIT_ALL
-      wgmma_wait<1>();
-      if (kt > 0) {
-        __syncwarp();
-        if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[(kt + STAGES - 1) % STAGES]);
-      }
-#else  // fallback for A/B or debugging: drain each k-tile, release its own stage
-      wgmma_wait<0>();
-      __syncwarp();
-      if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[s]);
-#endif
-      if constexpr (P > 0) {
-        if ((kt + 1) % P == 0 || kt + 1 == ktiles) {
-          wgmma_wait<0>();
-          fence_regs(acc);
-          fence_regs(acc2);
-#pragma unroll
-          for (int i = 0; i < CF::ACC; ++i)
-            tot[i] = (kt < P ? 0.f : tot[i]) + (acc2[i] + acc[i]);
-        }
-      }
-    }
-    wgmma_wait<0>();
-    fence_regs(acc);
-    if constexpr (SPLIT3) fence_regs(acc2);
-
-    // ------------------------------------------------------------ epilogue
-    // Accumulator fragment (m64nN f32): reg i of thread t (warp w = t/32,
-    // lane l) holds row w*16 + l/4 + 8*((i/2)%2), column 8*(i/4) + 2*(l%4) + i%2.
-    const int w = tid / 32, l = tid % 32;
-    const int rbase = m0 + cw * 64 + w * 16 + l / 4;
-    const int cbase = n0 + 2 * (l % 4);
-    const bool vec2 = (ldc % 2) == 0 && reinterpret_cast<uintptr_t>(C) % 8 == 0;
-#pragma unroll
-    for (int j = 0; j < CF::ACC / 4; ++j) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int row = rbase + 8 * h;
-        const int col = cbase + 8 * j;
-        if (row >= M || col >= N) continue;
-        float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-        if constexpr (P > 0) {
-          v0 = tot[4 * j + 2 * h];
-          v1 = tot[4 * j + 2 * h + 1];
-        } else if constexpr (SPLIT3) {
-          v0 += acc2[4 * j + 2 * h];
-          v1 += acc2[4 * j + 2 * h + 1];
-        }
-        float* p = C + static_cast<size_t>(row) * ldc + col;
-        if (vec2 && col + 1 < N) {
-          float2 o = make_float2(alpha * v0, alpha * v1);
-          if (beta != 0.f) {
-            const float2 c = *reinterpret_cast<const float2*>(p);
-            o.x = fmaf(beta, c.x, o.x);
-            o.y = fmaf(beta, c.y, o.y);
+        for (int k = 0; k < BK / 8; ++k) {
+          const uint64_t dAh = make_desc_sw128(aHi + k * 32);
+          const uint64_t dBh = make_desc_sw128(bHi + k * 32);
+          if constexpr (SPLIT3) {
+            const uint32_t aLo = smem_u32(sA(s, 1)) + cw * 64 * 128;
+            const uint32_t bLo = smem_u32(sB(s, 1));
+            const uint64_t dAl = make_desc_sw128(aLo + k * 32);
+            const uint64_t dBl = make_desc_sw128(bLo + k * 32);
+            Wgmma<BN>::mma(acc2, dAl, dBh, !restart || k != 0);  // lo*hi
+            Wgmma<BN>::mma(acc2, dAh, dBl, 1);  // hi*lo
           }
-          *reinterpret_cast<float2*>(p) = o;
-        } else {
-          p[0] = beta != 0.f ? fmaf(beta, p[0], alpha * v0) : alpha * v0;
-          if (col + 1 < N) p[1] = beta != 0.f ? fmaf(beta, p[1], alpha * v1) : alpha * v1;
+          Wgmma<BN>::mma(acc, dAh, dBh, !restart || k != 0);  // hi*hi
+        }
+        wgmma_commit();
+        // Keep this k-tile's group in flight; the previous group is complete
+        // now, so its stage goes back to the producer.
+#ifndef TF32K_WAIT_ALL
+        wgmma_wait<1>();
+        // (At kt == 0 the previous k-tile is the last tile's, whose stage
+        // was freed before that tile's epilogue.)
+        if (kt > 0) {
+          __syncwarp();
+          if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[(it - 1) % STAGES]);
+        }
+#else  // fallback for A/B or debugging: drain each k-tile, release its own stage
+        wgmma_wait<0>();
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[s]);
+#endif
+        if constexpr (P > 0) {
+          if ((kt + 1) % P == 0 || kt + 1 == ktiles) {
+            wgmma_wait<0>();
+            fence_regs(acc);
+            fence_regs(acc2);
+#pragma unroll
+            for (int i = 0; i < CF::ACC; ++i)
+              tot[i] = (kt < P ? 0.f : tot[i]) + (acc2[i] + acc[i]);
+          }
+        }
+      }
+      wgmma_wait<0>();
+      fence_regs(acc);
+      if constexpr (SPLIT3) fence_regs(acc2);
+#ifndef TF32K_WAIT_ALL
+      // The tile's last stage is read no more: free it before the epilogue,
+      // so the producer fills the whole ring with the next tile's k-tiles
+      // while this warpgroup stores C. (The next tile's wgmma_fence orders
+      // the epilogue's reads of acc before the wgmmas that overwrite it.)
+      __syncwarp();
+      if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[(it - 1) % STAGES]);
+#endif
+
+      // ------------------------------------------------------------ epilogue
+      // Accumulator fragment (m64nN f32): reg i of thread t (warp w = t/32,
+      // lane l) holds row w*16 + l/4 + 8*((i/2)%2), column 8*(i/4) + 2*(l%4) + i%2.
+      const int w = tid / 32, l = tid % 32;
+      const int rbase = m0 + cw * 64 + w * 16 + l / 4;
+      const int cbase = n0 + 2 * (l % 4);
+      const bool vec2 = (ldc % 2) == 0 && reinterpret_cast<uintptr_t>(C) % 8 == 0;
+#pragma unroll
+      for (int j = 0; j < CF::ACC / 4; ++j) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = rbase + 8 * h;
+          const int col = cbase + 8 * j;
+          if (row >= M || col >= N) continue;
+          float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+          if constexpr (P > 0) {
+            v0 = tot[4 * j + 2 * h];
+            v1 = tot[4 * j + 2 * h + 1];
+          } else if constexpr (SPLIT3) {
+            v0 += acc2[4 * j + 2 * h];
+            v1 += acc2[4 * j + 2 * h + 1];
+          }
+          float* p = C + static_cast<size_t>(row) * ldc + col;
+          if (vec2 && col + 1 < N) {
+            float2 o = make_float2(alpha * v0, alpha * v1);
+            if (beta != 0.f) {
+              const float2 c = *reinterpret_cast<const float2*>(p);
+              o.x = fmaf(beta, c.x, o.x);
+              o.y = fmaf(beta, c.y, o.y);
+            }
+            *reinterpret_cast<float2*>(p) = o;
+          } else {
+            p[0] = beta != 0.f ? fmaf(beta, p[0], alpha * v0) : alpha * v0;
+            if (col + 1 < N) p[1] = beta != 0.f ? fmaf(beta, p[1], alpha * v1) : alpha * v1;
+          }
         }
       }
     }
@@ -439,6 +508,18 @@ inline bool make_map(CUtensorMap* m, const float* base, int rows, int cols, int 
   return true;
 }
 
+// SMs of the current device (0 on failure), asked once per device: the
+// persistent grid has one CTA per SM.
+inline int sm_count() {
+  static std::atomic<int> known[64];  // by device ordinal; 0 = not asked yet
+  int dev = 0, n = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+  if (dev < 64 && (n = known[dev].load(std::memory_order_relaxed)) > 0) return n;
+  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || n <= 0) return 0;
+  if (dev < 64) known[dev].store(n, std::memory_order_relaxed);
+  return n;
+}
+
 // Launch on K-major operands: A (M x K, lda) and Bt (N x K, ldb); for SPLIT3
 // Al / Btl are the lo parts (A, Bt the hi parts). Returns false on a
 // precondition or launch failure.
@@ -461,7 +542,13 @@ bool launch_kmajor(const float* A, const float* Al, int lda, const float* Bt, co
   // Per device: set on every call (a fraction of a microsecond).
   if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, CF::SMEM) != cudaSuccess)
     return false;
-  dim3 grid((N + BN - 1) / BN, (M + BM - 1) / BM);
+  // The kernel numbers tiles with int (1D grid: no 65535 limit on M tiles).
+  const long long tiles = static_cast<long long>(cdiv(M, BM)) * cdiv(N, BN);
+  if (tiles > INT_MAX) return false;
+  // Persistent: a CTA per SM at most (one fits: 192 KB of smem), each
+  // looping over tiles; else one CTA per tile.
+  const int grid = TF32K_PERSISTENT ? std::min(static_cast<int>(tiles), sm_count()) : static_cast<int>(tiles);
+  if (grid <= 0) return false;
   kern<<<grid, CF::THREADS, CF::SMEM, st>>>(mA, mAl, mB, mBl, C, M, N, K, ldc, alpha, beta);
   return cudaGetLastError() == cudaSuccess;
 }
