@@ -54,15 +54,19 @@ bool GuardedBias::addsGuarded(Stmt **slot, IfStmt *branch,
   SourceLocation at = branch->getIfLoc();
   Expr *zero = FloatingLiteral::Create(
       ctx, llvm::APFloat::getZero(ctx.getFloatTypeSemantics(type)), true, type,
-      at);
+      branch->getEndLoc());
   Expr *choice = new (ctx) ConditionalOperator(
       branch->getCond(), at, assign->getRHS(), at, zero, type, VK_PRValue,
       OK_Ordinary);
-  *slot = CompoundAssignOperator::Create(
+  Stmt *sum = CompoundAssignOperator::Create(
       ctx, assign->getLHS(), choice, assign->getOpcode(), assign->getType(),
       assign->getValueKind(), assign->getObjectKind(), assign->getOperatorLoc(),
       assign->getFPFeatures(), update->getComputationLHSType(),
       update->getComputationResultType());
+  // In a block that spans the `if`, so that what edits the nest's text by
+  // its statements' ranges (SplitOff.cpp) takes the whole `if`.
+  *slot = CompoundStmt::Create(ctx, {sum}, FPOptionsOverride(),
+                               branch->getBeginLoc(), branch->getEndLoc());
   return true;
 }
 

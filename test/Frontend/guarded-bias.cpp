@@ -250,3 +250,30 @@ void hoistedEarly(float *out, const float *x, const float *w,
       out[i * N + j] = acc;
     }
 }
+
+// The bias added under its flag beside a statement that is split off: the
+// copy that runs the statement after the launcher blanks the whole `if`.
+void flaggedBeside(const float *x, const float *w, const float *bias,
+                   float *out, float *side, int M, int N, int K, int flag) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, {{.*}}epilogue: + 'bias[j]' (none where 'flag' is false); 'side[i] = side[i] + x[i * K + k]' runs beside the product: {{.*}}; rewritten to call gemm_opt_nest_15 [-Rpass=gemm]
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; k++) {
+        side[i] = side[i] + x[i * K + k];
+        acc += x[i * K + k] * w[j * K + k];
+      }
+      if (flag)
+        acc += bias[j];
+      out[i * N + j] = acc;
+    }
+  // OUT: side[i] = side[i] + x[i * K + k];
+  // OUT-NEXT: acc += x[i * K + k] * w[j * K + k];
+  // OUT: } else {
+  // OUT: side[i] = side[i] + x[i * K + k];
+  // OUT-NEXT: ;;
+  // OUT-NEXT: }
+  // OUT-NEXT: ;;
+  // OUT-NEXT: ;;
+  // OUT-NEXT: }
+}

@@ -850,6 +850,7 @@ class NestGen:
                 decl = "outside"
                 self.post.append(f"fz_sink_d = {s};")
             store = self.rng.choice([0, 0, 0, 1, 2, 3, 4, 5])
+            finish = []   # statements between the K loop and the store
             if self.info.kind == "store_branch":
                 store = 5
             # A bias (C = s, valid nests): the accumulator's start or a term
@@ -873,6 +874,23 @@ class NestGen:
                 if bias and start == "0":
                     x = self.pick(f"({s} + {bias})", f"({bias} + {s})")
                     xt = "double" if "double" in (at, t) else "float"
+                    # Or added under a flag after the sum (TNN's `if (bias)
+                    # acc += bias[o];`), or read into a local ahead of it
+                    # (tinygrad), drawn apart so that the other nests keep
+                    # their draws.
+                    side = random.Random(
+                        "bias " + str(self.rng.getstate()[1][:8]))
+                    how = side.choice(["term", "term", "flag", "local"])
+                    if how == "flag":
+                        flag = f"fz_has_bias{self.n}"
+                        self.globals.append(
+                            f"static int {flag} = {side.choice([0, 1])};")
+                        finish.append(Stmt(f"if ({flag}) {s} += {bias};"))
+                        x, xt = s, at
+                    elif how == "local":
+                        local = f"fz_bv{self.n}"
+                        pre.append(Stmt(f"{t} {local} = {bias};"))
+                        x = side.choice([f"({s} + {local})", f"({local} + {s})"])
                     st = f"{c} = {x};"
                 if store == 0 and self.chance(0.6 if bias else 0.4):
                     # An activation: a clamp never widens the error; a
@@ -905,7 +923,8 @@ class NestGen:
                 self.alpha *= abs(al)
                 self.beta = abs(be)
             kloop = Block(loops[-1], [self.update], self.chance(0.3))
-            return self.nest(loops[:-1], pre + [kloop, Stmt(st, [c])])
+            return self.nest(loops[:-1],
+                             pre + [kloop] + finish + [Stmt(st, [c])])
         if form == "hoist":
             h = self.pick("t", "tmp", "w")
             x, y = (a, b) if self.hoisted == "A" else (b, a)
@@ -1303,7 +1322,9 @@ class NestGen:
         keep their block of C in register accumulators (Registers.cpp):
         `T fz_rN_0 = 0, ...;` before the K loop (or started by a statement
         each, or by one chain `fz_rN_0 = fz_rN_1 = 0;`), `fz_rN_u += x;` in
-        it for the update of copy u, and `C(copy u) += fz_rN_u;` after it. The
+        it for the update of copy u, and `C(copy u) += fz_rN_u;` after it;
+        or started at their elements and stored back (`T fz_rN_0 = C(copy
+        0), ...;`, then `C(copy u) = fz_rN_u;`). The
         near miss (registers_twice) adds the last register to its element
         twice. Drawn from a generator of their own, so that the other nests
         stay as they were."""
@@ -1325,14 +1346,23 @@ class NestGen:
             self.info.kind, self.info.expect = "registers_twice", "miss"
         inner.body = [Stmt(f"{r} {sign}= {x};")
                       for r, (_, sign, x, _) in zip(regs, parts)]
-        stores = [Stmt(f"{c} += {r};", list(w))
+        # Started where declared, by a statement each, by one chain, or at
+        # their elements (`T r = C; ...; C = r;`, yzhaiustc's kernels).
+        start = side.choice(["declared", "each", "chain", "loaded"])
+        if self.info.kind == "registers_twice" and start == "loaded":
+            start = "declared"
+        stores = [Stmt(f"{c} {'=' if start == 'loaded' else '+='} {r};",
+                       list(w))
                   for r, (c, _, _, w) in zip(regs, parts)]
         if self.info.kind == "registers_twice":
             stores.append(Stmt(stores[-1].text, list(stores[-1].writes)))
         at = next(n for n, node in enumerate(parent.body) if node is inner)
-        # Started where declared, by a statement each, or by one chain.
-        start = side.choice(["declared", "each", "chain"])
-        if start == "declared":
+        if start == "loaded":
+            starts = [Stmt(f"{self.dtype} " +
+                           ", ".join(f"{r} = {c}"
+                                     for r, (c, _, _, _) in zip(regs, parts))
+                           + ";")]
+        elif start == "declared":
             starts = [Stmt(f"{self.dtype} " +
                            ", ".join(f"{r} = 0" for r in regs) + ";")]
         else:
@@ -1400,9 +1430,12 @@ class NestGen:
                 or block.body[-2] is not kblock or
                 not block.body[0].text.startswith(f"{at} {s}")):
             return
+        # The statement before the K loop starts the accumulator (not a
+        # bias read into a local).
+        started = re.match(rf".*\b{s} = (.*);$", block.body[-3].text)
         extent = lp.hi - lp.lo
         counts = [u for u in (2, 3, 4, 8) if extent % u == 0 and u < extent]
-        if not counts:
+        if not counts or not started:
             return
         u = side.choice(counts)
         cross = side.random() < 0.3
@@ -1417,7 +1450,7 @@ class NestGen:
 
         def over_copies(body):
             return Block(Loop("c", x, 0, u, "int", "0", str(u)), body)
-        start = re.match(rf".*\b{s} = (.*);$", block.body[-3].text).group(1)
+        start = started.group(1)
         update = moved(self.update.text)
         if cross:
             update = update[:-1] + f" + 0 * {s}_copy[0];"
