@@ -14,10 +14,13 @@
 // "ours tf32 krn" in NN is the kernel alone (pre-pass excluded), for reference.
 // Timing (uniform inputs only): 3 warm-ups, then the median of --reps (20)
 // runs timed one by one with CUDA events. Pre-passes of ours are inside the
-// timed region (except the "krn" row).
+// timed region (except the "krn" row), and so is split-K's reduction where K
+// is split (every row of ours; the variant's name then ends in S=<slices>).
+// Its workspace, like the other buffers, is allocated once per shape.
 //
 // Error, against an FP64 reference computed on the GPU (alpha=1, beta=0, C
-// poisoned with NaN before each call, so reading C when beta == 0 shows):
+// poisoned with NaN before each call, so reading C when beta == 0 shows, and
+// split-K's workspace too, so a partial sum never written shows):
 //   frob = ||C - Cref||_F / ||Cref||_F                 (the criterion metric)
 //   cw   = max_ij |C - Cref|_ij / (|A| |B|)_ij         (componentwise, normalised)
 // Checks (the program exits 1 when one fails):
@@ -178,7 +181,13 @@ static Err measure(const float* C, const double* Cref, const double* Cabs, size_
 // ---------------------------------------------------------------- ours
 struct Bufs {
   float *A, *B, *Bt, *C, *C0, *Ahi, *Alo, *Bhi, *Blo, *Tt;  // Tt: scratch N x K for the NN pre-pass
+  float* W;  // split-K's partial sums: S x M x N floats for the larger S of tf32 and 3xtf32 (null: S = 1)
 };
+
+// K slices of ours for variant v (splitk_slices of its tile width).
+static int slices(int v, int M, int N, int K) {
+  return tf32k::splitk_slices(M, N, K, v == 2 || v == 4 ? tf32k::X3_BN : tf32k::TF32_BN);
+}
 
 static void transpose(const float* B, int K, int N, float* hi, float* lo, bool split) {
   tf32k::gather(B, N, K, 1, N, hi, split ? lo : nullptr, K);
@@ -192,27 +201,33 @@ static bool g_launch_ok = true;
 // 2 = 3x NN, 3 = tf32 NT, 4 = 3x NT
 static void run_ours(int v, Bufs& b, int M, int N, int K, float alpha, float beta) {
   using namespace tf32k;
+  const int S = slices(v, M, N, K);
   bool ok = true;
   switch (v) {
     case 0:
       transpose(b.B, K, N, b.Tt, nullptr, false);
-      ok = launch_kmajor<TF32_BN, TF32_STAGES, false>(b.A, nullptr, K, b.Tt, nullptr, K, b.C, N, M, N, K, alpha, beta);
+      ok = launch_kmajor<TF32_BN, TF32_STAGES, false>(b.A, nullptr, K, b.Tt, nullptr, K, b.C, N, M, N, K, alpha, beta,
+                                                      S, b.W);
       break;
     case 1:
-      ok = launch_kmajor<TF32_BN, TF32_STAGES, false>(b.A, nullptr, K, b.Tt, nullptr, K, b.C, N, M, N, K, alpha, beta);
+      ok = launch_kmajor<TF32_BN, TF32_STAGES, false>(b.A, nullptr, K, b.Tt, nullptr, K, b.C, N, M, N, K, alpha, beta,
+                                                      S, b.W);
       break;
     case 2:
       split(b.A, M, K, b.Ahi, b.Alo);
       transpose(b.B, K, N, b.Bhi, b.Blo, true);
-      ok = launch_kmajor<X3_BN, X3_STAGES, true>(b.Ahi, b.Alo, K, b.Bhi, b.Blo, K, b.C, N, M, N, K, alpha, beta);
+      ok = launch_kmajor<X3_BN, X3_STAGES, true>(b.Ahi, b.Alo, K, b.Bhi, b.Blo, K, b.C, N, M, N, K, alpha, beta, S,
+                                                 b.W);
       break;
     case 3:
-      ok = launch_kmajor<TF32_BN, TF32_STAGES, false>(b.A, nullptr, K, b.Bt, nullptr, K, b.C, N, M, N, K, alpha, beta);
+      ok = launch_kmajor<TF32_BN, TF32_STAGES, false>(b.A, nullptr, K, b.Bt, nullptr, K, b.C, N, M, N, K, alpha, beta,
+                                                      S, b.W);
       break;
     case 4:
       split(b.A, M, K, b.Ahi, b.Alo);
       split(b.Bt, N, K, b.Bhi, b.Blo);
-      ok = launch_kmajor<X3_BN, X3_STAGES, true>(b.Ahi, b.Alo, K, b.Bhi, b.Blo, K, b.C, N, M, N, K, alpha, beta);
+      ok = launch_kmajor<X3_BN, X3_STAGES, true>(b.Ahi, b.Alo, K, b.Bhi, b.Blo, K, b.C, N, M, N, K, alpha, beta, S,
+                                                 b.W);
       break;
   }
   if (!ok) g_launch_ok = false;
@@ -282,8 +297,9 @@ int main(int argc, char** argv) {
   CB(cublasCreate(&h));
   CB(cublasGetVersion(h, &cbv));
   printf("# tf32_bench on %s (sm_%d%d, %d SMs), CUDA runtime %d, cuBLAS %d, reps %d, TF32K_PERSISTENT %d, "
-         "TF32K_GROUP_M %d\n",
-         prop.name, prop.major, prop.minor, prop.multiProcessorCount, rtv, cbv, reps, TF32K_PERSISTENT, TF32K_GROUP_M);
+         "TF32K_GROUP_M %d, TF32K_SPLITK %d\n",
+         prop.name, prop.major, prop.minor, prop.multiProcessorCount, rtv, cbv, reps, TF32K_PERSISTENT, TF32K_GROUP_M,
+         TF32K_SPLITK);
   if (prop.major != 9) {
     fprintf(stderr, "needs a Hopper (sm_90) GPU\n");
     return 2;
@@ -303,6 +319,11 @@ int main(int argc, char** argv) {
       continue;
     }
     const size_t nA = (size_t)M * K, nB = (size_t)K * N, nC = (size_t)M * N;
+    // ours' variant names, with S where K is split
+    auto label = [&](int v) {
+      const int S = slices(v, M, N, K);
+      return std::string(vname[v]) + (S > 1 ? " S=" + std::to_string(S) : "");
+    };
     Bufs b;
     CK(cudaMalloc(&b.A, nA * 4));
     CK(cudaMalloc(&b.B, nB * 4));
@@ -314,6 +335,9 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&b.Alo, nA * 4));
     CK(cudaMalloc(&b.Bhi, nB * 4));
     CK(cudaMalloc(&b.Blo, nB * 4));
+    const int maxS = std::max(slices(3, M, N, K), slices(4, M, N, K));
+    b.W = nullptr;
+    if (maxS > 1) CK(cudaMalloc(&b.W, maxS * nC * 4));
     double *Cref, *Cabs;
     CK(cudaMalloc(&Cref, nC * 8));
     CK(cudaMalloc(&Cabs, nC * 8));
@@ -350,6 +374,7 @@ int main(int argc, char** argv) {
           g_launch_ok = true;
           if (v == 1) CK(cudaMemcpy(b.Tt, b.Bt, nB * 4, cudaMemcpyDeviceToDevice));
           fill_const<<<1024, 256>>>(b.C, nC, NAN);
+          if (b.W) fill_const<<<1024, 256>>>(b.W, maxS * nC, NAN);
           run_ours(v, b, M, N, K, 1.f, 0.f);
           CK(cudaGetLastError());
           CK(cudaDeviceSynchronize());
@@ -365,10 +390,10 @@ int main(int argc, char** argv) {
           const double ref_ms = x3 ? ms_cb[1] : ms_cb[0];
           if (d == 0)
             printf("| %dx%dx%d | %s | %s | %s | %.3f | %.1f | %.2f | %.3e | %.3e | %s |\n", M, N, K, lname, dname[d],
-                   vname[v], ms, flops / ms * 1e-9, ref_ms / ms, e.frob, e.cw, ok ? "ok" : "FAIL");
+                   label(v).c_str(), ms, flops / ms * 1e-9, ref_ms / ms, e.frob, e.cw, ok ? "ok" : "FAIL");
           else
-            printf("| %dx%dx%d | %s | %s | %s | - | - | - | %.3e | %.3e | %s |\n", M, N, K, lname, dname[d], vname[v],
-                   e.frob, e.cw, ok ? "ok" : "FAIL");
+            printf("| %dx%dx%d | %s | %s | %s | - | - | - | %.3e | %.3e | %s |\n", M, N, K, lname, dname[d],
+                   label(v).c_str(), e.frob, e.cw, ok ? "ok" : "FAIL");
           if (!ok) fail = true;
         }
         for (int t = 0; t < 2; ++t) {
@@ -384,19 +409,20 @@ int main(int argc, char** argv) {
         for (int v : {3, 4}) {
           g_launch_ok = true;
           CK(cudaMemcpy(b.C, b.C0, nC * 4, cudaMemcpyDeviceToDevice));
+          if (b.W) fill_const<<<1024, 256>>>(b.W, maxS * nC, NAN);
           run_ours(v, b, M, N, K, 1.5f, -0.5f);
           CK(cudaDeviceSynchronize());
           Err e = measure(b.C, Cref, Cabs, nC, b.C0, 1.5, -0.5);
           const double bound = (v == 3 ? std::ldexp(1.0, -9) : std::ldexp(1.0, -18)) + K * std::ldexp(1.0, -23);
           const bool ok = g_launch_ok && e.cw <= bound;
           printf("| %dx%dx%d | NT | %s | %s alpha=1.5 beta=-0.5 | - | - | - | %.3e | %.3e | %s |\n", M, N, K,
-                 dname[d], vname[v], e.frob, e.cw, ok ? "ok" : "FAIL");
+                 dname[d], label(v).c_str(), e.frob, e.cw, ok ? "ok" : "FAIL");
           if (!ok) fail = true;
         }
       }
       fflush(stdout);
     }
-    for (float* p : {b.A, b.B, b.Bt, b.Tt, b.C, b.C0, b.Ahi, b.Alo, b.Bhi, b.Blo}) CK(cudaFree(p));
+    for (float* p : {b.A, b.B, b.Bt, b.Tt, b.C, b.C0, b.Ahi, b.Alo, b.Bhi, b.Blo, b.W}) CK(cudaFree(p));
     CK(cudaFree(Cref));
     CK(cudaFree(Cabs));
   }

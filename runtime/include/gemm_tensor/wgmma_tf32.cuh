@@ -45,11 +45,22 @@
 // first k-tiles while the consumers store the current one.
 // -DTF32K_PERSISTENT=0: one CTA per tile in row-major tile order (the
 // kernel before persistence, for A/B).
+// Split-K (TF32K_SPLITK, default 1): with fewer output tiles than SMs,
+// splitk_slices cuts K into S > 1 slices and the CTAs take tiles x S work
+// units instead of tiles (unit u: tile u % tiles, slice u / tiles, k-tiles
+// [slice*kt/S, (slice+1)*kt/S) of kt); the ring runs on across units as
+// across tiles, and 3xTF32 promotes per slice as per tile. A unit stores its
+// raw FP32 partial sums into its slice's M x N plane of a workspace (S x M x
+// N floats, the caller's), and splitk_reduce then writes C = alpha * (the
+// planes summed in slice order) + beta * C: deterministic, no atomics.
+// S = 1 (tiles >= SMs, or -DTF32K_SPLITK=0) is the unsplit kernel, no
+// workspace.
 //
 // Requirements: K % 4 == 0 and lda, ldb % 4 == 0 (TMA: 16-byte global
 // strides), 16-byte aligned base pointers. M, N, K otherwise arbitrary: TMA
 // zero-fills out-of-bounds boxes (so a K tail contributes 0), and the epilogue
-// bounds-checks rows and columns. beta == 0 never reads C.
+// bounds-checks rows and columns (as does splitk_reduce). beta == 0 never
+// reads C.
 #pragma once
 #include <cuda.h>   // CUtensorMap & enums only (no -lcuda: driver entry point)
 #include <cuda_runtime.h>
@@ -199,6 +210,11 @@ template <> struct Wgmma<256> {
 #ifndef TF32K_GROUP_M
 #define TF32K_GROUP_M (TF32K_PERSISTENT ? 8 : 1)
 #endif
+// Split-K where there are fewer tiles than SMs (1), or never (0); read by
+// splitk_slices alone.
+#ifndef TF32K_SPLITK
+#define TF32K_SPLITK 1
+#endif
 
 __host__ __device__ constexpr int cdiv(int x, int d) { return (x - 1) / d + 1; }  // x > 0
 
@@ -218,6 +234,18 @@ __device__ __forceinline__ void tile_origin(int t, int tilesM, int tilesN, int& 
   n0 = r / rows * BN;
 }
 
+// Work unit u of tiles x S: tile t = u % tiles, K slice u / tiles, whose
+// k-tiles are [k0, k1). Slice-major, so that S = 1 takes the tiles in the
+// order above. The slices tile [0, ktiles) without gaps or overlaps, and none
+// is empty where S <= ktiles (launch_kmajor).
+__device__ __forceinline__ void unit_range(int u, int tiles, int S, int ktiles, int& t, int& slice, int& k0,
+                                           int& k1) {
+  t = u % tiles;
+  slice = u / tiles;
+  k0 = slice * ktiles / S;  // S * ktiles <= INT_MAX (launch_kmajor)
+  k1 = (slice + 1) * ktiles / S;
+}
+
 template <int BN, int STAGES, bool SPLIT3> struct Cfg {
   static constexpr int A_BYTES = BM * BK * 4;           // 16 KB
   static constexpr int B_BYTES = BN * BK * 4;           // 16 / 32 KB
@@ -229,11 +257,14 @@ template <int BN, int STAGES, bool SPLIT3> struct Cfg {
 };
 
 // tmA: A or A_hi (M x K); tmAl: A_lo (SPLIT3 only); tmB: Bt or B_hi (N x K); tmBl: B_lo.
+// S: K slices (1: C = alpha * A * B + beta * C here; > 1: partial sums into
+// W, S x M x N floats, for splitk_reduce).
 template <int BN, int STAGES, bool SPLIT3>
 __global__ void __launch_bounds__(384, 1)
 gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmAl,
                  const __grid_constant__ CUtensorMap tmB, const __grid_constant__ CUtensorMap tmBl,
-                 float* __restrict__ C, int M, int N, int K, int ldc, float alpha, float beta) {
+                 float* __restrict__ C, float* __restrict__ W, int M, int N, int K, int ldc, float alpha,
+                 float beta, int S) {
   using CF = Cfg<BN, STAGES, SPLIT3>;
   extern __shared__ unsigned char smem_raw[];
   // 128B swizzle atoms must be 1024-byte aligned (the descriptors assume base offset 0).
@@ -252,6 +283,7 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
   const int tid = threadIdx.x % 128;
   const int tilesM = cdiv(M, BM), tilesN = cdiv(N, BN);
   const int tiles = tilesM * tilesN;
+  const int units = tiles * S;
   const int ktiles = (K + BK - 1) / BK;
 
   if (threadIdx.x == 0) {
@@ -268,14 +300,15 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
     // ------------------------------------------------------------ producer
     setmaxnreg_dec<40>();
     if (tid == 0) {
-      // it counts k-tiles over all of this CTA's tiles: the ring is never
-      // reset, so a tile's loads land in the stages right after the last
-      // tile's and wait only for the consumers to free them.
+      // it counts k-tiles over all of this CTA's units: the ring is never
+      // reset, so a unit's loads land in the stages right after the last
+      // unit's and wait only for the consumers to free them.
       int it = 0;
-      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-        int m0, n0;
+      for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
+        int t, slice, k0, k1, m0, n0;
+        unit_range(unit, tiles, S, ktiles, t, slice, k0, k1);
         tile_origin<BN>(t, tilesM, tilesN, m0, n0);
-        for (int kt = 0; kt < ktiles; ++kt, ++it) {
+        for (int kt = k0; kt < k1; ++kt, ++it) {
           const int s = it % STAGES;
           // Use u = it / STAGES of stage s needs the consumers' release of
           // use u - 1, i.e. phase u - 1 of empty[s] complete: parity
@@ -310,13 +343,17 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
     // (D = A*B), so the registers' old contents are ignored. (Zero-filling them
     // with ordinary moves made ptxas serialize the wgmmas, C7515.)
 
-    // it counts k-tiles over all of this CTA's tiles, as the producer's
-    // does: stage and phase parity continue from one tile to the next.
+    // it counts k-tiles over all of this CTA's units, as the producer's
+    // does: stage and phase parity continue from one unit to the next.
     int it = 0;
-    for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-      int m0, n0;
+    for (int unit = blockIdx.x; unit < units; unit += gridDim.x) {
+      int t, slice, k0, k1, m0, n0;
+      unit_range(unit, tiles, S, ktiles, t, slice, k0, k1);
       tile_origin<BN>(t, tilesM, tilesN, m0, n0);
-      for (int kt = 0; kt < ktiles; ++kt, ++it) {
+      // kt numbers the unit's k-tiles from 0, so that restarts and
+      // promotions fall per slice as they do per tile (nk >= 1).
+      const int nk = k1 - k0;
+      for (int kt = 0; kt < nk; ++kt, ++it) {
         const int s = it % STAGES;
         // Use u = it / STAGES of stage s is phase u of full[s]; the producer
         // cannot complete phase u + 1 before this warpgroup releases use u.
@@ -344,8 +381,8 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
         // now, so its stage goes back to the producer.
 #ifndef TF32K_WAIT_ALL
         wgmma_wait<1>();
-        // (At kt == 0 the previous k-tile is the last tile's, whose stage
-        // was freed before that tile's epilogue.)
+        // (At kt == 0 the previous k-tile is the last unit's, whose stage
+        // was freed before that unit's epilogue.)
         if (kt > 0) {
           __syncwarp();
           if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[(it - 1) % STAGES]);
@@ -356,7 +393,7 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
         if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[s]);
 #endif
         if constexpr (P > 0) {
-          if ((kt + 1) % P == 0 || kt + 1 == ktiles) {
+          if ((kt + 1) % P == 0 || kt + 1 == nk) {
             wgmma_wait<0>();
             fence_regs(acc);
             fence_regs(acc2);
@@ -370,9 +407,9 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
       fence_regs(acc);
       if constexpr (SPLIT3) fence_regs(acc2);
 #ifndef TF32K_WAIT_ALL
-      // The tile's last stage is read no more: free it before the epilogue,
-      // so the producer fills the whole ring with the next tile's k-tiles
-      // while this warpgroup stores C. (The next tile's wgmma_fence orders
+      // The unit's last stage is read no more: free it before the epilogue,
+      // so the producer fills the whole ring with the next unit's k-tiles
+      // while this warpgroup stores C. (The next unit's wgmma_fence orders
       // the epilogue's reads of acc before the wgmmas that overwrite it.)
       __syncwarp();
       if ((threadIdx.x & 31) == 0) mbar_arrive(&empty[(it - 1) % STAGES]);
@@ -384,7 +421,12 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
       const int w = tid / 32, l = tid % 32;
       const int rbase = m0 + cw * 64 + w * 16 + l / 4;
       const int cbase = n0 + 2 * (l % 4);
-      const bool vec2 = (ldc % 2) == 0 && reinterpret_cast<uintptr_t>(C) % 8 == 0;
+      // Split-K: a unit's partial sums go to W unscaled (alpha 1, beta 0, so
+      // C's term is not read), its slice's plane with row stride N.
+      float* const out = S > 1 ? W + static_cast<size_t>(slice) * M * N : C;
+      const int ldo = S > 1 ? N : ldc;
+      const float al = S > 1 ? 1.f : alpha, be = S > 1 ? 0.f : beta;
+      const bool vec2 = (ldo % 2) == 0 && reinterpret_cast<uintptr_t>(out) % 8 == 0;
 #pragma unroll
       for (int j = 0; j < CF::ACC / 4; ++j) {
 #pragma unroll
@@ -400,22 +442,41 @@ gemm_tf32_kernel(const __grid_constant__ CUtensorMap tmA, const __grid_constant_
             v0 += acc2[4 * j + 2 * h];
             v1 += acc2[4 * j + 2 * h + 1];
           }
-          float* p = C + static_cast<size_t>(row) * ldc + col;
+          float* p = out + static_cast<size_t>(row) * ldo + col;
           if (vec2 && col + 1 < N) {
-            float2 o = make_float2(alpha * v0, alpha * v1);
-            if (beta != 0.f) {
+            float2 o = make_float2(al * v0, al * v1);
+            if (be != 0.f) {
               const float2 c = *reinterpret_cast<const float2*>(p);
-              o.x = fmaf(beta, c.x, o.x);
-              o.y = fmaf(beta, c.y, o.y);
+              o.x = fmaf(be, c.x, o.x);
+              o.y = fmaf(be, c.y, o.y);
             }
             *reinterpret_cast<float2*>(p) = o;
           } else {
-            p[0] = beta != 0.f ? fmaf(beta, p[0], alpha * v0) : alpha * v0;
-            if (col + 1 < N) p[1] = beta != 0.f ? fmaf(beta, p[1], alpha * v1) : alpha * v1;
+            p[0] = be != 0.f ? fmaf(be, p[0], al * v0) : al * v0;
+            if (col + 1 < N) p[1] = be != 0.f ? fmaf(be, p[1], al * v1) : al * v1;
           }
         }
       }
     }
+  }
+}
+
+// Split-K's second pass: C = alpha * (W_0 + ... + W_{S-1}) + beta * C, W_s
+// the M x N plane (row stride N) of slice s, summed in slice order (no
+// atomics: the same inputs give the same bits). beta == 0 never reads C. A
+// warp takes 32 columns of a row: each plane is read in coalesced lines.
+__global__ void splitk_reduce(const float* __restrict__ W, int S, float* __restrict__ C, int M, int N, int ldc,
+                              float alpha, float beta) {
+  const long long col = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (col >= N) return;
+  const size_t plane = static_cast<size_t>(M) * N;
+  for (long long row = blockIdx.y * static_cast<long long>(blockDim.y) + threadIdx.y; row < M;
+       row += static_cast<long long>(gridDim.y) * blockDim.y) {
+    const float* w = W + row * N + col;
+    float v = w[0];
+    for (int s = 1; s < S; ++s) v += w[s * plane];
+    float* p = C + row * ldc + col;
+    *p = beta != 0.f ? fmaf(beta, *p, alpha * v) : alpha * v;
   }
 }
 
@@ -520,14 +581,34 @@ inline int sm_count() {
   return n;
 }
 
+// K slices for an M x N x K product of BN-wide tiles on the current device.
+// With fewer tiles than SMs the persistent grid leaves SMs idle; S slices
+// make tiles x S units. S is the largest that keeps them within one round
+// (tiles x S <= SMs): one unit more than SMs costs a whole second round
+// (32 tiles on 132 SMs: S = 5 leaves 28 CTAs two units of K/5, 0.4 K, against
+// K/4 at S = 4). Capped at 8 k-tiles (K = 256) per slice, so that a unit's
+// pipeline fill and epilogue stay small beside its loop, and at 16 slices.
+// The workspace, S x M x N floats, is then at most SMs x BM x BN floats
+// (17 MB on 132 SMs at BN = 256), written once and read once by
+// splitk_reduce.
+inline int splitk_slices(int M, int N, int K, int BN) {
+  const int sms = sm_count();
+  const long long tiles = static_cast<long long>(cdiv(M, BM)) * cdiv(N, BN);
+  if (!TF32K_SPLITK || tiles >= sms) return 1;
+  return std::max(1, std::min({sms / static_cast<int>(tiles), cdiv(K, BK) / 8, 16}));
+}
+
 // Launch on K-major operands: A (M x K, lda) and Bt (N x K, ldb); for SPLIT3
-// Al / Btl are the lo parts (A, Bt the hi parts). Returns false on a
-// precondition or launch failure.
+// Al / Btl are the lo parts (A, Bt the hi parts). S: K slices (splitk_slices;
+// 1: no split), W: S x M x N floats where S > 1 (else unused). Returns false
+// on a precondition or launch failure.
 template <int BN, int STAGES, bool SPLIT3>
 bool launch_kmajor(const float* A, const float* Al, int lda, const float* Bt, const float* Btl, int ldb, float* C,
-                   int ldc, int M, int N, int K, float alpha, float beta, cudaStream_t st = 0) {
+                   int ldc, int M, int N, int K, float alpha, float beta, int S, float* W, cudaStream_t st = 0) {
   using CF = Cfg<BN, STAGES, SPLIT3>;
   if (M <= 0 || N <= 0 || K <= 0 || K % 4 || lda % 4 || ldb % 4) return false;
+  // An empty slice would free a stage it never filled: each needs a k-tile.
+  if (S < 1 || S > cdiv(K, BK) || static_cast<long long>(S) * cdiv(K, BK) > INT_MAX || (S > 1 && !W)) return false;
   if ((reinterpret_cast<uintptr_t>(A) | reinterpret_cast<uintptr_t>(Bt)) & 15) return false;
   CUtensorMap mA, mAl, mB, mBl;
   if (!make_map(&mA, A, M, K, lda, BM) || !make_map(&mB, Bt, N, K, ldb, BN)) return false;
@@ -542,14 +623,19 @@ bool launch_kmajor(const float* A, const float* Al, int lda, const float* Bt, co
   // Per device: set on every call (a fraction of a microsecond).
   if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, CF::SMEM) != cudaSuccess)
     return false;
-  // The kernel numbers tiles with int (1D grid: no 65535 limit on M tiles).
-  const long long tiles = static_cast<long long>(cdiv(M, BM)) * cdiv(N, BN);
-  if (tiles > INT_MAX) return false;
+  // The kernel numbers units with int (1D grid: no 65535 limit on M tiles).
+  const long long units = static_cast<long long>(cdiv(M, BM)) * cdiv(N, BN) * S;
+  if (units > INT_MAX) return false;
   // Persistent: a CTA per SM at most (one fits: 192 KB of smem), each
-  // looping over tiles; else one CTA per tile.
-  const int grid = TF32K_PERSISTENT ? std::min(static_cast<int>(tiles), sm_count()) : static_cast<int>(tiles);
+  // looping over units; else one CTA per unit.
+  const int grid = TF32K_PERSISTENT ? std::min(static_cast<int>(units), sm_count()) : static_cast<int>(units);
   if (grid <= 0) return false;
-  kern<<<grid, CF::THREADS, CF::SMEM, st>>>(mA, mAl, mB, mBl, C, M, N, K, ldc, alpha, beta);
+  kern<<<grid, CF::THREADS, CF::SMEM, st>>>(mA, mAl, mB, mBl, C, W, M, N, K, ldc, alpha, beta, S);
+  // Not after a failed launch: C would get partial sums never written.
+  if (S > 1 && cudaPeekAtLastError() == cudaSuccess) {
+    const dim3 block(32, 8), rgrid(cdiv(N, 32), std::min(cdiv(M, 8), 65535));
+    splitk_reduce<<<rgrid, block, 0, st>>>(W, S, C, M, N, ldc, alpha, beta);
+  }
   return cudaGetLastError() == cudaSuccess;
 }
 

@@ -4,8 +4,9 @@
 // K-major, C row-major: a problem whose C has unit rows is run transposed,
 // and an operand that is not K-major with 16-byte rows (or any operand, for
 // 3xTF32's split) is first gathered into a K-major copy, K padded with
-// zeros to a multiple of 4, in memory taken and given back on the stream.
-// Compiled for sm_90a alone (runtime/CMakeLists.txt).
+// zeros to a multiple of 4, in memory taken and given back on the stream;
+// so is split-K's workspace where the kernel cuts K into slices (fewer
+// output tiles than SMs). Compiled for sm_90a alone (runtime/CMakeLists.txt).
 //
 //===----------------------------------------------------------------------===//
 #include "gemm_tf32.h"
@@ -68,6 +69,19 @@ cudaError_t launchTensor(const Problem &given, cudaStream_t stream) {
             &scratch, (aCopy + bCopy) * sizeof(float), stream);
         err != cudaSuccess)
       return err;
+  // Split-K's partial sums, slices x m x n floats: where they cannot be had,
+  // the product runs unsplit rather than not at all.
+  int slices = tf32k::splitk_slices(m, n, int(k4),
+                                    Split3 ? tf32k::X3_BN : tf32k::TF32_BN);
+  float *partials = nullptr;
+  if (slices > 1 &&
+      cudaMallocAsync(&partials, size_t(slices) * m * n * sizeof(float),
+                      stream) != cudaSuccess) {
+    // Taken before the gathers are queued, so that this clears no error
+    // of theirs: the allocation's failure is not the launch's.
+    (void)cudaGetLastError();
+    partials = nullptr, slices = 1;
+  }
   // Each operand as the kernel reads it: its hi part (or itself), its lo
   // part, its row stride.
   auto place = [&](const KMajor &x, int rows, bool inPlace, float *copy,
@@ -89,19 +103,20 @@ cudaError_t launchTensor(const Problem &given, cudaStream_t stream) {
                    aHi, aLo, lda, bHi, bLo, ldb,
                    static_cast<float *>(const_cast<void *>(p.c.ptr)),
                    int(p.c.sr), m, n, int(k4), float(p.alpha), float(p.beta),
-                   stream)
+                   slices, partials, stream)
              : tf32k::launch_kmajor<tf32k::TF32_BN, tf32k::TF32_STAGES,
                                     false>(
                    aHi, nullptr, lda, bHi, nullptr, ldb,
                    static_cast<float *>(const_cast<void *>(p.c.ptr)),
                    int(p.c.sr), m, n, int(k4), float(p.alpha), float(p.beta),
-                   stream);
-  const cudaError_t err =
+                   slices, partials, stream);
+  cudaError_t err =
       launched ? cudaGetLastError() : cudaErrorInvalidConfiguration;
-  if (scratch)
-    if (const cudaError_t freed = cudaFreeAsync(scratch, stream);
-        err == cudaSuccess)
-      return freed;
+  for (float *taken : {scratch, partials})
+    if (taken)
+      if (const cudaError_t freed = cudaFreeAsync(taken, stream);
+          err == cudaSuccess)
+        err = freed;
   return err;
 }
 
