@@ -709,7 +709,11 @@ private:
       f64 |= type && type->isSpecificBuiltinType(BuiltinType::Double) &&
              r.nest->isDouble;
     }
-    if (!f32 || !f64)
+    // Or the operands' types say so themselves (where gemm-opt's own
+    // instantiation of the other type is no GEMM).
+    bool typed = llvm::all_of(
+        out, [](const Recognition &r) { return r.typedByParams; });
+    if ((!f32 || !f64) && !(typed && !madeFailure.empty()))
       return std::string(
           "its float and double instantiations do not lift to f32 and f64 "
           "GEMMs, so a launcher could take the calls of an instantiation "

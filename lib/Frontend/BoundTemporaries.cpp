@@ -19,11 +19,16 @@ using namespace mlir::gemm;
 
 namespace {
 
-/// `var = e;` as a statement.
+/// `var = e;` as a statement, or the last part of a comma list that names
+/// var (`for (ig = ii, i = 0; ...)`).
 const BinaryOperator *asAssignmentTo(const Stmt *s, const VarDecl *var) {
   const auto *e = dyn_cast<Expr>(s);
   const auto *assign =
       e ? dyn_cast<BinaryOperator>(e->IgnoreImplicit()) : nullptr;
+  if (assign && assign->getOpcode() == BO_Comma)
+    return mentions(assign->getRHS(), var)
+               ? asAssignmentTo(assign->getRHS(), var)
+               : asAssignmentTo(assign->getLHS(), var);
   if (!assign || assign->getOpcode() != BO_Assign)
     return nullptr;
   const auto *lhs = dyn_cast<DeclRefExpr>(assign->getLHS()->IgnoreParens());

@@ -164,6 +164,7 @@ public:
       result.nest = std::move(nest);
       result.summary = summary;
       result.elementParams = elementParams;
+      result.typedByParams = typedByParams;
     } else {
       result.rejection = scope.rejection.value_or(
           Rejection{"the nest is not a matrix multiplication", false});
@@ -177,6 +178,7 @@ private:
   std::string summary;
   std::vector<SymExpr> extents; ///< Per dimension.
   std::vector<const TemplateTypeParmDecl *> elementParams;
+  bool typedByParams = false;
 
   std::string ivName(int loop) const {
     return scope.loops[loop].iv->getNameAsString();
@@ -789,6 +791,11 @@ std::optional<Nest> Recognizer::recognize() {
     if (const auto *param =
             operand->expr->getType()->getAs<SubstTemplateTypeParmType>())
       elementParams.push_back(param->getReplacedParameter());
+  typedByParams = llvm::all_of(llvm::ArrayRef(operands).take_front(3),
+                               [](const Access *operand) {
+                                 return operand->expr->getType()
+                                     ->getAs<SubstTemplateTypeParmType>();
+                               });
   Nest nest;
   nest.isDouble = out->elementType->isSpecificBuiltinType(BuiltinType::Double);
   nest.sumsInDouble = sumsInDouble;

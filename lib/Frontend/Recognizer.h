@@ -18,6 +18,10 @@ struct Recognition {
   /// arguments the element types of A, B, C and the bias are, as the
   /// instantiation's types say (`const Ta *lhs`).
   std::vector<const clang::TemplateTypeParmDecl *> elementParams;
+  /// A, B and C are each of a template type parameter (`T *in`): another
+  /// instantiation's call passes pointers to its own type, which only a
+  /// launcher of that type takes.
+  bool typedByParams = false;
 };
 
 /// `start`: the statement before the nest that starts its outermost loop

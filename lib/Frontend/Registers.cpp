@@ -423,14 +423,14 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
         }))
       return std::nullopt;
     // Between, no statement but other accumulators' reads like this one
-    // (and the declaration that starts them at their elements) names C or
+    // (and the declarations that start them at their elements) names C or
     // reads memory (which may be C by another name).
     const auto *other = dyn_cast<BinaryOperator>(list[m]);
     bool store = other && other->getOpcode() == add->getOpcode() &&
                  referencedVar(other->getRHS()) &&
                  !referencedVar(other->getLHS()) &&
                  rootOf(other->getLHS()) == root;
-    if (loaded && m == d && startsAtElements(list[m], root))
+    if (loaded && m < loop && startsAtElements(list[m], root))
       continue;
     llvm::SmallPtrSet<const VarDecl *, 8> names, reads;
     bool unknownRead = false;

@@ -31,9 +31,11 @@ void repeated(long order, int iterations, int block, const double *A,
         { start = now(); }
       }
       if (block > 0) {
+        /* The indices set first by comma lists: dead after the nest. */
 #pragma omp for
         for (jg = 0; jg < order; jg++)
-          C_arr(0, jg) += 1.0;
+          for (ig = 0, i = 0; ig < order; ig++, i++)
+            C_arr(ig, jg) += i;
       } else {
         // CHECK: :[[@LINE+2]]:9: remark: GEMM recognised: f64, M x N x K = order x order x order; A column-major, B column-major, C column-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
 #pragma omp for
@@ -45,7 +47,7 @@ void repeated(long order, int iterations, int block, const double *A,
         // OUT-NEXT: #pragma omp single copyprivate(gemm_opt_launched)
         // OUT-NEXT: gemm_opt_launched = gemm_opt_nest_0(
         // OUT-NEXT: if (!gemm_opt_launched) {
-        // OUT-NEXT: #line 39 "{{.*}}openmp-team.c"
+        // OUT-NEXT: #line 41 "{{.*}}openmp-team.c"
         // OUT-NEXT: #pragma omp for
       }
     }

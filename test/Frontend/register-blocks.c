@@ -254,6 +254,37 @@ void startsAtC(int m, int n, int k, double al, const double *a, int lda,
     }
 }
 
+// The same with a declaration per accumulator and the sizes cut to even
+// (`M2 = M & -2`), as yzhaiustc's kernel3 writes it.
+void startsAtCApart(int M, int N, int K, double alpha, const double *a,
+                    int lda, const double *b, int ldb, double *c, int ldc) {
+  int i, j, k;
+  int M2 = M & -2, N2 = N & -2;
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = M2 x N2 x K; {{.*}}'i' is unrolled by 2 and jammed into 'k'; 'j' is unrolled by 2 and jammed into 'k'; {{.*}}rewritten to call gemm_opt_{{.*}}_nest_6 [-Rpass=gemm]
+  for (i = 0; i < M2; i += 2) {
+    for (j = 0; j < N2; j += 2) {
+      double c00 = CE(i, j);
+      double c01 = CE(i, j + 1);
+      double c10 = CE(i + 1, j);
+      double c11 = CE(i + 1, j + 1);
+      for (k = 0; k < K; k++) {
+        double a0 = alpha * AE(i, k);
+        double a1 = alpha * AE(i + 1, k);
+        double b0 = BE(k, j);
+        double b1 = BE(k, j + 1);
+        c00 += a0 * b0;
+        c01 += a0 * b1;
+        c10 += a1 * b0;
+        c11 += a1 * b1;
+      }
+      CE(i, j) = c00;
+      CE(i, j + 1) = c01;
+      CE(i + 1, j) = c10;
+      CE(i + 1, j + 1) = c11;
+    }
+  }
+}
+
 // Near misses: stored to elements other than their starts (a transposed
 // block); a value register narrowed to float, which rounds what it holds.
 void storedElsewhere(int m, int n, int k, const double *a, int lda,
