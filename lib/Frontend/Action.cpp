@@ -29,6 +29,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Sema/SemaConsumer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
@@ -70,24 +71,30 @@ bool hasProduct(const Stmt *e) {
   return llvm::any_of(e->children(), hasProduct);
 }
 
+/// Whether the expression `s` adds a product into a sum: `x += ...*...`,
+/// `x -= ...*...` or `x = x + ...*...` (not a product alone).
+bool sumsProduct(const Stmt *s) {
+  if (auto op = binaryOperation(s);
+      op && (op->first == BO_AddAssign || op->first == BO_SubAssign))
+    return hasProduct(op->second);
+  const auto *op = dyn_cast<BinaryOperator>(s);
+  const auto *sum =
+      op ? dyn_cast<BinaryOperator>(stripCasts(op->getRHS())) : nullptr;
+  return op && op->getOpcode() == BO_Assign && sum &&
+         (sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
+         hasProduct(sum);
+}
+
 /// Whether `s` holds an update that accumulates a product: `x += ...*...`,
 /// `x -= ...*...`, or `x = x + ...*...` (through any expression, local or
 /// cast), or multiplies an array element (the forms an accumulator hides).
 bool accumulatesProduct(const Stmt *s) {
   if (!s)
     return false;
-  if (auto op = binaryOperation(s);
-      op && (op->first == BO_AddAssign || op->first == BO_SubAssign) &&
-      hasProduct(op->second))
+  if (sumsProduct(s))
     return true;
   if (const auto *op = dyn_cast<BinaryOperator>(s)) {
-    BinaryOperatorKind kind = op->getOpcode();
-    const auto *sum = dyn_cast<BinaryOperator>(stripCasts(op->getRHS()));
-    if (kind == BO_Assign && sum &&
-        (sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) &&
-        hasProduct(sum))
-      return true;
-    if (kind == BO_Mul) {
+    if (op->getOpcode() == BO_Mul) {
       auto hasAccess = [](const Expr *e) {
         while (const auto *inner = dyn_cast<BinaryOperator>(stripCasts(e)))
           e = inner->getLHS();
@@ -169,6 +176,8 @@ private:
   /// loops around it (Nest::openmpRegion), or "".
   bool callerTeam = false;
   std::string regionPragma;
+  /// The loops that got a remark, in order (`reported` counts them).
+  std::vector<const Stmt *> remarked;
   /// The `parallel` region whose team meets the nest's own `for`, with no
   /// other directive between (TeamSingle.h): its block, pragma line and
   /// line number; null where there is none.
@@ -510,8 +519,28 @@ private:
     return std::nullopt;
   }
 
+  /// Whether `s` (inside a loop that was opened) holds an accumulated
+  /// product that none of the nests remarked since the `from`th remark
+  /// holds (a blocked kernel in a branch too shallow to be a nest of its
+  /// own, beside edge nests that got theirs): the opened loop's remark then
+  /// stands for it.
+  bool productsBeside(const Stmt *s, unsigned from) const {
+    for (const Stmt *child : s->children()) {
+      if (!child || llvm::any_of(llvm::drop_begin(remarked, from),
+                                 [&](const Stmt *nest) {
+                                   return holds(nest, child);
+                                 }))
+        continue;
+      if (isa<Expr>(child) ? sumsProduct(child)
+                           : productsBeside(child, from))
+        return true;
+    }
+    return false;
+  }
+
   void missed(const Stmt *loop, const std::string &reason) {
     ++reported;
+    remarked.push_back(loop);
     ctx.getDiagnostics().Report(loop->getBeginLoc(), missedId)
         << "loop nest not rewritten: " + reason;
   }
@@ -805,9 +834,13 @@ private:
         unsigned before = reported;
         if (r.rejection.peelable || (obstacle && holds(loop, obstacle)))
           openInside(loop, function, obstacle);
-        if (reported != before)
+        // The products inside that got remarks stand for the loop, unless
+        // it holds one that none of them holds (a blocked kernel in one
+        // branch, too shallow to be a nest of its own, beside its edges'
+        // nest in the other): then the loop gets its remark too.
+        if (reported != before && !productsBeside(loop, before))
           return;
-        if (team)
+        if (reported != before || team)
           return missed(loop, r.rejection.reason);
         // Its product may go through a temporary (Temporary.cpp).
         Recognition through = recognizeThroughTemporary(
@@ -842,6 +875,7 @@ private:
       place(loop, function, *r.nest, name, symbol);
     }
     ++reported;
+    remarked.push_back(loop);
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId)
         << summary + "; rewritten to call " + name;
   }
@@ -906,6 +940,7 @@ private:
     }
     remark += precision;
     ++reported;
+    remarked.push_back(loop);
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId) << remark;
   }
 
@@ -1032,6 +1067,12 @@ public:
     return std::make_unique<GemmConsumer>(result, pragmas, includes);
   }
   bool BeginSourceFileAction(CompilerInstance &ci) override {
+    // A header run on its own (`gemm-opt -x c++ matrix.hpp`, as remarks
+    // advise) is parsed as a header: its `#pragma once` holds, so a header
+    // that includes it back does not define everything twice (GCC keeps
+    // it too).
+    if (isHeaderName(getCurrentFile()))
+      ci.getLangOpts().IsHeaderFile = true;
     addGemmOptPragmaHandler(ci.getPreprocessor(), pragmas);
     logIncludes(ci.getPreprocessor(), includes);
     return true;
@@ -1059,4 +1100,10 @@ private:
 std::unique_ptr<tooling::FrontendActionFactory>
 mlir::gemm::newGemmActionFactory(FrontendResult &result) {
   return std::make_unique<GemmActionFactory>(result);
+}
+
+bool mlir::gemm::isHeaderName(StringRef path) {
+  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc",
+                             ".inl", ".ipp", ".tcc"},
+                            llvm::sys::path::extension(path));
 }

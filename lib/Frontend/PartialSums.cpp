@@ -365,9 +365,21 @@ bool PartialSums::expandLanes(size_t n, VarDecl *array) {
                               llvm::any_of(terms, [&](const Expr *t) {
                                 return selfReads.contains(t);
                               })));
+      // A lane stored on its own elsewhere is a sum of its own: a block of
+      // C kept in an array (MACE's `sum[16]`).
+      const auto *store = dyn_cast<BinaryOperator>(u.full);
+      if (!sums && !target && store && store->isAssignmentOp() &&
+          !StringRef(scope.print(store->getLHS())).starts_with(name + "["))
+        return fail(quoted(lane(u)) + " is stored on its own in " +
+                    quoted(scope.print(cast<Expr>(u.full))) +
+                    ", so the lanes of " + quoted(name) +
+                    " are sums of their own, not partial sums of one: a "
+                    "block of C kept in an array, which is read only from "
+                    "scalar accumulators (double c00, c01, ...)");
       if (!sums)
         return fail(quoted(lane(u)) + " is " + (target ? "set" : "read") +
-                    " in " + quoted(scope.print(cast<Expr>(u.full))) +
+                    " in " +
+                    quoted(scope.print(cast<Expr>(u.full))) +
                     " while the lanes of " + quoted(name) +
                     " sum, so they are no independent partial sums");
       if (!started[*laneOf(u.access())])

@@ -166,3 +166,20 @@ void used_after_sum(int m, int n, int k, const float *a, const float *b, float *
       d[i * n + j] = t[1];
     }
 }
+
+/* A block of C kept in an array (MACE's `sum[16]`, catseye's `c[4]`): each
+ * lane is stored on its own, so the lanes are no partial sums of one sum. */
+void arrayBlock(int m, int n, int k, const float *a, const float *b,
+                float *c) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 's[0]' is stored on its own in 'c[r * n + q] = s[0]', so the lanes of 's' are sums of their own, not partial sums of one: a block of C kept in an array, which is read only from scalar accumulators (double c00, c01, ...) [-Rpass-missed=gemm]
+  for (int r = 0; r < m; r += 2)
+    for (int q = 0; q < n; ++q) {
+      float s[2] = {0};
+      for (int d = 0; d < k; ++d) {
+        s[0] += a[r * k + d] * b[d * n + q];
+        s[1] += a[(r + 1) * k + d] * b[d * n + q];
+      }
+      c[r * n + q] = s[0];
+      c[(r + 1) * n + q] = s[1];
+    }
+}

@@ -48,9 +48,11 @@ void timeSteps(int steps, int n, const float *A, const float *B, float *C,
 // A statement inside an inner loop (an array declared there, Rodinia's LU
 // blocks) keeps the outer nest from being one product, not the nests
 // beside it: each of those is a candidate of its own (inner 3-deep nests
-// only), and the outer loop gets no remark of its own.
+// only). The product in the loops over r and q is in no such nest, so the
+// outer loop gets a remark of its own for it.
 void besideObstacle(int steps, int n, const float *A, const float *B,
                     float *C, float *w) {
+  // REMARK-DAG: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'tmp' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
   for (int t = 0; t < steps; ++t) {
     for (int r = 0; r < n; ++r) {
       float tmp[16];
@@ -59,7 +61,7 @@ void besideObstacle(int steps, int n, const float *A, const float *B,
       for (int q = 0; q < 16; ++q)
         w[r] += tmp[q] * A[q];
     }
-    // REMARK: :[[@LINE+2]]:5: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
+    // REMARK-DAG: :[[@LINE+2]]:5: remark: GEMM recognised: f32, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; rewritten to call gemm_opt_nest_3 [-Rpass=gemm]
     // OUT: {{^}}    if (!gemm_opt_nest_3(A, n, n, n, 1, B, n, n, n, 1, C, n, n, n, 1, 1, 1)) {
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)

@@ -58,14 +58,6 @@ std::string externalLauncherPrefix(StringRef kernelsPath) {
       .str();
 }
 
-/// Whether `path` names a header: its output is a header too, which a
-/// translation unit may include beside other rewritten headers, and twice.
-bool isHeaderName(StringRef path) {
-  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc",
-                             ".inl", ".ipp", ".tcc"},
-                            sys::path::extension(path));
-}
-
 /// The passes' options that `options` give, or why there are none.
 Expected<std::unique_ptr<mlir::gemm::GemmPipelineOptions>>
 makePipelineOptions(const RewriteOptions &options) {
@@ -192,7 +184,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
     }
     if (!job.kernels.empty())
       result.launcherPrefix = externalLauncherPrefix(job.kernels);
-    else if (isHeaderName(input))
+    else if (mlir::gemm::isHeaderName(input))
       result.launcherPrefix = externalLauncherPrefix(job.output);
     // As the command line names it, not as clang's tooling (absolute), so
     // that out.cu does not hold this machine's paths.
@@ -281,7 +273,7 @@ int rewriteFile(const RewriteOptions &options, const RewriteJob &job,
     nvccOnly();
     // A header's launchers are defined once per translation unit, whatever
     // guard its own text has.
-    if (isHeaderName(input))
+    if (mlir::gemm::isHeaderName(input))
       launchers = "#ifndef " + StringRef(result.launcherPrefix).upper() +
                   "LAUNCHERS\n#define " +
                   StringRef(result.launcherPrefix).upper() + "LAUNCHERS\n" +

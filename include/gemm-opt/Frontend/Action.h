@@ -16,6 +16,12 @@ namespace mlir::gemm {
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 newGemmActionFactory(FrontendResult &result);
 
+/// Whether `path` names a header (by its extension): its output is a header
+/// too, which a translation unit may include beside other rewritten
+/// headers, and twice; and it is parsed as a header, its `#pragma once`
+/// holding.
+bool isHeaderName(llvm::StringRef path);
+
 } // namespace mlir::gemm
 
 #endif // GEMM_OPT_FRONTEND_ACTION_H
