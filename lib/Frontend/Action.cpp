@@ -167,7 +167,6 @@ private:
   /// Functions whose address the program passes on (Callbacks.h).
   const llvm::DenseSet<const FunctionDecl *> passed;
   unsigned passId, missedId;
-  unsigned reported = 0;
   unsigned launchers = 0; ///< Launcher names handed out.
   /// The statements around the scan, outermost first.
   std::vector<const Stmt *> enclosing;
@@ -176,7 +175,7 @@ private:
   /// loops around it (Nest::openmpRegion), or "".
   bool callerTeam = false;
   std::string regionPragma;
-  /// The loops that got a remark, in order (`reported` counts them).
+  /// The loops that got a remark, in order.
   std::vector<const Stmt *> remarked;
   /// The `parallel` region whose team meets the nest's own `for`, with no
   /// other directive between (TeamSingle.h): its block, pragma line and
@@ -524,7 +523,7 @@ private:
   /// holds (a blocked kernel in a branch too shallow to be a nest of its
   /// own, beside edge nests that got theirs): the opened loop's remark then
   /// stands for it.
-  bool productsBeside(const Stmt *s, unsigned from) const {
+  bool productsBeside(const Stmt *s, size_t from) const {
     for (const Stmt *child : s->children()) {
       if (!child || llvm::any_of(llvm::drop_begin(remarked, from),
                                  [&](const Stmt *nest) {
@@ -539,7 +538,6 @@ private:
   }
 
   void missed(const Stmt *loop, const std::string &reason) {
-    ++reported;
     remarked.push_back(loop);
     ctx.getDiagnostics().Report(loop->getBeginLoc(), missedId)
         << "loop nest not rewritten: " + reason;
@@ -776,9 +774,9 @@ private:
       // Each product inside it gets a remark of its own (a repeat loop in
       // a parallel region, a blocked driver around tasks); the loop one
       // only where none does.
-      unsigned before = reported;
+      size_t before = remarked.size();
       openInside(loop, function, nullptr);
-      if (reported == before)
+      if (remarked.size() == before)
         missed(loop, *why);
       return;
     }
@@ -831,16 +829,16 @@ private:
         // A peeled loop opens whole; else only beside the obstacle.
         const Stmt *obstacle =
             r.rejection.peelable ? nullptr : r.rejection.obstacle;
-        unsigned before = reported;
+        size_t before = remarked.size();
         if (r.rejection.peelable || (obstacle && holds(loop, obstacle)))
           openInside(loop, function, obstacle);
         // The products inside that got remarks stand for the loop, unless
         // it holds one that none of them holds (a blocked kernel in one
         // branch, too shallow to be a nest of its own, beside its edges'
         // nest in the other): then the loop gets its remark too.
-        if (reported != before && !productsBeside(loop, before))
+        if (remarked.size() != before && !productsBeside(loop, before))
           return;
-        if (reported != before || team)
+        if (remarked.size() != before || team)
           return missed(loop, r.rejection.reason);
         // Its product may go through a temporary (Temporary.cpp).
         Recognition through = recognizeThroughTemporary(
@@ -874,7 +872,6 @@ private:
         symbol += (value < 0 ? "_m" : "_") + std::to_string(std::abs(value));
       place(loop, function, *r.nest, name, symbol);
     }
-    ++reported;
     remarked.push_back(loop);
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId)
         << summary + "; rewritten to call " + name;
@@ -939,7 +936,6 @@ private:
       place(loop, function, *r.nest, name, name);
     }
     remark += precision;
-    ++reported;
     remarked.push_back(loop);
     ctx.getDiagnostics().Report(loop->getBeginLoc(), passId) << remark;
   }
