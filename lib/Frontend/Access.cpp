@@ -19,6 +19,7 @@
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -246,6 +247,16 @@ bool mlir::gemm::mentions(const Stmt *e, const VarDecl *var) {
     return true;
   return llvm::any_of(e->children(), [&](const Stmt *child) {
     return child && mentions(child, var);
+  });
+}
+
+bool mlir::gemm::namedByDirective(const Stmt *s, const VarDecl *var) {
+  if (!s)
+    return false;
+  if (isa<OMPExecutableDirective>(s))
+    return mentions(s, var);
+  return llvm::any_of(s->children(), [&](const Stmt *child) {
+    return namedByDirective(child, var);
   });
 }
 

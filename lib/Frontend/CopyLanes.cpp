@@ -462,12 +462,7 @@ private:
     array->setType(element);
     array->setTypeSourceInfo(ctx.getTrivialTypeSourceInfo(element));
     // A zero initialiser starts every copy's accumulator.
-    array->setInit(init ? FloatingLiteral::Create(
-                              ctx,
-                              llvm::APFloat::getZero(
-                                  ctx.getFloatTypeSemantics(element)),
-                              true, element, init->getBeginLoc())
-                        : nullptr);
+    array->setInit(init ? zeroOf(ctx, element, init->getBeginLoc()) : nullptr);
     for (Stmt **use : accesses)
       replace(use, DeclRefExpr::Create(ctx, NestedNameSpecifierLoc(),
                                        SourceLocation(), array, false,

@@ -52,9 +52,7 @@ bool GuardedBias::addsGuarded(Stmt **slot, IfStmt *branch,
     return false;
   const auto *update = cast<CompoundAssignOperator>(assign);
   SourceLocation at = branch->getIfLoc();
-  Expr *zero = FloatingLiteral::Create(
-      ctx, llvm::APFloat::getZero(ctx.getFloatTypeSemantics(type)), true, type,
-      branch->getEndLoc());
+  Expr *zero = zeroOf(ctx, type, branch->getEndLoc());
   Expr *choice = new (ctx) ConditionalOperator(
       branch->getCond(), at, assign->getRHS(), at, zero, type, VK_PRValue,
       OK_Ordinary);

@@ -12,6 +12,7 @@
 #include "PointerWalk.h"
 #include "LoopHeader.h"
 #include "RealConj.h"
+#include "LaneRegisters.h"
 #include "LateInit.h"
 #include "NullTests.h"
 #include "PartialSums.h"
@@ -78,6 +79,12 @@ SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
     return endOfStmt(loopBody(s));
   const Stmt *inner = unwrapLoopWrappers(s);
   return inner == s ? s->getEndLoc() : endOfStmt(inner);
+}
+
+Expr *mlir::gemm::zeroOf(ASTContext &ctx, QualType type, SourceLocation loc) {
+  return FloatingLiteral::Create(
+      ctx, llvm::APFloat::getZero(ctx.getFloatTypeSemantics(type)), true, type,
+      loc);
 }
 
 bool mlir::gemm::isLiteral(const Expr *e, double value) {
@@ -471,7 +478,8 @@ private:
     });
   }
 
-  /// A block's statements as the walk reads them: step registers as their
+  /// A block's statements as the walk reads them: a block of C kept in an
+  /// array as scalars (LaneRegisters.cpp); step registers as their
   /// values and register accumulators as their elements (Registers.cpp);
   /// pointers declared where first set (LateInit.cpp); tests of a moved
   /// pointer for null as launch conditions (NullTests.cpp); an accumulator per
@@ -479,6 +487,7 @@ private:
   /// sums of one sum read as that sum (PartialSums.cpp).
   void normaliseBlock(std::vector<const Stmt *> &statements) {
     readAssumedCases(scope, statements);
+    splitLaneRegisters(scope, statements);
     readRegisters(scope, statements);
     declareWhereSet(scope, statements);
     readNullTests(scope, statements);

@@ -172,6 +172,13 @@ private:
   bool findRemainder(int remainder);
   bool checkRectangular(int loop);
   bool findJam(int loop);
+  static bool dropLaterCopies(llvm::ArrayRef<const Stmt *> statements,
+                              llvm::ArrayRef<int64_t> copyOf,
+                              llvm::ArrayRef<const Write *> writes,
+                              llvm::SmallDenseSet<unsigned, 8> &dropped);
+  static std::vector<const Stmt *>
+  firstOnly(llvm::ArrayRef<const Stmt *> statements,
+            llvm::ArrayRef<int64_t> copyOf);
   bool require(const SymExpr &value, bool divisible, const SymExpr &unit,
                const std::string &why);
   std::optional<Loop> dimension(int anchor);
@@ -403,22 +410,34 @@ bool Shaper::findRemainder(int remainder) {
   return true;
 }
 
-/// Whether `loop`, stepping by U, holds nothing but one loop in another
-/// down to a loop whose body is U copies at iv, iv + 1, ..., iv + U - 1 of
-/// `loop`'s induction variable (unroll-and-jam); the loops between read
-/// no iv of `loop`, so they run the same for each copy. Then `loop` stands
-/// for the copies as a loop over each of them, with the first copy's
-/// statements: every copy runs in the same loops, and distinct copies
-/// share no assigned variable (areJammedCopies), so only the order between
-/// copies changes, which the contraction does not see. Records the
-/// statements of the later copies: where the copies follow each other,
-/// what the walk met in program order, an equal number per copy; where
-/// they interleave, each copy is a list of writes, each the one of its
-/// statement.
+/// Whether `loop`, stepping by U, holds one loop in another down to a loop
+/// whose body is U copies at iv, iv + 1, ..., iv + U - 1 of `loop`'s
+/// induction variable (unroll-and-jam); the loops between read no iv of
+/// `loop` in their headers, so they run the same for each copy, and hold
+/// nothing beside the next loop but declarations and U copies of their
+/// own statements (a register block's `C(i, j) = 0;` before its K loop).
+/// Then `loop` stands for the copies as a loop over each of them, with the
+/// first copy's statements: every copy runs in the same loops, and
+/// distinct copies share no assigned variable (areJammedCopies), so only
+/// the order between copies changes, which the contraction does not see.
+/// Records the statements of the later copies: where the copies follow
+/// each other, what the walk met in program order, an equal number per
+/// copy; where they interleave, each copy is a list of writes, each the
+/// one of its statement.
 bool Shaper::findJam(int loop) {
   int64_t count = *headers[loop].step.getConstant();
   auto inside = [](const std::vector<int> &chain, int l) {
     return llvm::is_contained(chain, l);
+  };
+  // What the levels between take off, kept until the innermost holds.
+  llvm::SmallDenseSet<unsigned, 8> dropped;
+  std::vector<std::pair<int, std::vector<const Stmt *>>> firsts;
+  auto commit = [&](int within) {
+    droppedOrders.insert(dropped.begin(), dropped.end());
+    for (auto &[level, first] : firsts)
+      firstCopies[level] = std::move(first);
+    jammedInto[loop] = within;
+    return true;
   };
   for (int within = loop;;) {
     const std::vector<const Stmt *> &body = firstCopies[within];
@@ -443,51 +462,80 @@ bool Shaper::findJam(int loop) {
         if (orders.size() % count || nested.size() % count)
           return false;
         for (size_t n = orders.size() / count; n < orders.size(); ++n)
-          droppedOrders.insert(orders[n]);
+          dropped.insert(orders[n]);
         for (size_t n = nested.size() / count; n < nested.size(); ++n)
           droppedLoops[nested[n]] = true;
-      } else {
-        if (!nested.empty() || orders.size() != writes.size())
-          return false;
-        for (const Write *w : writes) {
-          auto at = llvm::find(body, w->statement);
-          if (at == body.end() ||
-              llvm::count_if(writes, [&](const Write *other) {
-                return other->statement == w->statement;
-              }) != 1)
-            return false;
-          if (copyOf[at - body.begin()])
-            droppedOrders.insert(w->order);
-        }
-      }
-      std::vector<const Stmt *> first;
-      for (size_t q = 0; q < body.size(); ++q)
-        if (!copyOf[q])
-          first.push_back(body[q]);
-      firstCopies[within] = std::move(first);
-      jammedInto[loop] = within;
-      return true;
+      } else if (!nested.empty() || orders.size() != writes.size() ||
+                 !dropLaterCopies(body, copyOf, writes, dropped))
+        return false;
+      firsts.push_back({within, firstOnly(body, copyOf)});
+      return commit(within);
     }
-    // Nothing at this level but one loop and declarations: without values,
-    // or of pointers that nothing moves (`float *c = &C[i * ldc + j];`),
-    // which the copies' accesses read through (Unrolled.cpp).
+    // Nothing at this level but one loop, declarations (without values, or
+    // of pointers that nothing moves: `float *c = &C[i * ldc + j];`, which
+    // the copies' accesses read through, Unrolled.cpp) and copies of
+    // statements that write.
     int inner = -1, found = 0;
     for (int l = 0; l < int(loops.size()); ++l)
       if (loops[l].parent == within)
         inner = l, ++found;
-    bool direct = llvm::any_of(scope.writes,
-                               [&](const Write &w) {
-                                 return w.loops.back() == within;
-                               }) ||
-                  llvm::any_of(scope.locals, [&](const LocalDef &local) {
-                    return local.loops.back() == within &&
-                           local.var->hasInit() &&
-                           !scope.fixedPointer(local.var);
-                  });
-    if (found != 1 || direct || readsLoop(inner, loop))
+    if (found != 1 || readsLoop(inner, loop) ||
+        llvm::any_of(scope.locals, [&](const LocalDef &local) {
+          return local.loops.back() == within && local.var->hasInit() &&
+                 !scope.fixedPointer(local.var);
+        }))
       return false;
+    std::vector<const Write *> writes;
+    for (const Write &w : scope.writes)
+      if (w.loops.back() == within && !droppedOrders.contains(w.order))
+        writes.push_back(&w);
+    if (!writes.empty()) {
+      std::vector<const Stmt *> beside;
+      for (const Stmt *s : body)
+        if (!holds(s, loops[inner].stmt) && !isa<DeclStmt>(s))
+          beside.push_back(s);
+      if (writes.size() != beside.size() ||
+          !areJammedCopies(scope, beside, loop, within, count, copyOf) ||
+          !dropLaterCopies(beside, copyOf, writes, dropped))
+        return false;
+      std::vector<const Stmt *> first;
+      for (const Stmt *s : body)
+        if (auto at = llvm::find(beside, s);
+            at == beside.end() || !copyOf[at - beside.begin()])
+          first.push_back(s);
+      firsts.push_back({within, std::move(first)});
+    }
     within = inner;
   }
+}
+
+/// Drops the writes of `statements`' later copies (copyOf), each the one
+/// write of its statement; false where one is not.
+bool Shaper::dropLaterCopies(ArrayRef<const Stmt *> statements,
+                             ArrayRef<int64_t> copyOf,
+                             ArrayRef<const Write *> writes,
+                             llvm::SmallDenseSet<unsigned, 8> &dropped) {
+  for (const Write *w : writes) {
+    auto at = llvm::find(statements, w->statement);
+    if (at == statements.end() ||
+        llvm::count_if(writes, [&](const Write *other) {
+          return other->statement == w->statement;
+        }) != 1)
+      return false;
+    if (copyOf[at - statements.begin()])
+      dropped.insert(w->order);
+  }
+  return true;
+}
+
+/// The statements of the first copy.
+std::vector<const Stmt *>
+Shaper::firstOnly(ArrayRef<const Stmt *> statements, ArrayRef<int64_t> copyOf) {
+  std::vector<const Stmt *> first;
+  for (size_t q = 0; q < statements.size(); ++q)
+    if (!copyOf[q])
+      first.push_back(statements[q]);
+  return first;
 }
 
 /// A loop that is no point loop reads no loop around it in its header.

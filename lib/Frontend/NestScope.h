@@ -311,6 +311,9 @@ const clang::VarDecl *referencedVar(const clang::Expr *e);
 
 /// True if `s` names `var`.
 bool mentions(const clang::Stmt *s, const clang::VarDecl *var);
+/// Whether an OpenMP directive in `s` names `var` (a clause may share or
+/// reduce it).
+bool namedByDirective(const clang::Stmt *s, const clang::VarDecl *var);
 
 /// Whether `s` assigns `var`, bumps it or takes its address.
 bool assigns(const clang::Stmt *s, const clang::VarDecl *var);
@@ -331,6 +334,9 @@ bool writesMemory(const clang::Stmt *s, const clang::VarDecl *root = nullptr);
 /// True if `e` is an integer or floating literal of the given value (`0`,
 /// `1.0f`, `0.5`), through casts.
 bool isLiteral(const clang::Expr *e, double value);
+/// A floating-point literal zero of `type` (a real floating type) at `loc`.
+clang::Expr *zeroOf(clang::ASTContext &ctx, clang::QualType type,
+                    clang::SourceLocation loc);
 
 /// Whether the integer type `type` holds every value of the integer type
 /// `from`, so that a variable of it stands for an expression of `from`.

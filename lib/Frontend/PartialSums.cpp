@@ -20,7 +20,6 @@
 #include "LoopHeader.h"
 #include "Unrolled.h"
 
-#include "clang/AST/StmtOpenMP.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
@@ -87,11 +86,6 @@ private:
                                     CK_LValueToRValue, refTo(var, loc), nullptr,
                                     VK_PRValue, FPOptionsOverride());
   }
-  Expr *zero(QualType type, SourceLocation loc) {
-    return FloatingLiteral::Create(
-        ctx, llvm::APFloat::getZero(ctx.getFloatTypeSemantics(type)), true,
-        type, loc);
-  }
   Stmt *assignment(VarDecl *var, Expr *value, SourceLocation loc) {
     return BinaryOperator::Create(
         ctx, refTo(var, loc), value, BO_Assign, var->getType(),
@@ -149,16 +143,6 @@ private:
       if (Stmt **found = laneSum(child, array))
         return found;
     return nullptr;
-  }
-
-  static bool inDirective(const Stmt *s, const VarDecl *var) {
-    if (!s)
-      return false;
-    if (isa<OMPExecutableDirective>(s))
-      return mentions(s, var);
-    return llvm::any_of(s->children(), [&](const Stmt *child) {
-      return inDirective(child, var);
-    });
   }
 
   static bool startsAtZero(const Stmt *s, const VarDecl *v) {
@@ -224,7 +208,7 @@ bool PartialSums::expandLanes(size_t n, VarDecl *array) {
   });
   if (!summed || std::any_of(list.begin() + n + 1, list.end(),
                              [&](const Stmt *s) {
-                               return inDirective(s, array);
+                               return namedByDirective(s, array);
                              }))
     return true;
   std::optional<uint64_t> size = constantSize(shape);
@@ -373,9 +357,10 @@ bool PartialSums::expandLanes(size_t n, VarDecl *array) {
         return fail(quoted(lane(u)) + " is stored on its own in " +
                     quoted(scope.print(cast<Expr>(u.full))) +
                     ", so the lanes of " + quoted(name) +
-                    " are sums of their own, not partial sums of one: a "
-                    "block of C kept in an array, which is read only from "
-                    "scalar accumulators (double c00, c01, ...)");
+                    " are sums of their own, not partial sums of one; a "
+                    "block of C kept in an array is read as one where "
+                    "each lane is only summed into and stored whole into "
+                    "its element (X = t[c] or X += t[c])");
       if (!sums)
         return fail(quoted(lane(u)) + " is " + (target ? "set" : "read") +
                     " in " +
@@ -417,14 +402,14 @@ bool PartialSums::expandLanes(size_t n, VarDecl *array) {
   array->setType(element);
   array->setTypeSourceInfo(ctx.getTrivialTypeSourceInfo(element));
   if (init)
-    array->setInit(zero(element, init->getBeginLoc()));
+    array->setInit(zeroOf(ctx, element, init->getBeginLoc()));
   for (Stmt **slot : lanesToScalar)
     replace(slot, refTo(array, (*slot)->getBeginLoc()));
   replace(sumSlot, readOf(array, (*sumSlot)->getBeginLoc()));
   for (size_t k = 0; k < starts.size(); ++k)
     list[starts[k]] =
         k ? nothing(list[starts[k]])
-          : assignment(array, zero(element, list[starts[k]]->getBeginLoc()),
+          : assignment(array, zeroOf(ctx, element, list[starts[k]]->getBeginLoc()),
                        list[starts[k]]->getBeginLoc());
   return true;
 }
@@ -529,11 +514,11 @@ void PartialSums::mergePartialSum(size_t n, VarDecl *partial) {
     // A start in a declaration of several: it stays, and s starts after it.
     if (start == n)
       list[n] = cast<DeclStmt>(list[n])->isSingleDecl()
-                    ? assignment(sum, zero(sum->getType(), loc), loc)
+                    ? assignment(sum, zeroOf(ctx, sum->getType(), loc), loc)
                     : CompoundStmt::Create(
                           ctx,
                           {const_cast<Stmt *>(list[n]),
-                           assignment(sum, zero(sum->getType(), loc), loc)},
+                           assignment(sum, zeroOf(ctx, sum->getType(), loc), loc)},
                           FPOptionsOverride(), loc, loc);
     if (clause) {
       replace(&*const_cast<ForStmt *>(clause)->child_begin(), nullptr);

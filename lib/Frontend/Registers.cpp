@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
+#include <map>
 
 using namespace clang;
 using namespace mlir::gemm;
@@ -104,10 +105,19 @@ public:
         for (auto [d, var] : nested.declared)
           nested.valueRegister(d, var);
       }
-    for (const Retarget *r : block)
+    // An accumulator stored by `X = t;` sums into X from zero: X is set to
+    // zero just before the loop (nothing between names C or reads memory).
+    std::map<size_t, std::vector<const Stmt *>> zeroed;
+    for (const Retarget *r : block) {
       retarget(*r, moved);
+      if (r->overwrite)
+        zeroed[r->loop].push_back(zeroStore(r->element));
+    }
     for (size_t n : dropped)
       list[n] = new (ctx) NullStmt(list[n]->getBeginLoc());
+    for (auto it = zeroed.rbegin(); it != zeroed.rend(); ++it)
+      list.insert(list.begin() + it->first, it->second.begin(),
+                  it->second.end());
   }
 
 private:
@@ -136,7 +146,18 @@ private:
     Expr *element;
     size_t loop;
     std::vector<size_t> gone;
+    bool overwrite; ///< Started at zero and stored by `X = t;`.
   };
+
+  /// `element = 0`, in the element's type.
+  Stmt *zeroStore(Expr *element) {
+    QualType type = element->getType().getUnqualifiedType();
+    return BinaryOperator::Create(
+        ctx, element, zeroOf(ctx, type, element->getBeginLoc()), BO_Assign,
+        type,
+        ctx.getLangOpts().CPlusPlus ? VK_LValue : VK_PRValue, OK_Ordinary,
+        element->getBeginLoc(), FPOptionsOverride());
+  }
 
   /// The variables that `s` starts at zero: `x = 0;`, or a chain
   /// `x = y = ... = 0;`; none for any other statement.
@@ -399,7 +420,9 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
   if (!isLoop(list[loop]) || !accumulatesOnly(list[loop], var, nullptr))
     return std::nullopt;
   const auto *add = dyn_cast<BinaryOperator>(list[read]);
-  if (!add || add->getOpcode() != (loaded ? BO_Assign : BO_AddAssign) ||
+  if (!add ||
+      (add->getOpcode() != BO_Assign &&
+       (loaded || add->getOpcode() != BO_AddAssign)) ||
       referencedVar(add->getRHS()) != var || referencedVar(add->getLHS()))
     return std::nullopt;
   Expr *element = add->getLHS();
@@ -445,7 +468,8 @@ std::optional<Registers::Retarget> Registers::accumulator(size_t d,
   std::vector<size_t> gone{read};
   if (start != d)
     gone.push_back(start);
-  return Retarget{var, element, loop, gone};
+  return Retarget{var, element, loop, gone,
+                  !loaded && add->getOpcode() == BO_Assign};
 }
 
 void Registers::retarget(

@@ -27,10 +27,11 @@ namespace mlir::gemm {
 ///   is e (`*v` of `v = &x` is x), and the set goes;
 /// - accumulators of a block of C: two or more `t`, each started at zero
 ///   (`t = 0;` or its initialiser), summed into (`t += e`) only inside the
-///   same loop of the block and read once after it by `X += t;`, X an
-///   element of t's type whose address nothing in between changes and
-///   whose array nothing in between names: `t += e` is `X += e`, and the
-///   start and `X += t;` go. (One alone is the classic dot product, which
+///   same loop of the block and read once after it by `X += t;` or
+///   `X = t;`, X an element of t's type whose address nothing in between
+///   changes and whose array nothing in between names: `t += e` is
+///   `X += e`, the start and the read go, and `X = t;` leaves `X = 0;`
+///   just before the loop. (One alone is the classic dot product, which
 ///   the recognition reads as written.)
 /// `statements` changes in place, and the AST until the scope ends. The
 /// variables go into scope.written, so that the rewrite checks them as

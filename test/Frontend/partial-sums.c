@@ -167,11 +167,12 @@ void used_after_sum(int m, int n, int k, const float *a, const float *b, float *
     }
 }
 
-/* A block of C kept in an array (MACE's `sum[16]`, catseye's `c[4]`): each
- * lane is stored on its own, so the lanes are no partial sums of one sum. */
+/* A block of C kept in an array whose lane is scaled as it is stored: the
+ * lanes are no partial sums of one sum, nor a block of C stored whole
+ * (register-blocks.c has the block that is). */
 void arrayBlock(int m, int n, int k, const float *a, const float *b,
                 float *c) {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 's[0]' is stored on its own in 'c[r * n + q] = s[0]', so the lanes of 's' are sums of their own, not partial sums of one: a block of C kept in an array, which is read only from scalar accumulators (double c00, c01, ...) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 's[0]' is stored on its own in 'c[r * n + q] = 2 * s[0]', so the lanes of 's' are sums of their own, not partial sums of one; a block of C kept in an array is read as one where each lane is only summed into and stored whole into its element (X = t[c] or X += t[c]) [-Rpass-missed=gemm]
   for (int r = 0; r < m; r += 2)
     for (int q = 0; q < n; ++q) {
       float s[2] = {0};
@@ -179,7 +180,7 @@ void arrayBlock(int m, int n, int k, const float *a, const float *b,
         s[0] += a[r * k + d] * b[d * n + q];
         s[1] += a[(r + 1) * k + d] * b[d * n + q];
       }
-      c[r * n + q] = s[0];
+      c[r * n + q] = 2 * s[0];
       c[(r + 1) * n + q] = s[1];
     }
 }

@@ -316,3 +316,154 @@ void narrowed(int m, int n, int k, const double *a, int lda, const double *b,
       CE(r + 1, q) += s1;
     }
 }
+
+// Accumulators started at zero and stored into C (`C = s;`): C starts at
+// zero before the K loop and takes the sums.
+void zeroStarted(int m, int n, int k, const double *A, const double *B,
+                 double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = m x n x k; A row-major, B row-major, C row-major; fused zero-init of C, alpha = 1, beta = 0; 'j' is unrolled by 4 and jammed into 'l'; the launcher runs only where n % 4 == 0 {{.*}} [-Rpass=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 4) {
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (int l = 0; l < k; l++) {
+        double a = A[i * k + l];
+        s0 += a * B[l * n + j];
+        s1 += a * B[l * n + j + 1];
+        s2 += a * B[l * n + j + 2];
+        s3 += a * B[l * n + j + 3];
+      }
+      C[i * n + j] = s0;
+      C[i * n + j + 1] = s1;
+      C[i * n + j + 2] = s2;
+      C[i * n + j + 3] = s3;
+    }
+}
+
+// The zero stores written out, rows of the block in a loop between.
+void zeroStores(int m, int n, int k, const float *A, const float *B,
+                float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; fused zero-init of C, alpha = 1, beta = 0; 'r' is unrolled by 2 and jammed into 'd'; the launcher runs only where m % 2 == 0 {{.*}} [-Rpass=gemm]
+  for (int r = 0; r < m; r += 2)
+    for (int c = 0; c < n; ++c) {
+      C[r * n + c] = 0;
+      C[(r + 1) * n + c] = 0;
+      for (int d = 0; d < k; ++d) {
+        C[r * n + c] += A[r * k + d] * B[d * n + c];
+        C[(r + 1) * n + c] += A[(r + 1) * k + d] * B[d * n + c];
+      }
+    }
+}
+
+// A block kept in an array indexed by constants (catseye's sgemm7_, MACE's
+// sum[16]), added to C or stored into it.
+void arrayAdded(int m, int n, int k, const float *A, const float *B,
+                float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; accumulates into C, alpha = 1, beta = 1; 'i' is unrolled by 2 and jammed into 'l'; 'j' is unrolled by 2 and jammed into 'l'; {{.*}} [-Rpass=gemm]
+  for (int i = 0; i < m; i += 2)
+    for (int j = 0; j < n; j += 2) {
+      float c[4] = {0};
+      for (int l = 0; l < k; l++) {
+        float a0 = A[i * k + l], a1 = A[(i + 1) * k + l];
+        float b0 = B[l * n + j], b1 = B[l * n + j + 1];
+        c[0] += a0 * b0;
+        c[1] += a0 * b1;
+        c[2] += a1 * b0;
+        c[3] += a1 * b1;
+      }
+      C[i * n + j] += c[0];
+      C[i * n + j + 1] += c[1];
+      C[(i + 1) * n + j] += c[2];
+      C[(i + 1) * n + j + 1] += c[3];
+    }
+}
+void arrayStored(int m, int n, int k, const double *A, const double *B,
+                 double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = m x n x k; A row-major, B row-major, C row-major; fused zero-init of C, alpha = 1, beta = 0; 'r' is unrolled by 2 and jammed into 'd'; {{.*}} [-Rpass=gemm]
+  for (int r = 0; r < m; r += 2)
+    for (int c = 0; c < n; ++c) {
+      double s[2] = {0};
+      for (int d = 0; d < k; ++d) {
+        s[0] += A[r * k + d] * B[d * n + c];
+        s[1] += A[(r + 1) * k + d] * B[d * n + c];
+      }
+      C[r * n + c] = s[0];
+      C[(r + 1) * n + c] = s[1];
+    }
+}
+
+// Near misses: two lanes stored into one element; a lane scaled as it is
+// stored; a lane read through a variable index; the array passed on whole;
+// memory read between the K loop and the stores.
+void sameElement(int m, int n, int k, const double *A, const double *B,
+                 double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; j += 2) {
+      double s0 = 0, s1 = 0;
+      for (int k2 = 0; k2 < k; ++k2) {
+        s0 += A[i * k + k2] * B[k2 * n + j];
+        s1 += A[i * k + k2] * B[k2 * n + j + 1];
+      }
+      C[i * n + j] = s0;
+      C[i * n + j] = s1;
+    }
+}
+void laneScaled(int m, int n, int k, const double *A, const double *B,
+                double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; j += 2) {
+      double s[2] = {0};
+      for (int k2 = 0; k2 < k; ++k2) {
+        s[0] += A[i * k + k2] * B[k2 * n + j];
+        s[1] += A[i * k + k2] * B[k2 * n + j + 1];
+      }
+      C[i * n + j] = s[0];
+      C[i * n + j + 1] = 2 * s[1];
+    }
+}
+void laneByVariable(int m, int n, int k, const double *A, const double *B,
+                    double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; j += 2) {
+      double s[2] = {0};
+      for (int k2 = 0; k2 < k; ++k2) {
+        s[0] += A[i * k + k2] * B[k2 * n + j];
+        s[1] += A[i * k + k2] * B[k2 * n + j + 1];
+      }
+      for (int t = 0; t < 2; ++t)
+        C[i * n + j + t] = s[1 - t];
+    }
+}
+void keep(const double *lanes);
+void arrayPassed(int m, int n, int k, const double *A, const double *B,
+                 double *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; j += 2) {
+      double s[2] = {0};
+      for (int k2 = 0; k2 < k; ++k2) {
+        s[0] += A[i * k + k2] * B[k2 * n + j];
+        s[1] += A[i * k + k2] * B[k2 * n + j + 1];
+      }
+      C[i * n + j] = s[0];
+      C[i * n + j + 1] = s[1];
+      keep(s);
+    }
+}
+void readBeforeStores(int m, int n, int k, const float *A, const float *B,
+                      float *C, const float *Cview, float *out) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: {{.*}} [-Rpass-missed=gemm]
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j += 2) {
+      float s[2] = {0};
+      for (int l = 0; l < k; l++) {
+        s[0] += A[i * k + l] * B[l * n + j];
+        s[1] += A[i * k + l] * B[l * n + j + 1];
+      }
+      out[i * n + j] = Cview[i * n + j];
+      C[i * n + j] = s[0];
+      C[i * n + j + 1] = s[1];
+    }
+}

@@ -1,8 +1,10 @@
 /* A numerical library in plain C99: column-major sgemm with alpha and beta,
  * a dgemm over row-major malloc'd arrays written with `register` and
- * `restrict`, a VLA product, and a 2x2 block of C kept in registers that
+ * `restrict`, a VLA product, a 2x2 block of C kept in registers that
  * start at C's elements (the odd edges left to another routine: with an
- * odd size the loop runs as written). gemm-opt writes the host file in C (built
+ * odd size the loop runs as written), a 2x2 block kept in an array added
+ * to C (catseye's sgemm7_) and a 1x4 block of zero-started registers
+ * stored into C. gemm-opt writes the host file in C (built
  * with gcc as the original is) and the kernels apart (built with nvcc); the
  * two link into one program that must print what the original prints.
  *
@@ -16,7 +18,7 @@
  * RUN: env GEMM_OPT_DEVICE=cpu %t/split > %t/lifted && %python %S/compare.py %t/expected %t/lifted
  * The launchers are the host file's only new names, with C linkage.
  * RUN: FileCheck --check-prefix=HOST %s < %t/host.c
- * CHECK-COUNT-4: [-Rpass=gemm]
+ * CHECK-COUNT-6: [-Rpass=gemm]
  * HOST: extern "C" {
  * HOST: int gemm_opt_kernels_{{[0-9a-f]+}}_nest_0(const float *a
  * HOST: #line 1 "{{.*}}c-kernels.c"
@@ -110,6 +112,45 @@ void block2x2(int m, int n, int k, double al, const double *a, int lda,
     }
 }
 
+void lanes2x2(int m, int n, int k, const double *a, const double *b,
+              double *c) {
+  for (int i = 0; i < m; i += 2)
+    for (int j = 0; j < n; j += 2) {
+      double acc[4] = {0};
+      for (int l = 0; l < k; l++) {
+        double a0 = a[i * k + l], a1 = a[(i + 1) * k + l];
+        double b0 = b[l * n + j], b1 = b[l * n + j + 1];
+        acc[0] += a0 * b0;
+        acc[1] += a0 * b1;
+        acc[2] += a1 * b0;
+        acc[3] += a1 * b1;
+      }
+      c[i * n + j] += acc[0];
+      c[i * n + j + 1] += acc[1];
+      c[(i + 1) * n + j] += acc[2];
+      c[(i + 1) * n + j + 1] += acc[3];
+    }
+}
+
+void zeroed1x4(int m, int n, int k, const float *a, const float *b,
+               float *c) {
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j + 3 < n; j += 4) {
+      float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      for (int l = 0; l < k; l++) {
+        float x = a[i * k + l];
+        s0 += x * b[l * n + j];
+        s1 += x * b[l * n + j + 1];
+        s2 += x * b[l * n + j + 2];
+        s3 += x * b[l * n + j + 3];
+      }
+      c[i * n + j] = s0;
+      c[i * n + j + 1] = s1;
+      c[i * n + j + 2] = s2;
+      c[i * n + j + 3] = s3;
+    }
+}
+
 int main(void) {
   const int m = 37, n = 29, k = 45, ld = 41;
   double *a = malloc(sizeof(double) * ld * k);
@@ -160,6 +201,22 @@ int main(void) {
           norm(out, (long)ld * n);
   block2x2(m, n, k, -0.5, a, ld, b, k, out, ld);
   print("block2x2-odd", "f64", k, scale, out, (long)ld * n);
+  /* Row-major blocks: even sizes (lifted), then the rows past the sizes
+     that a block of 2 or 4 covers exactly (the loop as written). */
+  fill(out, (long)ld * n, 5);
+  scale = norm(a, (long)ld * k) * norm(b, (long)k * n) +
+          norm(out, (long)ld * n);
+  lanes2x2(m - 1, n - 1, k, a, b, out);
+  print("lanes2x2", "f64", k, scale, out, (long)ld * n);
+  fill(out, (long)ld * n, 6);
+  for (i = 0; i < (long)ld * n; ++i)
+    cf[i] = (float)out[i];
+  zeroed1x4(m, 28, k, af, bf, cf);
+  zeroed1x4(m - 1, 26, k, af, bf, cf + 1);
+  for (i = 0; i < (long)ld * n; ++i)
+    out[i] = cf[i];
+  print("zeroed1x4", "f32", k, norm(a, (long)ld * k) * norm(b, (long)k * n) +
+        norm(out, (long)ld * n), out, (long)ld * n);
   free(a);
   free(b);
   free(c);
