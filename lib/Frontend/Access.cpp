@@ -596,6 +596,15 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
   if (const auto *ref = dyn_cast<DeclRefExpr>(e); ref && boundValues.count(ref))
     return linearize(boundValues.lookup(ref));
   AffineForm form(sourceLoops.size());
+  // A non-type template parameter is a constant of the instantiation,
+  // whose launchers the call picks by the instance tag (Nest::instance).
+  if (const auto *param = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) {
+    Expr::EvalResult value;
+    if (param->EvaluateAsInt(value, ctx)) {
+      form.constant = SymExpr::constant(value.Val.getInt().getExtValue());
+      return form;
+    }
+  }
   if (isInvariant(e)) {
     if (std::optional<int64_t> constant = constantNoted(e)) {
       form.constant = SymExpr::constant(*constant);

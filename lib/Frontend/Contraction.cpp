@@ -2,6 +2,7 @@
 
 #include "Contraction.h"
 #include "GuardedBias.h"
+#include "Unrolled.h"
 
 #include "clang/AST/ExprCXX.h"
 
@@ -131,6 +132,18 @@ bool sameTarget(const Expr *x, const Expr *y, NestScope &scope) {
 
 /// `t += P`, `t -= P`, `t = t + P`, `t = P + t`, `t = t - P`: the added
 /// term P and whether it is subtracted.
+/// Where `e` is `f * target` or `target * f`, f; else null.
+const Expr *factorOf(const Expr *e, const Expr *target, NestScope &scope) {
+  const auto *product = dyn_cast<BinaryOperator>(stripCasts(e));
+  if (!product || product->getOpcode() != BO_Mul)
+    return nullptr;
+  if (sameTarget(product->getRHS(), target, scope))
+    return product->getLHS();
+  if (sameTarget(product->getLHS(), target, scope))
+    return product->getRHS();
+  return nullptr;
+}
+
 std::optional<std::pair<const Expr *, bool>>
 splitAccumulation(const Write &w, NestScope &scope) {
   if (w.op == BO_AddAssign || w.op == BO_SubAssign)
@@ -138,10 +151,15 @@ splitAccumulation(const Write &w, NestScope &scope) {
   const auto *sum = dyn_cast<BinaryOperator>(stripCasts(w.rhs));
   if (w.op != BO_Assign || !sum)
     return std::nullopt;
+  // `1 * C` is C (Pluto's `beta * C[i][j]` with `#define beta 1`).
+  auto isTarget = [&](const Expr *e) {
+    const Expr *factor = factorOf(e, w.lhs, scope);
+    return sameTarget(e, w.lhs, scope) || (factor && isLiteral(factor, 1));
+  };
   if (sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub) {
-    if (sameTarget(sum->getLHS(), w.lhs, scope))
+    if (isTarget(sum->getLHS()))
       return std::make_pair(sum->getRHS(), sum->getOpcode() == BO_Sub);
-    if (sum->getOpcode() == BO_Add && sameTarget(sum->getRHS(), w.lhs, scope))
+    if (sum->getOpcode() == BO_Add && isTarget(sum->getRHS()))
       return std::make_pair(sum->getLHS(), false);
   }
   return std::nullopt;
@@ -827,6 +845,19 @@ static std::optional<Contraction> findProduct(NestScope &scope,
                             scope.print(w.lhs) +
                             "' is overwritten on every iteration instead of "
                             "summed");
+    }
+    // `C = beta * C + A * B` in the sum's loop scales C at every step.
+    for (const Write &w : scope.writes) {
+      std::vector<const Expr *> terms;
+      if (w.op == BO_Assign)
+        sumTerms(stripCasts(w.rhs), terms, true);
+      for (const Expr *t : terms)
+        if (const Expr *factor = factorOf(t, w.lhs, scope);
+            factor && terms.size() > 1)
+          return scope.reject(
+              "'" + scope.print(w.lhs) + "' is scaled by '" +
+              scope.print(factor) + "' at every step of '" +
+              scope.print(w.rhs) + "', so it sums no plain products");
     }
     return scope.reject("no multiply-accumulate of two array elements "
                         "(C += A * B) in the nest");

@@ -77,18 +77,6 @@ void minTerms(const Expr *e, NestScope &scope,
   terms.push_back(e);
 }
 
-/// A non-type template argument in `e` (an instantiation's `N`), or null.
-const SubstNonTypeTemplateParmExpr *findTemplateArgument(const Stmt *e) {
-  if (const auto *subst = dyn_cast<SubstNonTypeTemplateParmExpr>(e))
-    return subst;
-  for (const Stmt *child : e->children())
-    if (child)
-      if (const auto *subst = findTemplateArgument(child))
-        return subst;
-  return nullptr;
-}
-
-
 /// A `while` or `do` whose test steps its counter down by 1 and stops when
 /// it reaches a bound b (`n-- > b`, `--n != b`; b is 0 in `n--`, `--n`):
 /// its values as a loop counting down to a last value, set in `loop`, and
@@ -431,12 +419,6 @@ std::optional<AffineForm> mlir::gemm::boundForm(NestScope &scope,
     return form;
   std::string iv = loops[loop].iv->getNameAsString();
   const VarDecl *var = scope.findVaryingVar(bound);
-  if (const auto *param = findTemplateArgument(bound))
-    return scope.reject("bound '" + scope.print(bound) + "' of '" + iv +
-                        "' is the template parameter '" +
-                        param->getParameter()->getNameAsString() +
-                        "': a nest in a template is lifted per element type, "
-                        "not per value of a non-type template parameter");
   if (var && llvm::any_of(loops, [&](const SourceLoop &l) {
         return l.iv == var && l.iv != loops[loop].iv;
       }))

@@ -183,6 +183,15 @@ static bool followedByElse(llvm::StringRef source, size_t offset) {
          (rest.size() == 4 || !isIdentifierChar(rest[4]));
 }
 
+/// The test that a template's instantiation is `nest`'s (Nest::instance).
+static std::string instanceTest(const Nest &nest) {
+  llvm::SmallVector<std::string> tests;
+  for (const auto &[spelling, value] : nest.instance)
+    tests.push_back(instanceValue(spelling) + " == " + std::to_string(value) +
+                    "LL");
+  return llvm::join(tests, " && ");
+}
+
 /// What the guard of the nests at one place tests: one nest's launch
 /// condition, or the one that the instantiations of a template agree on;
 /// else a choice made in each instantiation by the values of the template's
@@ -203,28 +212,32 @@ static std::string guardCall(llvm::ArrayRef<Nest> nests) {
   for (const Nest &n : nests) {
     if (!seen.insert(n.instance).second)
       continue;
-    llvm::SmallVector<std::string> tests;
-    for (const auto &[spelling, value] : n.instance)
-      tests.push_back(instanceValue(spelling) + " == " +
-                      std::to_string(value) + "LL");
-    choice += "if constexpr (" + llvm::join(tests, " && ") + ") return " +
+    choice += "if constexpr (" + instanceTest(n) + ") return " +
               launchCondition(n) + "; else ";
   }
   return choice + "return false; }())";
 }
 
-/// Assertions of the values the nest was lifted with, for the start of the
-/// guard's block: a build with other values stops here, at the nest's line,
-/// not with wrong results from kernels specialised on the old ones.
-static std::string assumptionChecks(const Nest &nest, bool isC) {
+/// Assertions of the values the nests were lifted with, for the start of
+/// the guard's block: a build with other values stops here, at the nest's
+/// line, not with wrong results from kernels specialised on the old ones.
+/// A template's instantiation asserts its own values only.
+static std::string assumptionChecks(llvm::ArrayRef<Nest> nests, bool isC) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  for (const auto &[spelling, value] : nest.assumptions) {
-    os << (isC ? " _Static_assert((" : " static_assert((") << spelling
-       << ") == " << value << ", \"gemm-opt lifted this nest with ";
-    os.write_escaped(spelling);
-    os << " == " << value << "; run gemm-opt again\");";
-  }
+  std::set<std::pair<std::string, int64_t>> seen;
+  for (const Nest &nest : nests)
+    for (const auto &[spelling, value] : nest.assumptions) {
+      std::string only =
+          nest.instance.empty() ? "" : "!(" + instanceTest(nest) + ") || ";
+      if (!seen.insert({only + spelling, value}).second)
+        continue;
+      os << (isC ? " _Static_assert(" : " static_assert(") << only << "("
+         << spelling << ") == " << value
+         << ", \"gemm-opt lifted this nest with ";
+      os.write_escaped(spelling);
+      os << " == " << value << "; run gemm-opt again\");";
+    }
   return text;
 }
 
@@ -327,10 +340,11 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
                        const Nest *nest, bool brace) {
       if (!nest)
         return text;
-      std::string condition =
+      llvm::ArrayRef<Nest> group =
           nest == &result.nests[n]
-              ? guardCall(llvm::ArrayRef(result.nests).slice(n, last - n))
-              : guardCall(*nest);
+              ? llvm::ArrayRef(result.nests).slice(n, last - n)
+              : llvm::ArrayRef(*nest);
+      std::string condition = guardCall(group);
       std::string guard = (brace ? "{ if (!" : "if (!") + condition + ") {";
       // One thread of the team launches and tells the others
       // (TeamSingle.h); `single` ends in the barrier that the `for` had.
@@ -348,13 +362,13 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
             line.take_front(line.find_first_not_of(" \t")).str();
         out += indent + guard + "\n";
         // The checks on one line of their own that reads as the nest's.
-        std::string checks = assumptionChecks(*nest, result.isC);
+        std::string checks = assumptionChecks(group, result.isC);
         if (!checks.empty())
           out +=
               lineDirective(number, fileName) + indent + " " + checks + "\n";
         out += lineDirective(number, fileName);
       } else {
-        out += guard + assumptionChecks(*nest, result.isC) +
+        out += guard + assumptionChecks(group, result.isC) +
                (nest->teamSingle ? "\n" + lineDirective(number, fileName)
                                  : " ");
       }

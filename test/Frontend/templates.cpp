@@ -8,7 +8,9 @@
 // overload that takes anything and runs the nest as written. Left as
 // written, each with a remark: a template whose element type is not its
 // parameter, one instantiated for int only, a member template never
-// instantiated, and a class template over a size (a non-type parameter).
+// instantiated. A class template over a size (a non-type parameter) is
+// lifted per instantiation, the guard picking the launcher of its size at
+// compile time.
 //
 // RUN: gemm-opt %s --reference-kernel -o %t.cu 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark:
 // RUN: grep -v '^ *//' %t.cu | FileCheck %s --check-prefix=OUT
@@ -33,6 +35,10 @@
 // OUT:      static bool gemm_opt_nest_4(const float *a
 // OUT:      static bool gemm_opt_nest_4(const double *a
 // OUT:      static bool gemm_opt_nest_5(const double *a
+// OUT:      static bool gemm_opt_nest_6(const double *a
+// OUT:      gemm_opt_instance<4>) {
+// OUT:      static bool gemm_opt_nest_6(const double *a
+// OUT:      gemm_opt_instance<8>) {
 // OUT-NOT:  static bool gemm_opt_nest_{{[0-9]+}}(const
 // OUT:      static bool gemm_opt_nest_1(...) { return false; }
 // OUT:      static bool gemm_opt_nest_2(...) { return false; }
@@ -89,17 +95,6 @@ void intOnly(int n, const T *A, const T *B, T *C) {
       for (int k = 0; k < n; ++k)
         C[i * n + j] += A[i * n + k] * B[k * n + j];
 }
-
-template <int N> struct Fixed {
-  double a[N][N], b[N][N], c[N][N];
-  void multiply() {
-    // REMARK: :[[@LINE+1]]:5: remark: loop nest not rewritten: in its instantiation 'Fixed<8>::multiply': bound '8' of 'i' is the template parameter 'N': a nest in a template is lifted per element type, not per value of a non-type template parameter [-Rpass-missed=gemm]
-    for (int i = 0; i < N; ++i)
-      for (int j = 0; j < N; ++j)
-        for (int k = 0; k < N; ++k)
-          c[i][j] += a[i][k] * b[k][j];
-  }
-};
 
 // A layer of a templated framework, its bias a std::vector member.
 #include <vector>
@@ -165,6 +160,18 @@ template <class T> struct Mat {
 };
 void useMat(const Mat<double> &a, Mat<double> &r) { a.times(a, r); }
 
+template <int N> struct Fixed {
+  double a[N][N], b[N][N], c[N][N];
+  void multiply() {
+    // REMARK: :[[@LINE+2]]:5: remark: GEMM recognised: f64, M x N x K = 4 x 4 x 4; {{.*}}; and in the template's other 1 instantiation(s), one launcher overload each; rewritten to call gemm_opt_nest_6 [-Rpass=gemm]
+    // OUT: if (!([&]() -> bool { if constexpr ((long long)(N) == 4LL) return gemm_opt_nest_6({{.*}}, 4, 4, 4, 1, {{.*}}gemm_opt_instance<(long long)(N)>()); else if constexpr ((long long)(N) == 8LL) return gemm_opt_nest_6({{.*}}, 8, 8, 8, 1, {{.*}}; else return false; }())) {
+    for (int i = 0; i < N; ++i)
+      for (int j = 0; j < N; ++j)
+        for (int k = 0; k < N; ++k)
+          c[i][j] += a[i][k] * b[k][j];
+  }
+};
+
 template void gemm<float>(int, const float *, const float *, float *);
 template void gemm<double>(int, const double *, const double *, double *);
 template void anyType<float>(int, const float *, const float *, float *);
@@ -172,6 +179,7 @@ template void anyType<int>(int, const int *, const int *, int *);
 template void accumulator<int>(int, const float *, const float *, float *);
 template void accumulator<float>(int, const float *, const float *, float *);
 template void intOnly<int>(int, const int *, const int *, int *);
+template struct Fixed<4>;
 template struct Fixed<8>;
 template struct Layer<float>;
 template struct Layer<double>;

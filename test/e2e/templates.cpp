@@ -8,7 +8,9 @@
 // Tb, Tout>), instantiated with all float, all double, and int8 inputs
 // into int32 (which runs the nest as written); its three batch loops are
 // one batch where their strides compose (a broadcast input's are 0), and
-// run as written where they do not.
+// run as written where they do not. A blocked kernel over a size that is
+// a non-type template parameter (mmul-harness's block_dgemm<n>), used with
+// two sizes: each instantiation calls the launcher of its own size.
 //
 // RUN: %host_cxx -O1 -I %S/Inputs %s -o %t.orig && %t.orig > %t.expected
 // RUN: gemm-opt %s --reference-kernel -o %t.cu -- -I %S/Inputs 2>&1 | FileCheck %s --implicit-check-not=Rpass-missed
@@ -18,7 +20,7 @@
 // nvcc quick).
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-3: [-Rpass=gemm]
+// CHECK-COUNT-4: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <cmath>
@@ -158,6 +160,26 @@ void runBatch(const char *label, unsigned seed, const long *lhs,
   printMatrix(label, lhs[4], scale, c.data(), batches * cols, rows, rows, 1);
 }
 
+template <int n>
+void blockGemm(const double *A, const double *B, double *C) {
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        C[i * n + j] += A[i * n + k] * B[k * n + j];
+}
+
+template <int n> void runBlock(const char *label, unsigned seed) {
+  std::vector<double> a(n * n), b(n * n), c(n * n), c0;
+  fillRandom(a.data(), n * n, seed);
+  fillRandom(b.data(), n * n, seed + 1);
+  fillRandom(c.data(), n * n, seed + 2);
+  c0 = c;
+  blockGemm<n>(a.data(), b.data(), c.data());
+  const double scale = frobenius(a.data(), n * n) * frobenius(b.data(), n * n) +
+                       frobenius(c0.data(), n * n);
+  printMatrix(label, n, scale, c.data(), n, n, n, 1);
+}
+
 int main() {
   // Each input batched in full; with a leading dimension of 1 (a 4-D
   // tensor extended to 5-D), whose stride is 0 and whose loop runs once;
@@ -179,5 +201,7 @@ int main() {
   runFlags<float, true, false>("TN", 13, 0.0f);
   runFlags<float, false, true>("NT", 17, -1.0f);
   runFlags<double, true, true>("TT", 19, 0.0);
+  runBlock<16>("block-16", 41);
+  runBlock<37>("block-37", 43);
   return 0;
 }
