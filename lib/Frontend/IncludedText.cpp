@@ -16,6 +16,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
@@ -26,33 +27,37 @@ namespace {
 
 class IncludeLogger : public PPCallbacks {
 public:
-  explicit IncludeLogger(IncludeLog &log) : log(log) {}
-  void InclusionDirective(SourceLocation, const Token &, StringRef, bool,
-                          CharSourceRange, OptionalFileEntryRef file,
-                          StringRef, StringRef, const Module *, bool,
+  IncludeLogger(const SourceManager &sm, IncludeLog &log) : sm(sm), log(log) {}
+  void InclusionDirective(SourceLocation hash, const Token &, StringRef,
+                          bool angled, CharSourceRange name,
+                          OptionalFileEntryRef file, StringRef searchPath,
+                          StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind) override {
-    if (file)
-      ++log.directives[&file->getFileEntry()];
+    if (!file)
+      return;
+    ++log.directives[&file->getFileEntry()];
+    OptionalFileEntryRef includer = sm.getFileEntryRefForID(sm.getFileID(hash));
+    if (!angled && includer && searchPath == includer->getDir().getName())
+      log.besideIncluder.push_back({hash, name, file->getName().str()});
   }
 
 private:
+  const SourceManager &sm;
   IncludeLog &log;
 };
 
 /// The preprocessor directives of `text` that a copy elsewhere would read
-/// differently: `#pragma once` lines, and #include lines that search the
-/// including file's directory (quoted) or the directories after it
-/// (`#include_next`).
+/// differently: `#pragma once` lines, and `#include_next` (which searches
+/// the directories after the including file's).
 struct PlaceBound {
   llvm::SmallVector<llvm::StringRef> once;
-  bool quoted = false, next = false;
+  bool next = false;
 };
 
 PlaceBound placeBound(llvm::StringRef text) {
   static const llvm::Regex once(
       "^([ \t]*#[ \t]*pragma[ \t]+once)([^A-Za-z0-9_]|$)");
-  static const llvm::Regex include(
-      "^[ \t]*#[ \t]*(include_next|include|import)[ \t]*(.)");
+  static const llvm::Regex next("^[ \t]*#[ \t]*include_next");
   PlaceBound bound;
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n');
@@ -60,10 +65,7 @@ PlaceBound placeBound(llvm::StringRef text) {
     llvm::SmallVector<llvm::StringRef> match;
     if (once.match(line, &match))
       bound.once.push_back(match[1]);
-    else if (include.match(line, &match)) {
-      bound.next |= match[1] == "include_next";
-      bound.quoted |= match[2] == "\"";
-    }
+    bound.next |= next.match(line);
   }
   return bound;
 }
@@ -89,52 +91,101 @@ std::string fileName(const SourceManager &sm, FileID file,
 } // namespace
 
 void mlir::gemm::logIncludes(Preprocessor &pp, IncludeLog &log) {
-  pp.addPPCallbacks(std::make_unique<IncludeLogger>(log));
+  pp.addPPCallbacks(
+      std::make_unique<IncludeLogger>(pp.getSourceManager(), log));
 }
 
 std::optional<std::string>
 IncludedCopies::obstacle(SourceLocation begin, SourceLocation end) const {
   FileID file = sm.getFileID(sm.getExpansionLoc(begin));
-  FileID main = sm.getMainFileID();
-  std::string path = fileName(sm, file, result.fileName);
-  std::string name = "'" + path + "'";
+  std::string name = "'" + fileName(sm, file, result.fileName) + "'";
   if (sm.getFileID(sm.getExpansionLoc(end)) != file)
     return "its text starts in " + name + " and ends in another file";
-  if (file == main)
+  // Each file from the nest's up to the main file is copied in place of
+  // the #include line that read it.
+  for (FileID at = file, below; at != sm.getMainFileID();
+       below = at, at = includerOf(at))
+    if (std::optional<std::string> why = copyObstacle(at, below))
+      return "its text is in " + name +
+             (at == file ? ", which "
+                         : ", included by way of '" +
+                               fileName(sm, at, result.fileName) +
+                               "', which ") +
+             *why;
+  return std::nullopt;
+}
+
+std::optional<std::string>
+IncludedCopies::fromMain(const IncludeLog::Beside &beside) const {
+  // The name as written in the directive, not through a macro.
+  SourceLocation at = beside.name.getBegin();
+  if (!at.isFileID() || sm.getFileID(at) != sm.getFileID(beside.hash) ||
+      !Lexer::getSourceText(beside.name, sm, lang).starts_with("\""))
     return std::nullopt;
+  return fromMainDir(beside.path);
+}
+
+std::string IncludedCopies::fromMainDir(llvm::StringRef path) const {
+  auto absolute = [](llvm::StringRef name) {
+    llvm::SmallString<256> full(name);
+    llvm::sys::fs::make_absolute(full);
+    llvm::sys::path::remove_dots(full, /*remove_dot_dot=*/true);
+    return full;
+  };
+  llvm::SmallString<256> dir = absolute(llvm::sys::path::parent_path(
+      absolute(sm.getFileEntryRefForID(sm.getMainFileID())->getName())));
+  llvm::SmallString<256> full = absolute(path);
+  // Up from the main file's directory to the first directory they share,
+  // then down to the file.
+  auto from = llvm::sys::path::begin(dir), fromEnd = llvm::sys::path::end(dir);
+  auto to = llvm::sys::path::begin(full), toEnd = llvm::sys::path::end(full);
+  while (from != fromEnd && to != toEnd && *from == *to)
+    ++from, ++to;
+  llvm::SmallString<256> relative;
+  for (; from != fromEnd; ++from)
+    llvm::sys::path::append(relative, "..");
+  for (; to != toEnd; ++to)
+    llvm::sys::path::append(relative, *to);
+  return std::string(relative);
+}
+
+FileID IncludedCopies::includerOf(FileID file) const {
+  return sm.getFileID(sm.getExpansionLoc(sm.getIncludeLoc(file)));
+}
+
+std::optional<std::string> IncludedCopies::copyObstacle(FileID file,
+                                                         FileID below) const {
+  std::string path = fileName(sm, file, result.fileName);
   // How to get it rewritten where no copy can be made.
   std::string runOn = " (to rewrite it, run gemm-opt on that file itself: "
                       "gemm-opt -x " +
                       std::string(result.isC ? "c " : "c++ ") + path +
                       " -o " + llvm::sys::path::stem(path).str() +
                       ".cuh -- <flags>)";
-  FileID site = sm.getFileID(sm.getExpansionLoc(sm.getIncludeLoc(file)));
-  if (site != main)
-    return "its text is in " + name + ", which '" +
-           fileName(sm, site, result.fileName) +
-           "' includes; gemm-opt rewrites the main file and the files that "
-           "the main file itself includes" +
-           runOn;
   PlaceBound bound = placeBound(sm.getBufferData(file));
   if (bound.next)
-    return "its text is in " + name +
-           ", which has an '#include_next'; a copy in the main file would "
-           "search other directories" +
+    return "has an '#include_next'; a copy in the main file would search "
+           "other directories" +
            runOn;
   OptionalFileEntryRef entry = sm.getFileEntryRefForID(file);
-  if (bound.quoted &&
-      &entry->getDir().getDirEntry() !=
-          &sm.getFileEntryRefForID(main)->getDir().getDirEntry())
-    return "its text is in " + name +
-           ", which includes files with quotes from a directory other than "
-           "the main file's; a copy in the main file would search the "
-           "main file's directory for them" +
-           runOn;
+  // A file found beside its includer is searched for beside the main file
+  // once the includer is copied there: the copy names it from there
+  // (IncludedCopy::renamed), which a name that a macro spells cannot be.
+  bool besideMain =
+      &entry->getDir().getDirEntry() ==
+      &sm.getFileEntryRefForID(sm.getMainFileID())->getDir().getDirEntry();
+  for (const IncludeLog::Beside &beside : log.besideIncluder)
+    if (!besideMain && sm.getFileID(beside.hash) == file && !fromMain(beside) &&
+        !(below.isValid() &&
+          sm.getExpansionLineNumber(sm.getIncludeLoc(below)) ==
+              sm.getExpansionLineNumber(beside.hash)))
+      return "includes '" + fromMainDir(beside.path) +
+             "' with quotes from its own directory, which a copy in the "
+             "main file cannot name from there" +
+             runOn;
   if (!bound.once.empty() && log.directives.lookup(&entry->getFileEntry()) > 1)
-    return "its text is in " + name +
-           ", which has '#pragma once' and is included again; in a copy in "
-           "the main file the pragma would not keep the file from being "
-           "read twice" +
+    return "has '#pragma once' and is included again; in a copy in the main "
+           "file the pragma would not keep the file from being read twice" +
            runOn;
   return std::nullopt;
 }
@@ -224,15 +275,27 @@ unsigned IncludedCopies::offsetInText(SourceLocation loc) const {
 }
 
 unsigned IncludedCopies::copyFor(SourceLocation begin) {
-  FileID file = begin.isMacroID() ? sm.getFileID(begin)
-                                  : sm.getFileID(sm.getExpansionLoc(begin));
+  if (begin.isMacroID()) {
+    FileID expansion = sm.getFileID(begin);
+    auto [at, fresh] = made.try_emplace(expansion, result.copies.size() + 1);
+    if (fresh)
+      result.copies.push_back(macroCopy(expansion));
+    return at->second;
+  }
+  return fileCopy(sm.getFileID(sm.getExpansionLoc(begin)));
+}
+
+unsigned IncludedCopies::fileCopy(FileID file) {
   if (file == sm.getMainFileID())
     return 0;
-  auto [at, fresh] = made.try_emplace(file, result.copies.size() + 1);
-  if (fresh)
-    result.copies.push_back(begin.isMacroID() ? macroCopy(file)
-                                              : includeCopy(file));
-  return at->second;
+  if (unsigned made = this->made.lookup(file))
+    return made;
+  // The file that includes it first, so that its copy holds this one's.
+  unsigned parent = fileCopy(includerOf(file));
+  IncludedCopy copy = includeCopy(file);
+  copy.parent = parent;
+  result.copies.push_back(std::move(copy));
+  return made[file] = result.copies.size();
 }
 
 IncludedCopy IncludedCopies::includeCopy(FileID file) const {
@@ -245,44 +308,72 @@ IncludedCopy IncludedCopies::includeCopy(FileID file) const {
   for (llvm::StringRef once : placeBound(text).once)
     std::fill_n(copy.text.begin() + (once.data() - text.data()), once.size(),
                 ' ');
-  auto [main, offset] =
+  auto [includer, offset] =
       sm.getDecomposedLoc(sm.getExpansionLoc(sm.getIncludeLoc(file)));
-  llvm::StringRef source = sm.getBufferData(main);
+  llvm::StringRef source = sm.getBufferData(includer);
   size_t start = source.rfind('\n', offset);
   copy.lineBegin = start == llvm::StringRef::npos ? 0 : start + 1;
   size_t stop = source.find('\n', offset);
   copy.lineEnd = stop == llvm::StringRef::npos ? source.size() : stop + 1;
   copy.line = 1 + source.take_front(offset).count('\n');
+  for (const IncludeLog::Beside &beside : log.besideIncluder)
+    if (std::optional<std::string> name = fromMain(beside);
+        name && sm.getFileID(beside.hash) == file) {
+      unsigned begin = sm.getFileOffset(beside.name.getBegin());
+      unsigned size = Lexer::getSourceText(beside.name, sm, lang).size();
+      copy.renamed.push_back({{begin, begin + size}, "\"" + *name + "\""});
+    }
   return copy;
 }
 
 std::string mlir::gemm::withCopies(const FrontendResult &result,
-                                   llvm::StringRef text, size_t offset) {
-  llvm::SmallVector<unsigned> inText;
-  for (unsigned i = 0; i < result.copies.size(); ++i)
-    if (result.copies[i].lineBegin >= offset &&
-        result.copies[i].lineEnd <= offset + text.size())
-      inText.push_back(i);
-  llvm::sort(inText, [&](unsigned x, unsigned y) {
-    return result.copies[x].lineBegin < result.copies[y].lineBegin;
-  });
-  std::string out;
-  size_t copied = offset;
-  for (unsigned i : inText) {
+                                   unsigned owner, llvm::StringRef text,
+                                   size_t offset) {
+  // What replaces a byte range of the text: a copy for its #include line
+  // or its macro's name, a name for a quoted #include's.
+  struct Edit {
+    unsigned begin, end;
+    std::string with;
+  };
+  std::vector<Edit> edits;
+  const std::string &ownerName =
+      owner ? result.copies[owner - 1].fileName : result.fileName;
+  auto inText = [&](unsigned begin, unsigned end) {
+    return begin >= offset && end <= offset + text.size();
+  };
+  for (unsigned i = 0; i < result.copies.size(); ++i) {
     const IncludedCopy &copy = result.copies[i];
-    out += text.slice(copied - offset, copy.lineBegin - offset).str();
+    if (copy.parent != owner || !inText(copy.lineBegin, copy.lineEnd))
+      continue;
     llvm::StringRef replaced =
         text.slice(copy.lineBegin - offset, copy.lineEnd - offset).trim();
     // A macro's name is in the middle of a line: the rest of it follows
     // on a line of its own.
-    out += (copy.macro ? "\n// gemm-opt: the macro " : "// gemm-opt: ") +
-           replaced.str() + ", its text with its nests rewritten\n";
-    out += lineDirective(copy.firstLine, copy.fileName);
+    std::string with =
+        (copy.macro ? "\n// gemm-opt: the macro " : "// gemm-opt: ") +
+        replaced.str() + ", its text with its nests rewritten\n" +
+        lineDirective(copy.firstLine, copy.fileName);
     std::string body = guardNests(result, i + 1);
     if (!body.empty() && body.back() != '\n')
       body += '\n';
-    out += body + lineDirective(copy.line + !copy.macro, result.fileName);
-    copied = copy.lineEnd;
+    edits.push_back({copy.lineBegin, copy.lineEnd,
+                     with + body +
+                         lineDirective(copy.line + !copy.macro, ownerName)});
+  }
+  if (owner)
+    for (const auto &[range, name] : result.copies[owner - 1].renamed)
+      if (inText(range.first, range.second))
+        edits.push_back({range.first, range.second, name});
+  llvm::sort(edits,
+             [](const Edit &x, const Edit &y) { return x.begin < y.begin; });
+  std::string out;
+  size_t copied = offset;
+  for (const Edit &edit : edits) {
+    // A name on a line that a copy replaces goes with the line.
+    if (edit.begin < copied)
+      continue;
+    out += text.slice(copied - offset, edit.begin - offset).str() + edit.with;
+    copied = edit.end;
   }
   return out + text.drop_front(copied - offset).str();
 }

@@ -1,10 +1,11 @@
 //===- IncludedText.h - Nests whose text is in an included file -*- C++ -*-===//
 //
-// A nest in a user file that the main file #includes is rewritten in a copy
-// of that file: the output holds the copy, its nests guarded, in place of the
-// #include line, so the copy is preprocessed exactly where and as the
-// original was (the same macros, the same enclosing function or extern
-// block). Other files stay as written.
+// A nest in a user file that the main file #includes, itself or through
+// other files, is rewritten in a copy of that file: the output holds the
+// copy, its nests guarded, in place of the #include line (in a copy of the
+// file that includes it, up to the main file), so the copy is preprocessed
+// exactly where and as the original was (the same macros, the same
+// enclosing function or extern block). Other files stay as written.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_INCLUDEDTEXT_H
@@ -18,6 +19,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class FileEntry;
@@ -30,9 +32,16 @@ namespace mlir::gemm {
 
 /// How many #include directives name each file, whether or not the
 /// preprocessor entered it: a copy of a `#pragma once` file must be its only
-/// inclusion.
+/// inclusion. And the quoted #include directives that found their file in
+/// the including file's own directory, which a copy elsewhere would not.
 struct IncludeLog {
   llvm::DenseMap<const clang::FileEntry *, unsigned> directives;
+  struct Beside {
+    clang::SourceLocation hash;
+    clang::CharSourceRange name; ///< `"x.h"` as the directive spells it.
+    std::string path;            ///< The file found.
+  };
+  std::vector<Beside> besideIncluder;
 };
 void logIncludes(clang::Preprocessor &pp, IncludeLog &log);
 
@@ -67,6 +76,21 @@ public:
   unsigned offsetInText(clang::SourceLocation loc) const;
 
 private:
+  /// The name that finds `beside`'s file from the main file's directory;
+  /// none where a macro spells its name.
+  std::optional<std::string> fromMain(const IncludeLog::Beside &beside) const;
+  /// `path` relative to the main file's directory (`../include/x.h`).
+  std::string fromMainDir(llvm::StringRef path) const;
+  /// The file whose #include read `file`.
+  clang::FileID includerOf(clang::FileID file) const;
+  /// Why `file` cannot be copied in place of the #include that read it,
+  /// with `below`, the file it includes on the way to the nest (none for
+  /// the nest's own), copied in place of its #include.
+  std::optional<std::string> copyObstacle(clang::FileID file,
+                                          clang::FileID below) const;
+  /// The copy of `file`, made on first use with those of the files that
+  /// include it on the way up to the main file.
+  unsigned fileCopy(clang::FileID file);
   IncludedCopy includeCopy(clang::FileID file) const;
   IncludedCopy macroCopy(clang::FileID expansion) const;
   /// A macro expansion's text as its #define spells it, first token to last.
@@ -79,11 +103,12 @@ private:
   llvm::DenseMap<clang::FileID, unsigned> made;
 };
 
-/// `text`, the bytes of the main file from `offset`, with each #include
-/// line or macro use in it that has a copy replaced by the copy, its nests
-/// guarded (guardNests), between #line directives.
-std::string withCopies(const FrontendResult &result, llvm::StringRef text,
-                       size_t offset);
+/// `text`, the bytes from `offset` of the main file (`owner` 0) or of copy
+/// `owner`, with each #include line or macro use in it that has a copy
+/// replaced by the copy, its nests guarded (guardNests), between #line
+/// directives, and a copy's quoted #include names renamed.
+std::string withCopies(const FrontendResult &result, unsigned owner,
+                       llvm::StringRef text, size_t offset);
 
 } // namespace mlir::gemm
 

@@ -287,10 +287,9 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
   auto lineAt = [&](size_t offset) -> unsigned {
     return firstLine + source.take_front(offset).count('\n');
   };
-  // The main file's text between nests holds the included copies.
+  // The text between nests holds the included copies.
   auto original = [&](size_t from, size_t to) {
-    llvm::StringRef text = source.slice(from, to);
-    return copy ? text.str() : withCopies(result, text, from);
+    return withCopies(result, copy, source.slice(from, to), from);
   };
   // Declarations go before the functions whose launcher calls need them
   // (Nest::declarations), each once, then the numbering goes on.

@@ -1324,7 +1324,10 @@ class NestGen:
         each, or by one chain `fz_rN_0 = fz_rN_1 = 0;`), `fz_rN_u += x;` in
         it for the update of copy u, and `C(copy u) += fz_rN_u;` after it;
         or started at their elements and stored back (`T fz_rN_0 = C(copy
-        0), ...;`, then `C(copy u) = fz_rN_u;`). The
+        0), ...;`, then `C(copy u) = fz_rN_u;`), or started at zero and
+        stored (`C(copy u) = fz_rN_u;`, which drops C's start); started at
+        zero where declared, they may be one array (`T fz_rN[U] = {0};`,
+        LaneRegisters.cpp). The
         near miss (registers_twice) adds the last register to its element
         twice. Drawn from a generator of their own, so that the other nests
         stay as they were."""
@@ -1341,18 +1344,23 @@ class NestGen:
                                   m.group(1)):
                 return False
             parts.append((m.group(1), m.group(2), m.group(3), stmt.writes))
-        regs = [f"fz_r{self.n}_{u}" for u in range(len(parts))]
         if side.random() < 0.25:
             self.info.kind, self.info.expect = "registers_twice", "miss"
+        # Started where declared, by a statement each, by one chain, at
+        # their elements (`T r = C; ...; C = r;`, yzhaiustc's kernels), or
+        # at zero and stored (`C = r;`).
+        start = side.choice(["declared", "each", "chain", "loaded",
+                             "zeroed"])
+        if self.info.kind == "registers_twice" and start in ("loaded",
+                                                               "zeroed"):
+            start = "declared"
+        array = start in ("declared", "zeroed") and side.random() < 0.4
+        regs = [f"fz_r{self.n}[{u}]" if array else f"fz_r{self.n}_{u}"
+                for u in range(len(parts))]
         inner.body = [Stmt(f"{r} {sign}= {x};")
                       for r, (_, sign, x, _) in zip(regs, parts)]
-        # Started where declared, by a statement each, by one chain, or at
-        # their elements (`T r = C; ...; C = r;`, yzhaiustc's kernels).
-        start = side.choice(["declared", "each", "chain", "loaded"])
-        if self.info.kind == "registers_twice" and start == "loaded":
-            start = "declared"
-        stores = [Stmt(f"{c} {'=' if start == 'loaded' else '+='} {r};",
-                       list(w))
+        assign = "=" if start in ("loaded", "zeroed") else "+="
+        stores = [Stmt(f"{c} {assign} {r};", list(w))
                   for r, (c, _, _, w) in zip(regs, parts)]
         if self.info.kind == "registers_twice":
             stores.append(Stmt(stores[-1].text, list(stores[-1].writes)))
@@ -1362,7 +1370,9 @@ class NestGen:
                            ", ".join(f"{r} = {c}"
                                      for r, (c, _, _, _) in zip(regs, parts))
                            + ";")]
-        elif start == "declared":
+        elif array:
+            starts = [Stmt(f"{self.dtype} fz_r{self.n}[{len(regs)}] = {{0}};")]
+        elif start in ("declared", "zeroed"):
             starts = [Stmt(f"{self.dtype} " +
                            ", ".join(f"{r} = 0" for r in regs) + ";")]
         else:

@@ -193,12 +193,19 @@ struct IncludedCopy {
   /// As read, `#pragma once` blanked out; a macro's, from its first token to
   /// its last, with its line continuations blanked out.
   std::string text;
-  /// What it replaces in the main file: the #include line (with its
-  /// newline) or the macro's name; the byte range and the number of the line
-  /// it starts on.
+  /// What it replaces in the main file or in its parent: the #include line
+  /// (with its newline) or the macro's name; the byte range and the number
+  /// of the line it starts on.
   unsigned lineBegin = 0, lineEnd = 0, line = 0;
   unsigned firstLine = 1; ///< The number in `fileName` of the text's line 1.
   bool macro = false;
+  /// The copy whose text holds the #include line (1-based), 0 for the main
+  /// file: a file that an included file includes is copied into its copy.
+  unsigned parent = 0;
+  /// The quoted names in its #include lines of files found beside it, by
+  /// their byte ranges in `text`, with the name that finds them from the
+  /// main file's directory.
+  std::vector<std::pair<std::pair<unsigned, unsigned>, std::string>> renamed;
 };
 
 /// The precisions a float nest may be computed in (--precision, #pragma

@@ -1,0 +1,2 @@
+// Found beside macro-outer.h.
+static const int helperValue = 1;
