@@ -16,7 +16,6 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
@@ -28,7 +27,7 @@ namespace {
 class IncludeLogger : public PPCallbacks {
 public:
   IncludeLogger(const SourceManager &sm, IncludeLog &log) : sm(sm), log(log) {}
-  void InclusionDirective(SourceLocation hash, const Token &, StringRef,
+  void InclusionDirective(SourceLocation hash, const Token &, StringRef spelled,
                           bool angled, CharSourceRange name,
                           OptionalFileEntryRef file, StringRef searchPath,
                           StringRef, const Module *, bool,
@@ -37,8 +36,9 @@ public:
       return;
     ++log.directives[&file->getFileEntry()];
     OptionalFileEntryRef includer = sm.getFileEntryRefForID(sm.getFileID(hash));
-    if (!angled && includer && searchPath == includer->getDir().getName())
-      log.besideIncluder.push_back({hash, name, file->getName().str()});
+    log.includes.push_back(
+        {hash, name, spelled.str(),
+         !angled && includer && searchPath == includer->getDir().getName()});
   }
 
 private:
@@ -115,38 +115,41 @@ IncludedCopies::obstacle(SourceLocation begin, SourceLocation end) const {
   return std::nullopt;
 }
 
-std::optional<std::string>
-IncludedCopies::fromMain(const IncludeLog::Beside &beside) const {
-  // The name as written in the directive, not through a macro.
-  SourceLocation at = beside.name.getBegin();
-  if (!at.isFileID() || sm.getFileID(at) != sm.getFileID(beside.hash) ||
-      !Lexer::getSourceText(beside.name, sm, lang).starts_with("\""))
-    return std::nullopt;
-  return fromMainDir(beside.path);
+const IncludeLog::Directive *IncludedCopies::directiveOf(FileID file) const {
+  SourceLocation at = sm.getIncludeLoc(file);
+  FileID includer = includerOf(file);
+  for (const IncludeLog::Directive &include : log.includes)
+    if (sm.getFileID(include.hash) == includer &&
+        sm.getExpansionLineNumber(include.hash) ==
+            sm.getExpansionLineNumber(at))
+      return &include;
+  return nullptr;
 }
 
-std::string IncludedCopies::fromMainDir(llvm::StringRef path) const {
-  auto absolute = [](llvm::StringRef name) {
-    llvm::SmallString<256> full(name);
-    llvm::sys::fs::make_absolute(full);
-    llvm::sys::path::remove_dots(full, /*remove_dot_dot=*/true);
-    return full;
-  };
-  llvm::SmallString<256> dir = absolute(llvm::sys::path::parent_path(
-      absolute(sm.getFileEntryRefForID(sm.getMainFileID())->getName())));
-  llvm::SmallString<256> full = absolute(path);
-  // Up from the main file's directory to the first directory they share,
-  // then down to the file.
-  auto from = llvm::sys::path::begin(dir), fromEnd = llvm::sys::path::end(dir);
-  auto to = llvm::sys::path::begin(full), toEnd = llvm::sys::path::end(full);
-  while (from != fromEnd && to != toEnd && *from == *to)
-    ++from, ++to;
-  llvm::SmallString<256> relative;
-  for (; from != fromEnd; ++from)
-    llvm::sys::path::append(relative, "..");
-  for (; to != toEnd; ++to)
-    llvm::sys::path::append(relative, *to);
-  return std::string(relative);
+std::string IncludedCopies::spelledPath(FileID file) const {
+  const IncludeLog::Directive *include =
+      file == sm.getMainFileID() ? nullptr : directiveOf(file);
+  if (!include)
+    return "";
+  if (!include->beside)
+    return include->spelled;
+  llvm::SmallString<128> path(
+      llvm::sys::path::parent_path(spelledPath(includerOf(file))));
+  llvm::sys::path::append(path, include->spelled);
+  return std::string(path);
+}
+
+std::optional<std::string>
+IncludedCopies::renamed(const IncludeLog::Directive &include) const {
+  // The name as written in the directive, not through a macro.
+  SourceLocation at = include.name.getBegin();
+  if (!at.isFileID() || sm.getFileID(at) != sm.getFileID(include.hash) ||
+      !Lexer::getSourceText(include.name, sm, lang).starts_with("\""))
+    return std::nullopt;
+  llvm::SmallString<128> path(llvm::sys::path::parent_path(
+      spelledPath(sm.getFileID(include.hash))));
+  llvm::sys::path::append(path, include.spelled);
+  return std::string(path);
 }
 
 FileID IncludedCopies::includerOf(FileID file) const {
@@ -169,19 +172,21 @@ std::optional<std::string> IncludedCopies::copyObstacle(FileID file,
            runOn;
   OptionalFileEntryRef entry = sm.getFileEntryRefForID(file);
   // A file found beside its includer is searched for beside the main file
-  // once the includer is copied there: the copy names it from there
-  // (IncludedCopy::renamed), which a name that a macro spells cannot be.
+  // once the includer is copied there: the copy names it by the path its
+  // includer was found by (IncludedCopy::renamed), which a name that a
+  // macro spells cannot be.
   bool besideMain =
       &entry->getDir().getDirEntry() ==
       &sm.getFileEntryRefForID(sm.getMainFileID())->getDir().getDirEntry();
-  for (const IncludeLog::Beside &beside : log.besideIncluder)
-    if (!besideMain && sm.getFileID(beside.hash) == file && !fromMain(beside) &&
+  for (const IncludeLog::Directive &include : log.includes)
+    if (include.beside && !besideMain &&
+        sm.getFileID(include.hash) == file && !renamed(include) &&
         !(below.isValid() &&
           sm.getExpansionLineNumber(sm.getIncludeLoc(below)) ==
-              sm.getExpansionLineNumber(beside.hash)))
-      return "includes '" + fromMainDir(beside.path) +
-             "' with quotes from its own directory, which a copy in the "
-             "main file cannot name from there" +
+              sm.getExpansionLineNumber(include.hash)))
+      return "includes '" + include.spelled +
+             "' with quotes from its own directory, by a name that a macro "
+             "spells, which a copy in the main file cannot rename" +
              runOn;
   if (!bound.once.empty() && log.directives.lookup(&entry->getFileEntry()) > 1)
     return "has '#pragma once' and is included again; in a copy in the main "
@@ -316,11 +321,13 @@ IncludedCopy IncludedCopies::includeCopy(FileID file) const {
   size_t stop = source.find('\n', offset);
   copy.lineEnd = stop == llvm::StringRef::npos ? source.size() : stop + 1;
   copy.line = 1 + source.take_front(offset).count('\n');
-  for (const IncludeLog::Beside &beside : log.besideIncluder)
-    if (std::optional<std::string> name = fromMain(beside);
-        name && sm.getFileID(beside.hash) == file) {
-      unsigned begin = sm.getFileOffset(beside.name.getBegin());
-      unsigned size = Lexer::getSourceText(beside.name, sm, lang).size();
+  for (const IncludeLog::Directive &include : log.includes)
+    if (std::optional<std::string> name =
+            include.beside && sm.getFileID(include.hash) == file
+                ? renamed(include)
+                : std::nullopt) {
+      unsigned begin = sm.getFileOffset(include.name.getBegin());
+      unsigned size = Lexer::getSourceText(include.name, sm, lang).size();
       copy.renamed.push_back({{begin, begin + size}, "\"" + *name + "\""});
     }
   return copy;

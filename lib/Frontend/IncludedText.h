@@ -36,12 +36,14 @@ namespace mlir::gemm {
 /// the including file's own directory, which a copy elsewhere would not.
 struct IncludeLog {
   llvm::DenseMap<const clang::FileEntry *, unsigned> directives;
-  struct Beside {
+  /// An #include that found its file.
+  struct Directive {
     clang::SourceLocation hash;
-    clang::CharSourceRange name; ///< `"x.h"` as the directive spells it.
-    std::string path;            ///< The file found.
+    clang::CharSourceRange name; ///< `"x.h"` or a macro, as written.
+    std::string spelled;         ///< `x.h`, the name it looked for.
+    bool beside = false;         ///< Found in the including file's directory.
   };
-  std::vector<Beside> besideIncluder;
+  std::vector<Directive> includes;
 };
 void logIncludes(clang::Preprocessor &pp, IncludeLog &log);
 
@@ -76,11 +78,16 @@ public:
   unsigned offsetInText(clang::SourceLocation loc) const;
 
 private:
-  /// The name that finds `beside`'s file from the main file's directory;
-  /// none where a macro spells its name.
-  std::optional<std::string> fromMain(const IncludeLog::Beside &beside) const;
-  /// `path` relative to the main file's directory (`../include/x.h`).
-  std::string fromMainDir(llvm::StringRef path) const;
+  /// The #include that read `file`.
+  const IncludeLog::Directive *directiveOf(clang::FileID file) const;
+  /// A name that finds `file` from the main file as the original #include
+  /// chain found it: the name it was found by, after the path of its
+  /// includer's where found beside it; empty for the main file.
+  std::string spelledPath(clang::FileID file) const;
+  /// The name for `include`, found beside its includer, that finds its file
+  /// from a copy of the includer in the main file; none where a macro
+  /// spells it.
+  std::optional<std::string> renamed(const IncludeLog::Directive &include) const;
   /// The file whose #include read `file`.
   clang::FileID includerOf(clang::FileID file) const;
   /// Why `file` cannot be copied in place of the #include that read it,

@@ -4,7 +4,7 @@
 // includes it), between #line directives: a header's own function, and a
 // body stamped out per element type (one copy per #include, each read with
 // the macros of its site). A copy names the files that its original found
-// with quotes in its own directory from the main file's. The files
+// with quotes in its own directory by the path its original was found by. The files
 // themselves are never written. Where a copy would read differently, the
 // nest is left as written and the remark says how to get it rewritten.
 //
@@ -20,7 +20,7 @@
 // CHECK: once-again.h:4:3: remark: loop nest not rewritten: its text is in 'Inputs/included/once-again.h', which has '#pragma once' and is included again; in a copy in the main file the pragma would not keep the file from being read twice (to rewrite it, {{.*}}) [-Rpass-missed=gemm]
 // CHECK: quoted.h:4:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_4 [-Rpass=gemm]
 // CHECK: next.h:4:3: remark: loop nest not rewritten: its text is in 'Inputs/included/next.h', which has an '#include_next'; a copy in the main file would search other directories (to rewrite it, {{.*}}) [-Rpass-missed=gemm]
-// CHECK: macro-inner.h:3:3: remark: loop nest not rewritten: its text is in 'Inputs/included/macro-inner.h', included by way of 'Inputs/included/macro-outer.h', which includes 'Inputs/included/helper.h' with quotes from its own directory, which a copy in the main file cannot name from there (to rewrite it, {{.*}}) [-Rpass-missed=gemm]
+// CHECK: macro-inner.h:3:3: remark: loop nest not rewritten: its text is in 'Inputs/included/macro-inner.h', included by way of 'Inputs/included/macro-outer.h', which includes 'helper.h' with quotes from its own directory, by a name that a macro spells, which a copy in the main file cannot rename (to rewrite it, {{.*}}) [-Rpass-missed=gemm]
 // CHECK: nest-body.h:3:3: remark: GEMM recognised: f32, {{.*}}; rewritten to call gemm_opt_nest_5 [-Rpass=gemm]
 // CHECK: nest-body.h:3:3: remark: GEMM recognised: f64, {{.*}}; rewritten to call gemm_opt_nest_6 [-Rpass=gemm]
 //

@@ -5,16 +5,18 @@
  * copies of every file on the way from the main file to the body, the int
  * one stays as written; the program must print what the original prints.
  *
- * RUN: rm -rf %t && mkdir -p %t && cp -r %S/../Frontend/Inputs/generic/. %t/ && cp %s %t/main.c
- * RUN: cd %t && %host_cc -std=c99 -O1 main.c -lm -o orig && ./orig > expected
- * RUN: cd %t && gemm-opt main.c -o host.c --kernels=kernels.cu 2>&1 | FileCheck %s
- * RUN: cd %t && %host_cc -std=c99 -Wall -Werror -O1 -c host.c -o host.o
- * RUN: cd %t && %nvcc -std=c++17 -arch=sm_%cuda_arch -I %gemm_runtime_include -c kernels.cu -o kernels.o
- * RUN: cd %t && %nvcc -arch=sm_%cuda_arch host.o kernels.o %gemm_runtime_lib -o split
- * RUN: cd %t && ./split > actual && %python %S/compare.py expected actual
- * RUN: cd %t && env GEMM_OPT_DEVICE=cpu ./split > lifted && %python %S/compare.py expected lifted
- * The files themselves are never written.
- * RUN: diff -r %S/../Frontend/Inputs/generic %t --exclude=main.c --exclude=orig --exclude=expected --exclude=host.c --exclude=host.o --exclude=kernels.cu --exclude=kernels.o --exclude=split --exclude=actual --exclude=lifted
+ * RUN: rm -rf %t && mkdir -p %t
+ * RUN: %host_cc -std=c99 -O1 -I %S/Inputs %s -lm -o %t/orig && %t/orig > %t/expected
+ * RUN: gemm-opt %s -o %t/host.c --kernels=%t/kernels.cu -- -I %S/Inputs 2>&1 | FileCheck %s
+ * RUN: %host_cc -std=c99 -Wall -Werror -O1 -I %S/Inputs -c %t/host.c -o %t/host.o
+ * RUN: %nvcc -std=c++17 -arch=sm_%cuda_arch -I %gemm_runtime_include -c %t/kernels.cu -o %t/kernels.o
+ * RUN: %nvcc -arch=sm_%cuda_arch %t/host.o %t/kernels.o %gemm_runtime_lib -o %t/split
+ * RUN: %t/split > %t/actual && %python %S/compare.py %t/expected %t/actual
+ * RUN: env GEMM_OPT_DEVICE=cpu %t/split > %t/lifted && %python %S/compare.py %t/expected %t/lifted
+ * The int inclusion stays an #include, named by the path its includer was
+ * found by.
+ * RUN: FileCheck --check-prefix=HOST %s < %t/host.c
+ * HOST: #include "generic/generate-int.h"
  *
  * CHECK: body/gemm.c:6:3: remark: GEMM recognised: f32, {{.*}} [-Rpass=gemm]
  * CHECK: body/gemm.c:6:3: remark: GEMM recognised: f64, {{.*}} [-Rpass=gemm]
@@ -24,8 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "body/gemm.c"
-#include "generate-real.h"
+#include "generic/body/gemm.c"
+#include "generic/generate-real.h"
 
 static double next(unsigned long long *state) {
   *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
