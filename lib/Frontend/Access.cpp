@@ -229,17 +229,22 @@ bool mlir::gemm::isMemoryAccess(const Expr *e) {
          asOffsetDeref(e);
 }
 
-const VarDecl *NestScope::findVaryingVar(const Expr *e) const {
-  if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {
-    const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-    if (var && (written.contains(var) || findLocal(var)))
+const VarDecl *mlir::gemm::findVar(
+    const Expr *e, llvm::function_ref<bool(const VarDecl *)> wanted) {
+  if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+    if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()); var && wanted(var))
       return var;
-  }
   for (const Stmt *child : e->children())
     if (const auto *sub = dyn_cast_or_null<Expr>(child))
-      if (const VarDecl *var = findVaryingVar(sub))
+      if (const VarDecl *var = findVar(sub, wanted))
         return var;
   return nullptr;
+}
+
+const VarDecl *NestScope::findVaryingVar(const Expr *e) const {
+  return findVar(e, [&](const VarDecl *var) {
+    return written.contains(var) || findLocal(var);
+  });
 }
 
 bool mlir::gemm::mentions(const Stmt *e, const VarDecl *var) {

@@ -2,9 +2,10 @@
 //
 // Reads a loop's induction variable, start, test and step (parseLoop: a
 // `for`, a `while` or `do` stepped at the end of its body, a range-`for`
-// over std::views::iota), then their values as affine forms over the loops
-// around it (readHeader): up by any invariant step while iv is below a bound (or the smaller of
-// several, as a clipped tile's), or down by 1 while iv is at or above one.
+// over std::views::iota, a loop that runs a pointer to an end), then their
+// values as affine forms over the loops around it (readHeader): up by any
+// invariant step while iv is below a bound (or the smaller of several, as
+// a clipped tile's), or down by 1 while iv is at or above one.
 // Everything else (a step that may jump over a `!=` bound, a counter that
 // wraps at 0, a test that never fails) is rejected here, so that a header
 // stands for exactly the values it lists.
@@ -12,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopHeader.h"
+#include "PointerBounds.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -330,24 +332,12 @@ std::optional<SourceLoop> mlir::gemm::parseLoop(const Stmt *s,
     loop.body = statementsOf(range->getBody());
     return unchanged(std::move(loop), scope);
   }
+  const Stmt *init = nullptr;
   if (const auto *forLoop = dyn_cast<ForStmt>(s)) {
     cond = forLoop->getCond();
+    init = forLoop->getInit();
     inc = forLoop->getInc();
     body = forLoop->getBody();
-    if (const auto *decl = dyn_cast_or_null<DeclStmt>(forLoop->getInit())) {
-      if (decl->isSingleDecl())
-        if ((loop.iv = dyn_cast<VarDecl>(decl->getSingleDecl())))
-          loop.start = loop.iv->getInit();
-    } else if (const auto *assign =
-                   dyn_cast_or_null<BinaryOperator>(forLoop->getInit());
-               assign && assign->getOpcode() == BO_Assign) {
-      loop.iv = referencedVar(assign->getLHS());
-      loop.start = assign->getRHS();
-    } else if (forLoop->getInit()) {
-      return scope.reject("the loop's start '" +
-                          scope.print(cast<Expr>(forLoop->getInit())) +
-                          "' sets no induction variable");
-    }
   } else if (const auto *whileLoop = dyn_cast<WhileStmt>(s)) {
     cond = whileLoop->getCond();
     body = whileLoop->getBody();
@@ -358,6 +348,21 @@ std::optional<SourceLoop> mlir::gemm::parseLoop(const Stmt *s,
     loop.atLeastOnce = true;
   }
   loop.body = statementsOf(body);
+  // A loop that runs a pointer to an end counts the pointer's steps.
+  if (cond && comparesPointers(cond))
+    return readPointerBound(std::move(loop), cond, inc, scope);
+  if (const auto *decl = dyn_cast_or_null<DeclStmt>(init)) {
+    if (decl->isSingleDecl())
+      if ((loop.iv = dyn_cast<VarDecl>(decl->getSingleDecl())))
+        loop.start = loop.iv->getInit();
+  } else if (const auto *assign = dyn_cast_or_null<BinaryOperator>(init);
+             assign && assign->getOpcode() == BO_Assign) {
+    loop.iv = referencedVar(assign->getLHS());
+    loop.start = assign->getRHS();
+  } else if (const auto *e = dyn_cast_or_null<Expr>(init)) {
+    return scope.reject("the loop's start '" + scope.print(e) +
+                        "' sets no induction variable");
+  }
   if (!inc && cond)
     if (std::optional<std::string> why = steppedByTest(cond, loop, scope))
       return why->empty() ? unchanged(std::move(loop), scope)

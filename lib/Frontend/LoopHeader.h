@@ -38,9 +38,11 @@ const clang::Expr *findChange(const clang::Stmt *s, const clang::VarDecl *var);
 
 /// The loop `s` as written: its induction variable, start (`start` where a
 /// statement before a `while` or `do` sets it), test and step; the step of
-/// a loop without one in its header is its body's last statement. Rejects
-/// loops that count nothing (no integer stepped at the end of each
-/// iteration) and bodies that change the variable besides its step.
+/// a loop without one in its header is its body's last statement; a loop
+/// that runs a pointer to an end counts the pointer's steps
+/// (PointerBounds.h). Rejects loops that count nothing (no integer stepped
+/// at the end of each iteration) and bodies that change the variable
+/// besides its step.
 std::optional<SourceLoop> parseLoop(const clang::Stmt *s, NestScope &scope,
                                     const clang::Expr *start);
 

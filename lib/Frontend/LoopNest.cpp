@@ -73,6 +73,25 @@ const Stmt *mlir::gemm::loopBody(const Stmt *s) {
   return cast<CXXForRangeStmt>(s)->getBody();
 }
 
+const Expr *mlir::gemm::loopTest(const Stmt *s) {
+  if (const auto *loop = dyn_cast<ForStmt>(s))
+    return loop->getCond();
+  if (const auto *loop = dyn_cast<WhileStmt>(s))
+    return loop->getCond();
+  if (const auto *loop = dyn_cast<DoStmt>(s))
+    return loop->getCond();
+  return nullptr;
+}
+
+std::vector<Expr *> mlir::gemm::commaParts(Expr *e) {
+  auto *comma = dyn_cast<BinaryOperator>(e->IgnoreParens());
+  if (!comma || comma->getOpcode() != BO_Comma)
+    return {e};
+  std::vector<Expr *> parts = commaParts(comma->getLHS());
+  llvm::append_range(parts, commaParts(comma->getRHS()));
+  return parts;
+}
+
 SourceLocation mlir::gemm::endOfStmt(const Stmt *s) {
   // A `do` loop ends with its test.
   if (isLoop(s) && !isa<DoStmt>(s))
@@ -548,6 +567,14 @@ private:
                     outermost);
       parsed->follows = previous;
     }
+    // A `for` that declares other variables than its counter (the pointer
+    // it runs to an end, and the end) declares them ahead of the loop.
+    if (const auto *f = dyn_cast<ForStmt>(s))
+      if (const auto *decl = dyn_cast_or_null<DeclStmt>(f->getInit());
+          decl && llvm::none_of(decl->decls(), [&](const Decl *d) {
+            return d == parsed->iv;
+          }) && !walkDecl(decl, outermost))
+        return false;
     int index = scope.sourceLoops.size();
     llvm::SaveAndRestore inside(inTemporary,
                                 inTemporary || s == scope.temporary);
@@ -673,9 +700,9 @@ static bool keepsValue(const Expr *value, ArrayRef<const Stmt *> between) {
 }
 
 /// The (variable, value) pairs that `s` sets: a declaration's initialised
-/// variables, or an assignment's.
+/// variables, or an assignment's; integers only where `integers`.
 static std::vector<std::pair<const VarDecl *, const Expr *>>
-setsOf(const Stmt *s) {
+setsOf(const Stmt *s, bool integers = true) {
   std::vector<std::pair<const VarDecl *, const Expr *>> sets;
   if (const auto *decl = dyn_cast<DeclStmt>(s)) {
     for (const Decl *d : decl->decls())
@@ -686,8 +713,8 @@ setsOf(const Stmt *s) {
     if (const VarDecl *var = referencedVar(assign->getLHS()))
       sets.emplace_back(var, assign->getRHS());
   }
-  llvm::erase_if(sets, [](const auto &set) {
-    return !set.first->getType()->isIntegerType();
+  llvm::erase_if(sets, [&](const auto &set) {
+    return integers && !set.first->getType()->isIntegerType();
   });
   return sets;
 }
@@ -695,13 +722,8 @@ setsOf(const Stmt *s) {
 /// The test of a loop that may continue from a value set before it (a
 /// `while`, a `do`, a `for` without a start of its own), or null.
 static const Expr *continuedTest(const Stmt *loop) {
-  if (const auto *w = dyn_cast<WhileStmt>(loop))
-    return w->getCond();
-  if (const auto *d = dyn_cast<DoStmt>(loop))
-    return d->getCond();
-  if (const auto *f = dyn_cast<ForStmt>(loop); f && !f->getInit())
-    return f->getCond();
-  return nullptr;
+  const auto *f = dyn_cast<ForStmt>(loop);
+  return f && f->getInit() ? nullptr : loopTest(loop);
 }
 
 /// The loop after statements[n] that starts from `var`'s value there, or
@@ -736,9 +758,43 @@ LoopStart mlir::gemm::startAbove(ArrayRef<const Stmt *> enclosing,
   const Expr *test = continuedTest(loop);
   if (!test)
     return {};
-  // Outward from the loop: what runs before it at each level, nearest
-  // first, until a statement names a variable of its test.
+  return setAhead(enclosing, loop, [&](const VarDecl *var) {
+    return var->getType()->isIntegerType() && mentions(test, var);
+  });
+}
+
+LoopStart mlir::gemm::setAhead(ArrayRef<const Stmt *> enclosing,
+                               const Stmt *loop,
+                               llvm::function_ref<bool(const VarDecl *)> wanted) {
+  // Whether `before`, which runs ahead of the loop and of `between`, sets
+  // a wanted variable to a value that it still has at the loop (`x = x +
+  // 1;` leaves x a value that x + 1 no longer has): then `found`.
   std::vector<const Stmt *> between;
+  LoopStart found;
+  auto sets = [&](const Stmt *before) {
+    for (auto [var, value] : setsOf(before, false))
+      if (wanted(var) && !mentions(value, var) &&
+          llvm::none_of(between,
+                        [&](const Stmt *t) { return mentions(t, var); }) &&
+          keepsValue(value, between)) {
+        found = {before, value};
+        return true;
+      }
+    between.push_back(before);
+    return false;
+  };
+  // A `for`'s init runs last before it, part by part.
+  if (const auto *f = dyn_cast<ForStmt>(loop); f && f->getInit()) {
+    std::vector<const Stmt *> parts{f->getInit()};
+    if (auto *e = dyn_cast<Expr>(const_cast<Stmt *>(f->getInit()))) {
+      std::vector<Expr *> list = commaParts(e);
+      parts.assign(list.begin(), list.end());
+    }
+    if (llvm::any_of(llvm::reverse(parts), sets))
+      return found;
+  }
+  // Outward from the loop: what runs before it at each level, nearest
+  // first, until a statement names a wanted variable.
   const Stmt *child = loop;
   for (size_t e = enclosing.size(); e-- > 0; child = enclosing[e]) {
     const Stmt *s = enclosing[e];
@@ -759,16 +815,10 @@ LoopStart mlir::gemm::startAbove(ArrayRef<const Stmt *> enclosing,
     if (at == statements.end())
       return {};
     for (size_t n = at - statements.begin(); n-- > 0;) {
-      const Stmt *before = statements[n];
-      if (isa<LabelStmt, SwitchCase>(before))
+      if (isa<LabelStmt, SwitchCase>(statements[n]))
         return {};
-      for (auto [var, value] : setsOf(before))
-        if (mentions(test, var) &&
-            llvm::none_of(between,
-                          [&](const Stmt *t) { return mentions(t, var); }) &&
-            keepsValue(value, between))
-          return {before, value};
-      between.push_back(before);
+      if (sets(statements[n]))
+        return found;
     }
   }
   return {};

@@ -165,6 +165,8 @@ public:
 
   clang::ASTContext &ctx;
   const clang::Stmt *outer;
+  /// The function that holds the nest, or null.
+  const clang::FunctionDecl *function = nullptr;
   /// The statement before the nest that starts its outermost loop (`int i =
   /// 0;` before `while (i < m)`), if any: it stays where it is, before the
   /// guard, and counts as part of the nest.
@@ -179,6 +181,14 @@ public:
   /// The loops as written (walkNest), then the dimensions they make
   /// (shapeLoops): the loops of writes and locals are dimensions.
   std::vector<SourceLoop> sourceLoops;
+  /// Loops that run a pointer to an end (PointerBounds.cpp), read once,
+  /// before pointer walks remove the pointer's steps: each as a counted
+  /// loop without its body, or why it is none.
+  struct PointerCount {
+    std::optional<SourceLoop> loop;
+    std::string why;
+  };
+  llvm::DenseMap<const clang::Stmt *, PointerCount> pointerCounts;
   std::vector<Loop> loops;
   std::vector<Write> writes;
   std::vector<LocalDef> locals;
@@ -315,6 +325,11 @@ bool mentions(const clang::Stmt *s, const clang::VarDecl *var);
 /// reduce it).
 bool namedByDirective(const clang::Stmt *s, const clang::VarDecl *var);
 
+/// The first variable that `e` reads and `wanted` accepts, or null.
+const clang::VarDecl *
+findVar(const clang::Expr *e,
+        llvm::function_ref<bool(const clang::VarDecl *)> wanted);
+
 /// Whether `s` assigns `var`, bumps it or takes its address.
 bool assigns(const clang::Stmt *s, const clang::VarDecl *var);
 
@@ -392,6 +407,11 @@ bool isLoop(const clang::Stmt *s);
 bool overContainer(const clang::Stmt *s);
 /// The body of the loop `s`.
 const clang::Stmt *loopBody(const clang::Stmt *s);
+/// The test of the `for`, `while` or `do` loop `s`, or null.
+const clang::Expr *loopTest(const clang::Stmt *s);
+/// The parts of a comma expression (`i++, p += ld`), in order; `e` alone
+/// where it is none.
+std::vector<clang::Expr *> commaParts(clang::Expr *e);
 
 /// The local arrays that `statements`, one block, declares, with the index
 /// of each declaration.
@@ -413,6 +433,12 @@ startOfLoop(llvm::ArrayRef<const clang::Stmt *> statements, size_t n);
 /// changes the value; else nulls.
 LoopStart startAbove(llvm::ArrayRef<const clang::Stmt *> enclosing,
                      const clang::Stmt *loop);
+/// The statement that gives a variable `wanted` accepts its value when
+/// `loop` starts, and the value: the loop's init (a `for`'s), or a statement
+/// ahead of it as startAbove finds one; else nulls.
+LoopStart setAhead(llvm::ArrayRef<const clang::Stmt *> enclosing,
+                   const clang::Stmt *loop,
+                   llvm::function_ref<bool(const clang::VarDecl *)> wanted);
 
 /// Walks the nest rooted at scope.outer, filling sourceLoops, writes and
 /// locals (over source loops). Returns false (with scope.rejection set) on

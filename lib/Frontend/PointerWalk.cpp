@@ -15,8 +15,9 @@
 
 #include "PointerWalk.h"
 #include "ByteOffset.h"
-#include "OffsetBuilder.h"
+#include "OffsetPolynomial.h"
 #include "LoopHeader.h"
+#include "PointerBounds.h"
 #include "Unswitch.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -32,23 +33,6 @@ using namespace clang;
 using namespace mlir::gemm;
 
 namespace {
-
-/// coeff * factors, the factors integer expressions that are no sums,
-/// products or constants (a variable, a member, a quotient).
-struct Term {
-  int64_t coeff = 0;
-  std::vector<const Expr *> factors;
-};
-
-/// An offset in elements: a polynomial whose terms are keyed by their
-/// printed factors, so that equal products add up and opposite ones cancel
-/// however the source spells them. `counted` holds the loops whose trip
-/// counts it was computed from: their preconditions hold for it even where
-/// those terms cancel.
-struct Offset {
-  std::map<std::string, Term> terms;
-  std::vector<const Stmt *> counted;
-};
 
 /// What a walked pointer holds at a point of the nest.
 struct Value {
@@ -110,13 +94,12 @@ struct ReadsAfter : RecursiveASTVisitor<ReadsAfter> {
 
 namespace mlir::gemm {
 
-class WalkRewriter : OffsetBuilder {
+class WalkRewriter : OffsetAlgebra {
 public:
   /// Changes go to `undo` where given, else to the scope's restore list.
-  WalkRewriter(NestScope &scope, const FunctionDecl *function,
+  WalkRewriter(NestScope &scope,
                std::vector<std::pair<Stmt **, Stmt *>> *undo)
-      : OffsetBuilder(scope.ctx), scope(scope), function(function),
-        undo(undo) {}
+      : OffsetAlgebra(scope), undo(undo) {}
 
   /// The whole nest: a pointer declared before it starts at its value at
   /// entry, and must die with the nest.
@@ -127,6 +110,7 @@ public:
     if (walked.empty())
       return true;
     starts[root] = scope.outerStart.value;
+    readPointerBounds(root);
     splitIncrements(root);
     State state;
     for (const VarDecl *var : walked)
@@ -153,14 +137,13 @@ public:
         walked.erase(var);
     if (walked.empty())
       return true;
+    readPointerBounds(block);
     splitIncrements(block);
     State state;
     return execStmt(block, state);
   }
 
 private:
-  NestScope &scope;
-  const FunctionDecl *function;
   std::vector<std::pair<Stmt **, Stmt *>> *undo;
   /// Following an inlined call's body (runInlined).
   bool inlined = false;
@@ -254,12 +237,8 @@ private:
     }
     if (const auto *loop = dyn_cast<CXXForRangeStmt>(s))
       tests.push_back(loop->getLoopVarStmt());
-    if (const auto *loop = dyn_cast<ForStmt>(s); loop && loop->getCond())
-      tests.push_back(loop->getCond());
-    if (const auto *loop = dyn_cast<WhileStmt>(s))
-      tests.push_back(loop->getCond());
-    if (const auto *loop = dyn_cast<DoStmt>(s))
-      tests.push_back(loop->getCond());
+    else if (const Expr *test = loopTest(s))
+      tests.push_back(test);
     if (const auto *unary = dyn_cast<UnaryOperator>(s);
         unary && unary->isIncrementDecrementOp())
       note(unary->getSubExpr());
@@ -402,24 +381,20 @@ private:
     return times(expand(bump.amount), constant(bump.sign));
   }
 
-  /// The parts of a comma expression, in order.
-  static std::vector<Expr *> commaParts(Expr *e) {
-    std::vector<Expr *> parts;
-    std::function<void(Expr *)> flatten = [&](Expr *e) {
-      if (auto *comma = dyn_cast<BinaryOperator>(e->IgnoreParens());
-          comma && comma->getOpcode() == BO_Comma) {
-        flatten(comma->getLHS());
-        flatten(comma->getRHS());
-      } else {
-        parts.push_back(e);
-      }
-    };
-    flatten(e);
-    return parts;
+  /// Reads the loops that run a pointer to an end (PointerBounds.cpp)
+  /// while their headers still step it.
+  void readPointerBounds(const Stmt *s) {
+    if (!s)
+      return;
+    if (const Expr *test = loopTest(s); test && comparesPointers(test))
+      counts(s);
+    for (const Stmt *child : s->children())
+      readPointerBounds(child);
   }
 
   /// Moves `for` loops' pointer bumps out of their increments (`i++, p +=
-  /// ld`): they run after the body, and the loop steps its counter alone;
+  /// ld`): they run after the body, and the loop steps its counter alone
+  /// (or none, where its body steps it or its pointer's steps count it);
   /// and the sets of walked pointers out of their inits (`jj = j, p = B +
   /// j*K`): they run before the loop, which starts its counter alone.
   void splitIncrements(Stmt *s) {
@@ -435,8 +410,8 @@ private:
         else
           rest.push_back(part);
       }
-      if (initSets.count(loop) && rest.size() == 1)
-        replace(*loop->child_begin(), rest.front());
+      if (initSets.count(loop) && rest.size() <= 1)
+        replace(*loop->child_begin(), rest.empty() ? nullptr : rest.front());
       else
         initSets.erase(loop);
     }
@@ -448,165 +423,15 @@ private:
           incrementBumps[loop].push_back(part);
         else
           rest.push_back(part);
-      if (incrementBumps.count(loop) && rest.size() == 1)
+      if (incrementBumps.count(loop) && rest.size() <= 1)
         for (Stmt *&child : loop->children())
           if (child == loop->getInc()) {
-            replace(child, rest.front());
+            replace(child, rest.empty() ? nullptr : rest.front());
             break;
           }
     }
     for (Stmt *child : s->children())
       splitIncrements(child);
-  }
-
-  // --- Expressions ---------------------------------------------------------
-
-  /// The rvalue of `var` at `loc` (a loop's induction variable).
-  Expr *readOf(const VarDecl *var, SourceLocation loc) {
-    auto *ref = DeclRefExpr::Create(
-        ctx, NestedNameSpecifierLoc(), SourceLocation(),
-        const_cast<VarDecl *>(var), false, loc, var->getType(), VK_LValue);
-    return ImplicitCastExpr::Create(ctx, var->getType().getUnqualifiedType(),
-                                    CK_LValueToRValue, ref, nullptr,
-                                    VK_PRValue, FPOptionsOverride());
-  }
-
-  /// An offset for a message; a constant as a number.
-  std::string show(const Offset &offset) {
-    if (offset.terms.size() == 1 &&
-        offset.terms.begin()->second.factors.empty())
-      return std::to_string(offset.terms.begin()->second.coeff);
-    return scope.print(build(offset));
-  }
-
-  Expr *build(const Offset &offset) {
-    Expr *sum = nullptr;
-    // Positive terms first, so that a sum starts without a sign.
-    for (bool positive : {true, false})
-      for (const auto &[key, term] : offset.terms) {
-        if ((term.coeff > 0) != positive)
-          continue;
-        Expr *product = nullptr;
-        for (const Expr *factor : term.factors)
-          product = product ? binary(product, asDiff(factor), BO_Mul)
-                            : asDiff(factor);
-        int64_t magnitude = term.coeff < 0 ? -term.coeff : term.coeff;
-        Expr *part = !product          ? literal(magnitude)
-                     : magnitude == 1 ? product
-                                      : binary(literal(magnitude), product,
-                                               BO_Mul);
-        if (sum)
-          sum = binary(sum, part, positive ? BO_Add : BO_Sub);
-        else
-          sum = positive ? part
-                         : binary(literal(0), part, BO_Sub);
-      }
-    return sum ? sum : literal(0);
-  }
-
-  void add(Offset &into, const Term &term) const {
-    if (term.coeff == 0)
-      return;
-    std::vector<std::string> keys;
-    for (const Expr *factor : term.factors)
-      keys.push_back(scope.print(factor));
-    llvm::sort(keys);
-    std::string key = llvm::join(keys, "\x1f");
-    auto [it, fresh] = into.terms.try_emplace(key, term);
-    if (fresh)
-      return;
-    it->second.coeff += term.coeff;
-    if (it->second.coeff == 0)
-      into.terms.erase(it);
-  }
-
-  void add(Offset &into, const Offset &more) const {
-    for (const auto &[key, term] : more.terms)
-      add(into, term);
-    count(into, more.counted);
-  }
-
-  static void count(Offset &into, ArrayRef<const Stmt *> loops) {
-    for (const Stmt *loop : loops)
-      if (!llvm::is_contained(into.counted, loop))
-        into.counted.push_back(loop);
-  }
-
-  Offset constant(int64_t value) const {
-    Offset out;
-    add(out, Term{value, {}});
-    return out;
-  }
-
-  Offset times(const Offset &lhs, const Offset &rhs) const {
-    Offset out;
-    for (const auto &[lkey, l] : lhs.terms)
-      for (const auto &[rkey, r] : rhs.terms) {
-        Term product{l.coeff * r.coeff, l.factors};
-        llvm::append_range(product.factors, r.factors);
-        add(out, product);
-      }
-    count(out, lhs.counted);
-    count(out, rhs.counted);
-    return out;
-  }
-
-  /// `e`, an integer expression, as a polynomial: by its meaning, so that a
-  /// trip count less a width in bytes over the element size (`n - 1 + 1 -
-  /// nBytes / 8` with `PTR nBytes = n << 3;`) is 0. Sums, differences,
-  /// products and shifts by constants expand; a quotient by a constant
-  /// that divides each coefficient divides; a local that holds its
-  /// initialiser wherever the nest reads it is that initialiser. The rest
-  /// are factors.
-  Offset expand(const Expr *e) {
-    const Expr *bare = stripCasts(e);
-    if (std::optional<int64_t> value = scope.constantNoted(bare))
-      return constant(*value);
-    if (const auto *unary = dyn_cast<UnaryOperator>(bare)) {
-      if (unary->getOpcode() == UO_Plus)
-        return expand(unary->getSubExpr());
-      if (unary->getOpcode() == UO_Minus)
-        return times(expand(unary->getSubExpr()), constant(-1));
-    }
-    if (const auto *op = dyn_cast<BinaryOperator>(bare)) {
-      std::optional<int64_t> rhs = scope.constantNoted(op->getRHS());
-      switch (op->getOpcode()) {
-      case BO_Add:
-      case BO_Sub: {
-        Offset sum = expand(op->getLHS());
-        add(sum, times(expand(op->getRHS()),
-                       constant(op->getOpcode() == BO_Sub ? -1 : 1)));
-        return sum;
-      }
-      case BO_Mul:
-        return times(expand(op->getLHS()), expand(op->getRHS()));
-      case BO_Shl:
-        if (rhs && *rhs >= 0 && *rhs < 62)
-          return times(expand(op->getLHS()), constant(int64_t(1) << *rhs));
-        break;
-      case BO_Div:
-        if (rhs && *rhs > 0) {
-          Offset quotient = expand(op->getLHS());
-          if (llvm::all_of(quotient.terms, [&](const auto &entry) {
-                return entry.second.coeff % *rhs == 0;
-              })) {
-            for (auto &entry : quotient.terms)
-              entry.second.coeff /= *rhs;
-            return quotient;
-          }
-        }
-        break;
-      default:
-        break;
-      }
-    }
-    if (const VarDecl *var = referencedVar(bare))
-      if (const Expr *init = scope.fixedInit(var, true);
-          init && holdsEveryValue(ctx, var->getType(), init->getType()))
-        return expand(init);
-    Offset out;
-    add(out, Term{1, {e}});
-    return out;
   }
 
   // --- Loops ---------------------------------------------------------------
@@ -617,11 +442,12 @@ private:
     if (!fresh)
       return c;
     std::optional<Rejection> saved = scope.rejection;
+    scope.rejection.reset();
     std::optional<SourceLoop> parsed =
         parseLoop(loop, scope, starts.lookup(loop));
-    scope.rejection = saved;
+    std::optional<Rejection> why = std::exchange(scope.rejection, saved);
     if (!parsed) {
-      c.why = "its loop counts no integer";
+      c.why = why->reason;
       return c;
     }
     c.iv = parsed->iv;
@@ -769,14 +595,27 @@ private:
   }
 
   bool execLoop(Stmt *loop, State &state) {
-    for (BinaryOperator *set : initSets.lookup(loop)) {
-      Stmt *slot = set;
-      if (!reset(slot, set, walkedVar(set->getLHS()), state))
+    for (BinaryOperator *set : initSets.lookup(loop))
+      if (!reset(nullptr, set, walkedVar(set->getLHS()), state))
+        return false;
+    // What a `for` declares in its init is declared ahead of the loop.
+    Stmt *init = nullptr;
+    if (auto *f = dyn_cast<ForStmt>(loop);
+        f && isa_and_nonnull<DeclStmt>(f->getInit())) {
+      init = f->getInit();
+      if (!execStmt(*f->child_begin(), state))
         return false;
     }
-    // A loop whose header reads a walked pointer is driven by it.
+    // A loop whose test compares a pointer with an end counts the
+    // pointer's steps (PointerBounds.cpp), or says why it does not; any
+    // other header that reads a walked pointer is driven by it.
+    const Expr *test = loopTest(loop);
+    bool pointerBound = test && comparesPointers(test);
+    if (pointerBound && !counts(loop).iv)
+      return fail(counts(loop).why);
     for (const Stmt *child : loop->children())
-      if (child && child != loopBody(loop))
+      if (child && child != loopBody(loop) && child != init &&
+          !(pointerBound && child == test))
         for (const VarDecl *var : walked)
           if (mentions(child, var))
             return fail(what(var) +
@@ -857,38 +696,7 @@ private:
     return ok;
   }
 
-  /// A value as a root and an offset from it: `P + e`, `e + P`, `P - e`
-  /// and `&P[e]` add e to P's offset; an integer is all offset.
-  struct Rooted {
-    const Expr *root = nullptr;
-    Offset offset;
-  };
-
-  Rooted rooted(const Expr *e) {
-    if (e->getType()->isIntegerType())
-      return Rooted{nullptr, expand(e)};
-    const Expr *bare = stripCasts(e);
-    const Expr *pointer = nullptr, *index = nullptr;
-    int sign = 1;
-    if (const auto *op = dyn_cast<BinaryOperator>(bare);
-        op && op->isAdditiveOp()) {
-      pointer = op->getLHS(), index = op->getRHS();
-      if (op->getOpcode() == BO_Add && pointer->getType()->isIntegerType())
-        std::swap(pointer, index);
-      sign = op->getOpcode() == BO_Sub ? -1 : 1;
-    } else if (const auto *addr = dyn_cast<UnaryOperator>(bare);
-               addr && addr->getOpcode() == UO_AddrOf) {
-      if (const auto *element =
-              dyn_cast<ArraySubscriptExpr>(addr->getSubExpr()->IgnoreParens()))
-        pointer = element->getBase(), index = element->getIdx();
-    }
-    if (!pointer || !pointer->getType()->isPointerType() ||
-        !index->getType()->isIntegerType())
-      return Rooted{bare, {}};
-    Rooted r = rooted(pointer);
-    add(r.offset, times(expand(index), constant(sign)));
-    return r;
-  }
+  using OffsetAlgebra::rooted;
 
   /// A null base is the variable's initialiser where the nest declares it,
   /// else its value at nest entry.
@@ -1034,7 +842,7 @@ private:
       if (const VarDecl *var = assign && assign->getOpcode() == BO_Assign
                                    ? walkedVar(assign->getLHS())
                                    : nullptr)
-        return reset(slot, assign, var, state);
+        return reset(&slot, assign, var, state);
       return execFull(slot, state);
     }
     // The case that the versioned nest fixes runs in the switch's place
@@ -1079,8 +887,9 @@ private:
   }
 
   /// `p = e;`: p holds e from here, e read with the walked pointers' values
-  /// here.
-  bool reset(Stmt *&slot, BinaryOperator *assign, const VarDecl *var,
+  /// here; the statement in `slot`, where given (not a loop's init), is
+  /// emptied.
+  bool reset(Stmt **slot, BinaryOperator *assign, const VarDecl *var,
              State &state) {
     if (conditional)
       return failInBranch(what(var) +
@@ -1103,8 +912,8 @@ private:
       if (child == assign->getRHS() && !execFull(child, state))
         return false;
     state[var] = Value{Value::Known, assign->getRHS(), {}, ""};
-    if (rewriting)
-      replace(slot, new (ctx) NullStmt(assign->getBeginLoc()));
+    if (rewriting && slot)
+      replace(*slot, new (ctx) NullStmt(assign->getBeginLoc()));
     return true;
   }
 
@@ -1233,6 +1042,7 @@ private:
   /// would read it again.
   bool diesWithNest(const VarDecl *var) {
     std::string p = what(var);
+    const FunctionDecl *function = scope.function;
     if (!function || !function->getBody() ||
         !var->hasLocalStorage())
       return fail(p + " is moved by the nest and is no local of "
@@ -1293,7 +1103,7 @@ PointerWalk::~PointerWalk() {
 }
 
 bool PointerWalk::normalise() {
-  return WalkRewriter(scope, function, &undo).runNest();
+  return WalkRewriter(scope, &undo).runNest();
 }
 
 bool mlir::gemm::normaliseInlinedWalks(NestScope &scope,
@@ -1303,7 +1113,7 @@ bool mlir::gemm::normaliseInlinedWalks(NestScope &scope,
     body.push_back(const_cast<Stmt *>(s));
   Stmt *block = CompoundStmt::Create(scope.ctx, body, FPOptionsOverride(),
                                      SourceLocation(), SourceLocation());
-  if (!WalkRewriter(scope, nullptr, nullptr).runInlined(block))
+  if (!WalkRewriter(scope, nullptr).runInlined(block))
     return false;
   auto *rewritten = cast<CompoundStmt>(block);
   statements.assign(rewritten->body_begin(), rewritten->body_end());

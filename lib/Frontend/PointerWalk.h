@@ -14,8 +14,6 @@
 
 #include "NestScope.h"
 
-#include "clang/AST/Decl.h"
-
 namespace mlir::gemm {
 
 /// Rewrites the walked pointers of scope.outer in place, and puts the AST
@@ -24,8 +22,7 @@ namespace mlir::gemm {
 /// AST).
 class PointerWalk {
 public:
-  PointerWalk(NestScope &scope, const clang::FunctionDecl *function)
-      : scope(scope), function(function) {}
+  explicit PointerWalk(NestScope &scope) : scope(scope) {}
   ~PointerWalk();
   PointerWalk(const PointerWalk &) = delete;
   PointerWalk &operator=(const PointerWalk &) = delete;
@@ -38,7 +35,6 @@ public:
 
 private:
   NestScope &scope;
-  const clang::FunctionDecl *function;
   /// Child slots this walk changed, with what they held.
   std::vector<std::pair<clang::Stmt **, clang::Stmt *>> undo;
 };

@@ -133,8 +133,9 @@ public:
   Recognizer(const Stmt *outer, const FunctionDecl *function,
              ASTContext &ctx, LoopStart start, const Stmt *side = nullptr,
              const Stmt *temporary = nullptr)
-      : scope(ctx, outer), function(function) {
+      : scope(ctx, outer) {
     scope.outerStart = start;
+    scope.function = function;
     scope.side = side;
     scope.temporary = temporary;
   }
@@ -146,7 +147,7 @@ public:
     // Counters stepped mid-body step at its end (CounterSteps.cpp), and
     // walked pointers read as offsets, until the recognition ends.
     CounterSteps steps(scope);
-    PointerWalk walks(scope, function);
+    PointerWalk walks(scope);
     // A bias assigned under a test reads as a `?:` until then too
     // (GuardedBias.cpp).
     GuardedBias guards(scope);
@@ -174,7 +175,6 @@ public:
 
 private:
   NestScope scope;
-  const FunctionDecl *function;
   std::string summary;
   std::vector<SymExpr> extents; ///< Per dimension.
   std::vector<const TemplateTypeParmDecl *> elementParams;
@@ -320,7 +320,7 @@ bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
 /// variables, accumulators) would keep stale values after the rewrite, so
 /// they must be dead after the nest.
 bool Recognizer::checkLeftovers() {
-  if (!function || !function->getBody())
+  if (!scope.function || !scope.function->getBody())
     return true;
   SourceRange nest(scope.outer->getBeginLoc(), endOfStmt(scope.outer));
   // The statement that starts the outermost loop is read as the loop's; a
@@ -336,8 +336,8 @@ bool Recognizer::checkLeftovers() {
         !var->getType()->isScalarType())
       continue;
     OutsideUse finder(var, nest, startRange, scope.ctx.getSourceManager());
-    finder.TraverseStmt(function->getBody());
-    if (finder.found && !deadAfterNest(scope, var, function))
+    finder.TraverseStmt(scope.function->getBody());
+    if (finder.found && !deadAfterNest(scope, var, scope.function))
       return scope.reject("'" + var->getNameAsString() +
                           "' is declared outside the nest, assigned in it "
                           "and used elsewhere; the rewrite would not update "
@@ -365,7 +365,7 @@ bool Recognizer::checkTemporaryLeftovers() {
       continue;
     OutsideUse finder(source.iv, {loop->getBeginLoc(), endOfStmt(loop)},
                       SourceRange(), scope.ctx.getSourceManager());
-    finder.TraverseStmt(function->getBody());
+    finder.TraverseStmt(scope.function->getBody());
     if (finder.found)
       return scope.reject("'" + source.iv->getNameAsString() +
                           "', the K loop's index, is read outside it, where "
@@ -401,13 +401,13 @@ std::string describeStep(const ActivationStep &step) {
 /// declared in the nest, or is a local of the function (not static) whose
 /// address is never taken. Else notes the scalar in scope.reachableScalar.
 bool Recognizer::scalarsUnreachable() {
-  if (!function || !function->getBody())
+  if (!scope.function || !scope.function->getBody())
     return false;
   for (const VarDecl *var : scope.written) {
     if (scope.findLocal(var))
       continue;
     AddressTaken finder(var);
-    finder.TraverseStmt(function->getBody());
+    finder.TraverseStmt(scope.function->getBody());
     if (!var->hasLocalStorage() || var->getType()->isReferenceType() ||
         finder.found) {
       scope.reachableScalar = var;
@@ -527,7 +527,7 @@ OperandBinding Recognizer::bind(const Access &access,
 }
 
 std::optional<Nest> Recognizer::recognize() {
-  bindTemporaries(scope, function);
+  bindTemporaries(scope, scope.function);
   // What the nest does beside a product through a temporary.
   std::vector<const Expr *> stores;
   if (scope.temporary && !effectsBeside(scope, stores))
