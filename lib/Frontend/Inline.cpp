@@ -382,11 +382,19 @@ bool Inliner::nameable(const ValueDecl *member) const {
                  (access == AS_protected &&
                   method->getParent()->isDerivedFrom(owner))))
     return true;
+  // A friend function template befriends every instantiation
+  // (`template <class U> friend void mult(...)`).
+  const FunctionTemplateDecl *pattern = function->getPrimaryTemplate();
   for (const FriendDecl *friendDecl : owner->friends()) {
     if (const NamedDecl *decl = friendDecl->getFriendDecl();
         decl && decl->getAsFunction() &&
         decl->getAsFunction()->getCanonicalDecl() ==
             function->getCanonicalDecl())
+      return true;
+    if (const auto *friendTemplate = dyn_cast_or_null<FunctionTemplateDecl>(
+            friendDecl->getFriendDecl());
+        friendTemplate && pattern &&
+        friendTemplate->getCanonicalDecl() == pattern->getCanonicalDecl())
       return true;
     if (const TypeSourceInfo *type = friendDecl->getFriendType();
         type && method &&

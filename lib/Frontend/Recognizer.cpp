@@ -242,9 +242,19 @@ bool Recognizer::checkPerTile(const Contraction &c) {
   // An integer or pointer that the nest never assigns (`int ie = min(M, i
   // + x);`) is read as its initialiser, and a loop's induction variable
   // declared apart (`int ii; for (ii = i; ...)`) as the loop's: neither
-  // does anything per tile.
+  // does anything per tile; nor does a value that the nest never assigns
+  // (`float a_ik = A[i * K + k];` ahead of the loop over j), which is the
+  // same value wherever it is read: the nest writes only C, which the
+  // launcher checks overlaps no operand.
   auto folded = [&](const VarDecl *var) {
-    return scope.substitutableInit(var) ||
+    const Expr *init = var->getInit();
+    bool value = init && !scope.written.contains(var) &&
+                 var->getType()->isRealFloatingType() &&
+                 init->IgnoreImpCasts()->getType()->isRealFloatingType() &&
+                 scope.ctx.getTypeSize(var->getType()) >=
+                     scope.ctx.getTypeSize(init->IgnoreImpCasts()->getType()) &&
+                 !init->HasSideEffects(scope.ctx);
+    return value || scope.substitutableInit(var) ||
            llvm::any_of(scope.sourceLoops, [&](const SourceLoop &loop) {
              return loop.iv == var;
            });

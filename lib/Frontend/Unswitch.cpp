@@ -66,6 +66,26 @@ struct Choice {
   const FunctionDecl *helper = nullptr;
 };
 
+/// Whether `choice` picks one of the two integers its condition compares
+/// (`ii + BS > M ? M : ii + BS`, a tile's clamped end): a minimum or a
+/// maximum, which the loop headers read as one, not a choice to version.
+bool picksCompared(const ConditionalOperator *choice, const ASTContext &ctx) {
+  const auto *compare =
+      dyn_cast<BinaryOperator>(choice->getCond()->IgnoreParenImpCasts());
+  if (!compare || !compare->isRelationalOp() ||
+      !choice->getType()->isIntegerType())
+    return false;
+  auto same = [&](const Expr *x, const Expr *y) {
+    llvm::FoldingSetNodeID a, b;
+    x->IgnoreParenImpCasts()->Profile(a, ctx, true);
+    y->IgnoreParenImpCasts()->Profile(b, ctx, true);
+    return a == b;
+  };
+  const Expr *lhs = compare->getLHS(), *rhs = compare->getRHS();
+  const Expr *yes = choice->getTrueExpr(), *no = choice->getFalseExpr();
+  return (same(yes, lhs) && same(no, rhs)) || (same(yes, rhs) && same(no, lhs));
+}
+
 /// The `if`s, `?:`s and `switch`es in `s` whose condition is not a
 /// constant, in source order, with the switches of the visible helpers it
 /// calls where it calls them (`helper`; their branches are not versioned).
@@ -81,7 +101,8 @@ void collectChoices(const Stmt *s, const ASTContext &ctx,
       !branch->getConditionVariable() && !constantValue(branch->getCond(), ctx))
     out.push_back({branch->getCond(), branch->getElse() != nullptr});
   if (const auto *choice = dyn_cast<ConditionalOperator>(s);
-      choice && !helper && !constantValue(choice->getCond(), ctx))
+      choice && !helper && !constantValue(choice->getCond(), ctx) &&
+      !picksCompared(choice, ctx))
     out.push_back({choice->getCond(), true});
   if (const auto *choice = dyn_cast<SwitchStmt>(s);
       choice && !constantValue(choice->getCond(), ctx))

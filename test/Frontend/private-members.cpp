@@ -189,3 +189,36 @@ void Outer::run(int n, float *a, float *b, float *c) {
       for (int k = 0; k < n; ++k)
         C.at(i * n + j) += A.at(i * n + k) * B.at(k * n + j);
 }
+
+// A friend function template may name the members of every instantiation
+// of the class it befriends (plumed2's Matrix<T> and its mult): the
+// launcher call reads them as written.
+template <typename T> class Befriended;
+template <typename T>
+void friendMult(const Befriended<T> &A, const Befriended<T> &B,
+                Befriended<T> &C);
+template <typename T> class Befriended {
+  template <typename U>
+  friend void friendMult(const Befriended<U> &, const Befriended<U> &,
+                         Befriended<U> &);
+  unsigned rows, cols;
+  T *p;
+
+public:
+  Befriended(unsigned r, unsigned c, T *p) : rows(r), cols(c), p(p) {}
+  const T &operator()(unsigned i, unsigned j) const { return p[j + i * cols]; }
+  T &operator()(unsigned i, unsigned j) { return p[j + i * cols]; }
+};
+template <typename T>
+void friendMult(const Befriended<T> &A, const Befriended<T> &B,
+                Befriended<T> &C) {
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = A.rows x B.cols x A.cols; {{.*}} [-Rpass=gemm]
+  for (unsigned i = 0; i < A.rows; ++i)
+    for (unsigned j = 0; j < B.cols; ++j)
+      for (unsigned k = 0; k < A.cols; ++k)
+        C(i, j) += A(i, k) * B(k, j);
+}
+void useFriend(Befriended<double> &a, Befriended<double> &b,
+               Befriended<double> &c) {
+  friendMult(a, b, c);
+}

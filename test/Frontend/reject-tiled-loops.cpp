@@ -186,3 +186,30 @@ void testsBothWays(int m, int n, int k, const float *a, const float *b,
       c[ii * n + jj] = s;
     }
 }
+
+// A tile's end clamped by a conditional that is no minimum (m - 1 where
+// the tile runs past m): the branch varies with the tile.
+void nearMin(int m, int n, int k, const float *A, const float *B, float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the branch on '(ii + 8 > m)' depends on the loop index 'ii' [-Rpass-missed=gemm]
+  for (int ii = 0; ii < m; ii += 8) {
+    int i_max = (ii + 8 > m) ? m - 1 : ii + 8;
+    for (int i = ii; i < i_max; i++)
+      for (int j = 0; j < n; j++)
+        for (int l = 0; l < k; l++)
+          C[i * n + j] += A[i * k + l] * B[l * n + j];
+  }
+}
+
+// A's element read ahead of the loop within a tile, then overwritten: the
+// value read once per tile is no longer A's.
+void valueThenWrite(int m, int n, int k, float *A, const float *B, float *C) {
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'A[i * k + l]' is written besides the accumulation into C {{.*}} [-Rpass-missed=gemm]
+  for (int jj = 0; jj < n; jj += 8)
+    for (int i = 0; i < m; i++)
+      for (int l = 0; l < k; l++) {
+        float a = A[i * k + l];
+        A[i * k + l] = 0;
+        for (int j = jj; j < (jj + 8 < n ? jj + 8 : n); j++)
+          C[i * n + j] += a * B[l * n + j];
+      }
+}

@@ -14,7 +14,7 @@
 // The lifted problems, computed on the CPU (GEMM_OPT_DEVICE=cpu), must agree too.
 // RUN: env GEMM_OPT_DEVICE=cpu %t.gpu > %t.lifted
 // RUN: %python %S/compare.py %t.expected %t.lifted
-// CHECK-COUNT-25: [-Rpass=gemm]
+// CHECK-COUNT-26: [-Rpass=gemm]
 #include "e2e_util.h"
 
 #include <algorithm>
@@ -64,6 +64,27 @@ static void blocked(int m, int n, int k, const float *A, const float *B,
           for (int j = jj; j < (jj + 8 < n ? jj + 8 : n); j++)
             for (int l = kk; l < std::min(kk + 16, k); l++)
               C[i * ldc + j] += A[i * lda + l] * B[l * ldb + j];
+}
+
+// The tiles' ends clamped by conditionals in locals (`i_max = ii + 8 > m ?
+// m : ii + 8`) and A's element read ahead of the loop over j, once per
+// tile of jj (C3L0/transformer's matmul_blocked).
+static void clampedTiles(int m, int n, int k, const float *A, const float *B,
+                         float *C) {
+  const int lda = k + PAD, ldb = n + PAD, ldc = n + PAD;
+  for (int ii = 0; ii < m; ii += 8)
+    for (int jj = 0; jj < n; jj += 8)
+      for (int kk = 0; kk < k; kk += 16) {
+        int i_max = (ii + 8 > m) ? m : ii + 8;
+        int j_max = (jj + 8 > n) ? n : jj + 8;
+        int k_max = (kk + 16 > k) ? k : kk + 16;
+        for (int i = ii; i < i_max; i++)
+          for (int l = kk; l < k_max; l++) {
+            float a_il = A[i * lda + l];
+            for (int j = jj; j < j_max; j++)
+              C[i * ldc + j] += a_il * B[l * ldb + j];
+          }
+      }
 }
 
 // kann's kad_sgemm_simple (A * B^T): the tiles' ends in locals, the point
@@ -526,6 +547,11 @@ int main() {
       Problem<float> p(m, n, k, 1);
       blocked(m, n, k, p.a.data(), p.b.data(), p.C());
       p.print("blocked");
+    }
+    {
+      Problem<float> p(m, n, k, 31);
+      clampedTiles(m, n, k, p.a.data(), p.b.data(), p.C());
+      p.print("clamped-tiles");
     }
     {
       // B read as n rows of k (B^T), within its buffer.
