@@ -343,7 +343,12 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
     for (const Version &version : versions.versions)
       reasons.push_back(version.recognition.rejection.reason);
     if (llvm::all_equal(reasons)) {
-      *noCase += ": " + reasons.front();
+      // Every case stops where the nest stops without the switch: it is
+      // not the switch that stands in the way (a helper's, deep in a call).
+      if (reasons.front() == why.reason)
+        noCase.reset();
+      else
+        *noCase += ": " + reasons.front();
       continue;
     }
     for (auto [version, reason] : llvm::zip(versions.versions, reasons))

@@ -356,3 +356,22 @@ void no_case(int mode, int M, int N, int K, const float *A, const float *B,
           break;
         }
 }
+
+// Every case of a helper's switch stops where the nest stops without it
+// (a loop whose pointer moves by a step read from memory, around the
+// product): the remark names that, not the switch.
+struct Layer {
+  int n;
+};
+void unrelated_switch(Layer *l, Layer *end, int kind, const int *step,
+                      const float *A, const float *B, float *C) {
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the end 'end' that the loop runs pointer 'l' to is not proven {{.*}} [-Rpass-missed=gemm]
+  for (; l < end; l += *step)
+    for (int i = 0; i < 64; ++i)
+      for (int j = 0; j < 32; ++j) {
+        float s = 0;
+        for (int k = 0; k < 16; ++k)
+          s += A[i * 16 + k] * B[k * 32 + j];
+        C[i * 32 + j] = clamp6(s, kind);
+      }
+}
