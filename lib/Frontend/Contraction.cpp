@@ -130,8 +130,6 @@ bool sameTarget(const Expr *x, const Expr *y, NestScope &scope) {
   return scope.print(stripCasts(x)) == scope.print(stripCasts(y));
 }
 
-/// `t += P`, `t -= P`, `t = t + P`, `t = P + t`, `t = t - P`: the added
-/// term P and whether it is subtracted.
 /// Where `e` is `f * target` or `target * f`, f; else null.
 const Expr *factorOf(const Expr *e, const Expr *target, NestScope &scope) {
   const auto *product = dyn_cast<BinaryOperator>(stripCasts(e));
@@ -144,6 +142,8 @@ const Expr *factorOf(const Expr *e, const Expr *target, NestScope &scope) {
   return nullptr;
 }
 
+/// `t += P`, `t -= P`, `t = t + P`, `t = P + t`, `t = t - P`: the added
+/// term P and whether it is subtracted.
 std::optional<std::pair<const Expr *, bool>>
 splitAccumulation(const Write &w, NestScope &scope) {
   if (w.op == BO_AddAssign || w.op == BO_SubAssign)

@@ -181,9 +181,7 @@ std::optional<std::string> IncludedCopies::copyObstacle(FileID file,
   for (const IncludeLog::Directive &include : log.includes)
     if (include.beside && !besideMain &&
         sm.getFileID(include.hash) == file && !renamed(include) &&
-        !(below.isValid() &&
-          sm.getExpansionLineNumber(sm.getIncludeLoc(below)) ==
-              sm.getExpansionLineNumber(include.hash)))
+        !(below.isValid() && directiveOf(below) == &include))
       return "includes '" + include.spelled +
              "' with quotes from its own directory, by a name that a macro "
              "spells, which a copy in the main file cannot rename" +

@@ -498,12 +498,12 @@ bool Shaper::findJam(int loop) {
           !areJammedCopies(scope, beside, loop, within, count, copyOf) ||
           !dropLaterCopies(beside, copyOf, writes, dropped))
         return false;
-      std::vector<const Stmt *> first;
-      for (const Stmt *s : body)
-        if (auto at = llvm::find(beside, s);
-            at == beside.end() || !copyOf[at - beside.begin()])
-          first.push_back(s);
-      firsts.push_back({within, std::move(first)});
+      // The loop and the declarations belong to every copy.
+      std::vector<int64_t> ofBody(body.size(), 0);
+      for (size_t q = 0; q < body.size(); ++q)
+        if (auto at = llvm::find(beside, body[q]); at != beside.end())
+          ofBody[q] = copyOf[at - beside.begin()];
+      firsts.push_back({within, firstOnly(body, ofBody)});
     }
     within = inner;
   }
