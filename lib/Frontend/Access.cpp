@@ -19,6 +19,7 @@
 #include "gemm-opt/Frontend/SourceRewriter.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
@@ -329,6 +330,105 @@ bool mlir::gemm::writesMemory(const Stmt *s, const VarDecl *root) {
   });
 }
 
+namespace {
+/// Finds where a variable's address escapes: `&var`, a reference bound to
+/// it (`float &r = var;`, an argument for a reference parameter).
+class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
+public:
+  explicit AddressTaken(const VarDecl *var) : var(var) {}
+  bool VisitUnaryOperator(UnaryOperator *op) {
+    found |= op->getOpcode() == UO_AddrOf &&
+             referencedVar(op->getSubExpr()) == var;
+    return !found;
+  }
+  bool VisitVarDecl(VarDecl *decl) {
+    found |= decl->getType()->isReferenceType() && decl->getInit() &&
+             referencedVar(decl->getInit()) == var;
+    return !found;
+  }
+  bool VisitCallExpr(CallExpr *call) {
+    const FunctionDecl *callee = call->getDirectCallee();
+    // A member operator's object is its first argument; what a variadic
+    // call passes past its parameters goes by value.
+    unsigned first =
+        isa<CXXOperatorCallExpr>(call) && isa_and_nonnull<CXXMethodDecl>(callee);
+    for (unsigned n = first; n < call->getNumArgs(); ++n)
+      found |= referencedVar(call->getArg(n)) == var &&
+               (!callee || (n - first < callee->getNumParams() &&
+                            callee->getParamDecl(n - first)
+                                ->getType()
+                                ->isReferenceType()));
+    return !found;
+  }
+  bool found = false;
+
+private:
+  const VarDecl *var;
+};
+
+bool isIntegerObject(QualType type) {
+  return type->isIntegerType() && !type->isAnyCharacterType() &&
+         !type->isSpecificBuiltinType(BuiltinType::UChar) &&
+         !type->isSpecificBuiltinType(BuiltinType::SChar);
+}
+} // namespace
+
+bool mlir::gemm::reachable(const VarDecl *var, const Stmt *body) {
+  const auto *function =
+      dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod());
+  if (!var->hasLocalStorage() || var->getType()->isReferenceType() ||
+      !function || function->getBody() != body)
+    return true;
+  AddressTaken finder(var);
+  finder.TraverseStmt(const_cast<Stmt *>(body));
+  return finder.found;
+}
+
+bool mlir::gemm::keptByFloatStores(const Expr *e) {
+  e = e->IgnoreParens();
+  if (isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, StmtExpr>(e))
+    return false;
+  if (const auto *op = dyn_cast<UnaryOperator>(e);
+      op && op->isIncrementDecrementOp())
+    return false;
+  if (const auto *op = dyn_cast<BinaryOperator>(e);
+      op && op->isAssignmentOp())
+    return false;
+  if (const auto *read = dyn_cast<ImplicitCastExpr>(e);
+      read && read->getCastKind() == CK_LValueToRValue &&
+      !isIntegerObject(read->getType()) && !read->getType()->isPointerType())
+    return false;
+  return llvm::all_of(e->children(), [](const Stmt *child) {
+    const auto *sub = dyn_cast_or_null<Expr>(child);
+    return !child || (sub && keptByFloatStores(sub));
+  });
+}
+
+bool mlir::gemm::storesOnlyFloats(const Stmt *s, const Stmt *body) {
+  if (!s)
+    return true;
+  auto kept = [&](const Expr *target) {
+    target = target->IgnoreParens();
+    if (target->getType()->isRealFloatingType())
+      return true;
+    const VarDecl *var = referencedVar(target);
+    return var && isa<DeclRefExpr>(stripCasts(target)) &&
+           !reachable(var, body);
+  };
+  if (isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr, AsmStmt,
+          CXXThrowExpr>(s))
+    return false;
+  if (const auto *op = dyn_cast<BinaryOperator>(s);
+      op && op->isAssignmentOp() && !kept(op->getLHS()))
+    return false;
+  if (const auto *op = dyn_cast<UnaryOperator>(s);
+      op && op->isIncrementDecrementOp() && !kept(op->getSubExpr()))
+    return false;
+  return llvm::all_of(s->children(), [&](const Stmt *child) {
+    return storesOnlyFloats(child, body);
+  });
+}
+
 std::string NestScope::describeVarying(const VarDecl *var) const {
   std::string name = "'" + var->getNameAsString() + "'";
   if (llvm::any_of(sourceLoops,
@@ -362,10 +462,6 @@ std::string NestScope::describeVarying(const VarDecl *var) const {
 
 /// An integer object that C's aliasing rule keeps floating-point stores
 /// from changing: not a character, which may alias anything.
-static bool isIntegerObject(QualType type) {
-  return type->isIntegerType() && !type->isAnyCharacterType();
-}
-
 bool NestScope::isInvariant(const Expr *e) const {
   e = e->IgnoreParens();
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {

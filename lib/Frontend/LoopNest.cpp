@@ -9,6 +9,7 @@
 #include "BetaStore.h"
 #include "CopyLanes.h"
 #include "Inline.h"
+#include "PointerBounds.h"
 #include "PointerWalk.h"
 #include "LoopHeader.h"
 #include "RealConj.h"
@@ -568,13 +569,21 @@ private:
       parsed->follows = previous;
     }
     // A `for` that declares other variables than its counter (the pointer
-    // it runs to an end, and the end) declares them ahead of the loop.
-    if (const auto *f = dyn_cast<ForStmt>(s))
+    // it runs to an end, and the end) declares them ahead of the loop; one
+    // that runs a pointer to an end sets what its init sets (`xx = *C`)
+    // there too.
+    if (const auto *f = dyn_cast<ForStmt>(s)) {
       if (const auto *decl = dyn_cast_or_null<DeclStmt>(f->getInit());
           decl && llvm::none_of(decl->decls(), [&](const Decl *d) {
             return d == parsed->iv;
           }) && !walkDecl(decl, outermost))
         return false;
+      if (const auto *init = dyn_cast_or_null<Expr>(f->getInit());
+          init && f->getCond() && comparesPointers(f->getCond()))
+        for (const Expr *part : commaParts(const_cast<Expr *>(init)))
+          if (!walkExpr(part, outermost))
+            return false;
+    }
     int index = scope.sourceLoops.size();
     llvm::SaveAndRestore inside(inTemporary,
                                 inTemporary || s == scope.temporary);
@@ -672,8 +681,11 @@ private:
 /// value after `between`, which run before the loop: they assign none of
 /// its variables, and (unless it names none) write no memory, call nothing
 /// and construct nothing, through which a variable or element it reads
-/// might change.
-static bool keepsValue(const Expr *value, ArrayRef<const Stmt *> between) {
+/// might change. In the function whose body is `body`, where given, they
+/// may store floating-point values where `value` reads only integers and
+/// pointers (`ap1 = A + *r`).
+static bool keepsValue(const Expr *value, ArrayRef<const Stmt *> between,
+                       const Stmt *body = nullptr) {
   struct Effects : RecursiveASTVisitor<Effects> {
     std::vector<const VarDecl *> vars;
     bool found = false;
@@ -692,7 +704,10 @@ static bool keepsValue(const Expr *value, ArrayRef<const Stmt *> between) {
   return llvm::all_of(between, [&](const Stmt *s) {
     Effects effects;
     effects.TraverseStmt(const_cast<Stmt *>(s));
-    if (!read.vars.empty() && (effects.found || writesMemory(s)))
+    if (!read.vars.empty() &&
+        (effects.found ||
+         (writesMemory(s) && !(body && keptByFloatStores(value) &&
+                               storesOnlyFloats(s, body)))))
       return false;
     return llvm::none_of(read.vars,
                          [&](const VarDecl *var) { return assigns(s, var); });
@@ -771,12 +786,19 @@ LoopStart mlir::gemm::setAhead(ArrayRef<const Stmt *> enclosing,
   // 1;` leaves x a value that x + 1 no longer has): then `found`.
   std::vector<const Stmt *> between;
   LoopStart found;
+  const Stmt *body = enclosing.empty() ? nullptr : enclosing.front();
+  // A statement between that names the variable changes it where it
+  // assigns it, or might through its address.
+  auto changes = [&](const Stmt *t, const VarDecl *var) {
+    return mentions(t, var) &&
+           (assigns(t, var) || !body || reachable(var, body));
+  };
   auto sets = [&](const Stmt *before) {
     for (auto [var, value] : setsOf(before, false))
       if (wanted(var) && !mentions(value, var) &&
           llvm::none_of(between,
-                        [&](const Stmt *t) { return mentions(t, var); }) &&
-          keepsValue(value, between)) {
+                        [&](const Stmt *t) { return changes(t, var); }) &&
+          keepsValue(value, between, body)) {
         found = {before, value};
         return true;
       }
@@ -798,6 +820,11 @@ LoopStart mlir::gemm::setAhead(ArrayRef<const Stmt *> enclosing,
   const Stmt *child = loop;
   for (size_t e = enclosing.size(); e-- > 0; child = enclosing[e]) {
     const Stmt *s = enclosing[e];
+    // A loop around runs all of itself again before the next time.
+    if (isLoop(s) && loopBody(s) == child) {
+      between.push_back(s);
+      continue;
+    }
     if (const auto *branch = dyn_cast<IfStmt>(s)) {
       if (branch->getInit() || branch->getConditionVariable() ||
           (branch->getThen() != child && branch->getElse() != child))

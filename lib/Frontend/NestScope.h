@@ -346,6 +346,19 @@ const clang::VarDecl *rootOf(const clang::Expr *e);
 /// any; an element of an unknown root, or a call, may be anything.
 bool writesMemory(const clang::Stmt *s, const clang::VarDecl *root = nullptr);
 
+/// Whether a pointer may reach `var`: it is no local of the function whose
+/// body is `body` (static, a reference, global), or `body` takes its
+/// address (`&var`, a reference bound to it).
+bool reachable(const clang::VarDecl *var, const clang::Stmt *body);
+/// Whether no store of a floating-point value changes what `e` reads, by
+/// C's aliasing rule: every object it reads is an integer (no character) or
+/// a pointer, and it calls nothing.
+bool keptByFloatStores(const clang::Expr *e);
+/// Whether `s`, in the function whose body is `body`, stores only into
+/// floating-point objects and into variables that no pointer reaches, and
+/// calls nothing: then what keptByFloatStores accepts keeps its value.
+bool storesOnlyFloats(const clang::Stmt *s, const clang::Stmt *body);
+
 /// True if `e` is an integer or floating literal of the given value (`0`,
 /// `1.0f`, `0.5`), through casts.
 bool isLiteral(const clang::Expr *e, double value);

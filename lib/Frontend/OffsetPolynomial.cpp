@@ -75,6 +75,21 @@ std::optional<Offset> OffsetAlgebra::divide(const Offset &dividend,
   return out;
 }
 
+/// `e` without the casts that keep every value of what they convert: a
+/// factor is one however it is widened (`(ptrdiff_t)cr` is `cr`).
+static const Expr *unwidened(const ASTContext &ctx, const Expr *e) {
+  while (true) {
+    e = e->IgnoreParens();
+    const auto *cast = dyn_cast<CastExpr>(e);
+    if (!cast ||
+        (cast->getCastKind() != CK_IntegralCast &&
+         cast->getCastKind() != CK_NoOp) ||
+        !holdsEveryValue(ctx, cast->getType(), cast->getSubExpr()->getType()))
+      return e;
+    e = cast->getSubExpr();
+  }
+}
+
 Offset OffsetAlgebra::expand(const Expr *e) {
   const Expr *bare = stripCasts(e);
   if (std::optional<int64_t> value = scope.constantNoted(bare))
@@ -116,7 +131,7 @@ Offset OffsetAlgebra::expand(const Expr *e) {
         init && holdsEveryValue(ctx, var->getType(), init->getType()))
       return expand(init);
   Offset out;
-  add(out, Term{1, {e}});
+  add(out, Term{1, {unwidened(ctx, e)}});
   return out;
 }
 

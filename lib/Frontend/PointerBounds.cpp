@@ -119,7 +119,11 @@ private:
     if (const VarDecl *var = findVar(
             e, [&](const VarDecl *var) { return changeIn(var) != nullptr; }))
       return "moves in the loop (" + quoted(scope.print(changeIn(var))) + ")";
-    if (const Expr *read = memoryRead(e))
+    // By C's aliasing rule, stores of floating-point values keep integers
+    // and pointers (a row table's `CM[i]`, `*r`).
+    if (const Expr *read = memoryRead(e);
+        read && !(keptByFloatStores(e) && scope.function &&
+                  storesOnlyFloats(loop.stmt, scope.function->getBody())))
       return "reads " + quoted(scope.print(read)) +
              ", which the loop may change";
     return std::nullopt;

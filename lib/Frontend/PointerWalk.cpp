@@ -18,6 +18,7 @@
 #include "OffsetPolynomial.h"
 #include "LoopHeader.h"
 #include "PointerBounds.h"
+#include "ReadAfterLoop.h"
 #include "Unswitch.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -44,6 +45,10 @@ struct Value {
   const Expr *base = nullptr;
   Offset offset;
   std::string why;
+  /// Where the base is null: whose value the offset is from (at the
+  /// summarised iteration's start where Entry, else at nest entry), the
+  /// variable itself where null (`ap1 = A + n` is A's value plus n).
+  const VarDecl *root = nullptr;
 };
 
 using State = llvm::DenseMap<const VarDecl *, Value>;
@@ -352,9 +357,19 @@ private:
           return why;
         return varies(element->getIdx(), ivsOfChain);
       }
+    // An integer or a pointer read from memory (`*r`, a row table's
+    // `BM[k]`) keeps its value where the nest stores only floating-point
+    // values (C's aliasing rule).
     if ((isa<ArraySubscriptExpr>(e) && !e->getType()->isArrayType()) ||
-        (addr && addr->getOpcode() == UO_Deref))
-      return "'" + scope.print(e) + "', which reads memory";
+        (addr && addr->getOpcode() == UO_Deref)) {
+      if (!keptByFloatStores(e))
+        return "'" + scope.print(e) + "', which reads memory";
+      if (!scope.function ||
+          !storesOnlyFloats(scope.outer, scope.function->getBody()))
+        return "'" + scope.print(e) +
+               "', which reads memory that the nest may write (it stores "
+               "other than floating-point values, or calls a function)";
+    }
     if (isa<CallExpr>(e))
       return "the call '" + scope.print(e) + "'";
     if (isa<UnaryExprOrTypeTraitExpr>(e))
@@ -598,10 +613,9 @@ private:
     for (BinaryOperator *set : initSets.lookup(loop))
       if (!reset(nullptr, set, walkedVar(set->getLHS()), state))
         return false;
-    // What a `for` declares in its init is declared ahead of the loop.
+    // A `for`'s init (what it declares, `xx = *C`) runs ahead of the loop.
     Stmt *init = nullptr;
-    if (auto *f = dyn_cast<ForStmt>(loop);
-        f && isa_and_nonnull<DeclStmt>(f->getInit())) {
+    if (auto *f = dyn_cast<ForStmt>(loop); f && f->getInit()) {
       init = f->getInit();
       if (!execStmt(*f->child_begin(), state))
         return false;
@@ -642,10 +656,11 @@ private:
         inside[var] = before = per;
         continue;
       }
-      if (per.kind != Value::Entry) {
+      if (per.kind != Value::Entry || per.root) {
         std::string why;
         std::optional<Value> carried =
-            per.kind == Value::Known && before.kind == Value::Known
+            per.kind == Value::Known && before.kind == Value::Known &&
+                    !per.root
                 ? carriedIn(per, before, loop, var, why)
                 : std::nullopt;
         inside[var] =
@@ -701,6 +716,7 @@ private:
   /// A null base is the variable's initialiser where the nest declares it,
   /// else its value at nest entry.
   Rooted rooted(const Value &v, const VarDecl *var) {
+    var = v.root ? v.root : var;
     const Expr *base = v.base ? v.base
                        : declaredInside.contains(var)
                            ? var->getInit()
@@ -908,13 +924,47 @@ private:
       return fail(what(var) + " is set to '" + scope.print(assign->getRHS()) +
                   "', which depends on " + *why +
                   ": its offset is not a function of the loop indices");
+    std::optional<Value> moved = movedFrom(assign->getRHS(), state);
     for (Stmt *&child : assign->children())
       if (child == assign->getRHS() && !execFull(child, state))
         return false;
-    state[var] = Value{Value::Known, assign->getRHS(), {}, ""};
+    state[var] = moved ? *moved : Value{Value::Known, assign->getRHS(), {}, ""};
+    if (moved && moved->root == var)
+      state[var].root = nullptr;
     if (rewriting && slot)
       replace(*slot, new (ctx) NullStmt(assign->getBeginLoc()));
     return true;
+  }
+
+  /// Where `e` is a walked pointer that holds its own or another's value
+  /// plus an offset, moved by integers (`ap1`, `A + *r`), that value moved
+  /// so: followed as its root moves, not as an expression.
+  std::optional<Value> movedFrom(const Expr *e, const State &state) {
+    e = stripCasts(e)->IgnoreParens();
+    if (const auto *sum = dyn_cast<BinaryOperator>(e);
+        sum && sum->isAdditiveOp()) {
+      const Expr *pointer = sum->getLHS(), *by = sum->getRHS();
+      if (sum->getOpcode() == BO_Add && pointer->getType()->isIntegerType())
+        std::swap(pointer, by);
+      if (!by->getType()->isIntegerType() || varies(by))
+        return std::nullopt;
+      std::optional<Value> v = movedFrom(pointer, state);
+      if (v)
+        add(v->offset, times(expand(by), constant(sum->getOpcode() == BO_Sub
+                                                      ? -1
+                                                      : 1)));
+      return v;
+    }
+    const VarDecl *from = walkedVar(e);
+    if (!from || !isa<DeclRefExpr>(e))
+      return std::nullopt;
+    auto at = state.find(from);
+    if (at == state.end() || at->second.base ||
+        at->second.kind == Value::Unknown)
+      return std::nullopt;
+    Value v = at->second;
+    v.root = v.root ? v.root : from;
+    return v;
   }
 
   static const Expr *integerCast(const Stmt *s) {
@@ -1024,7 +1074,9 @@ private:
         scope.preconditions.push_back(condition);
     }
     auto *e = cast<Expr>(slot);
-    Expr *base = value.base ? const_cast<Expr *>(value.base) : self;
+    Expr *base = value.base   ? const_cast<Expr *>(value.base)
+                 : value.root ? readOf(value.root, e->getBeginLoc())
+                              : self;
     if (isa<ConditionalOperator, BinaryOperator>(base->IgnoreImpCasts()))
       base = new (ctx) ParenExpr(SourceLocation(), SourceLocation(), base);
     Expr *sum = BinaryOperator::Create(
@@ -1057,10 +1109,12 @@ private:
                   ", which the nest moves, is "
                   "taken, so code after the loop may read where it stopped, "
                   "which the rewrite would not set");
-    if (reads.after)
+    std::optional<const Stmt *> used =
+        readAfterLoop(function, unwrapLoopWrappers(scope.outer), var);
+    if (const Stmt *read = used ? *used : reads.after)
       return fail(
           p + " is read after the loop (line " +
-          std::to_string(sm.getPresumedLineNumber(reads.after->getBeginLoc())) +
+          std::to_string(sm.getPresumedLineNumber(read->getBeginLoc())) +
           "), where it holds the value the loop moved it to; the "
           "rewrite would not set it");
     // A loop around the nest that does not declare it runs the nest again

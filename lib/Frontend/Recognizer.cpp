@@ -97,27 +97,6 @@ private:
   }();
 };
 
-/// Finds where a variable's address escapes: `&var`, or a reference bound
-/// to it (`float &r = var;`).
-class AddressTaken : public RecursiveASTVisitor<AddressTaken> {
-public:
-  explicit AddressTaken(const VarDecl *var) : var(var) {}
-  bool VisitUnaryOperator(UnaryOperator *op) {
-    found |= op->getOpcode() == UO_AddrOf &&
-             referencedVar(op->getSubExpr()) == var;
-    return !found;
-  }
-  bool VisitVarDecl(VarDecl *decl) {
-    found |= decl->getType()->isReferenceType() && decl->getInit() &&
-             referencedVar(decl->getInit()) == var;
-    return !found;
-  }
-  bool found = false;
-
-private:
-  const VarDecl *var;
-};
-
 /// How many of `init`'s loops, outermost first, are the accumulation's own:
 /// the loops that enclose both.
 size_t sharedLoops(const Write &init, const Contraction &c) {
@@ -416,10 +395,7 @@ bool Recognizer::scalarsUnreachable() {
   for (const VarDecl *var : scope.written) {
     if (scope.findLocal(var))
       continue;
-    AddressTaken finder(var);
-    finder.TraverseStmt(scope.function->getBody());
-    if (!var->hasLocalStorage() || var->getType()->isReferenceType() ||
-        finder.found) {
+    if (reachable(var, scope.function->getBody())) {
       scope.reachableScalar = var;
       return false;
     }

@@ -125,8 +125,8 @@ void bounds(int m, int k, int n, const float *x, const float *y, float *out,
       out[i * n + j] = s;
     }
 
-  // An end read through a pointer, which the stores may change.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the end 'span->last' that the loop runs pointer 'xx' to reads 'span->last', which the loop may change, so the loop's trip count is no count of the pointer's steps [-Rpass-missed=gemm]
+  // An end read through a pointer: no count of elements from the start.
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the end 'span->last' that the loop runs pointer 'xx' to is not proven to be where 'xx' starts ('span->first') plus a number of elements, so the loop's trip count is no count of the pointer's steps [-Rpass-missed=gemm]
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++) {
       float s = 0;

@@ -14,7 +14,7 @@ typedef unsigned long uptr;
 void walks(int M, int N, int K, const float *A, const float *B, float *C,
            const int *skip, float *D) {
   // A bump read from memory.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' moves by 'skip[i]', which depends on 'skip[i]', which reads memory: its offset is not a function of the loop indices [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'a' moves by 'skip[i]', which depends on 'i', which the nest changes: its offset is not a function of the loop indices [-Rpass-missed=gemm]
   for (int i = 0; i < M; i++) {
     const float *a = A;
     for (int j = 0; j < N; j++) {
@@ -214,7 +214,7 @@ void startChanged(const float *pa, const float *pb, float *pc, unsigned M,
     pa = pa + K;
     row--;
   } while (row > 0U);
-  pc[0] = 1;
+  *rows = *rows / 2;
   i = 0;
   // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: the walk of integer 'i' is not counted: the loop over 'row2' has no start: no statement ahead of it sets 'row2' where nothing between changes the value [-Rpass-missed=gemm]
   do {

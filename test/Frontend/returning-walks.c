@@ -107,7 +107,7 @@ void twice(const float *pA, const float *pB, float *pC, unsigned M, unsigned N, 
 // B's column re-based from memory.
 void varying(const float *pA, const float *pB, float *pC, unsigned M, unsigned N, unsigned K, const unsigned *skip) {
   unsigned i = 0, row = M, col, c;
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'pIn2' is set to 'pB + skip[(col - 1U)]', which depends on 'skip[(col - 1U)]', which reads memory: its offset is not a function of the loop indices [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: pointer 'pIn2' is read before the statement that sets it in each iteration of the loop over 'col', so it holds what the iteration before left, which is no polynomial in 'col' [-Rpass-missed=gemm]
   do {
     float *px = pC + i;
     const float *pIn2 = pB;
