@@ -762,8 +762,11 @@ std::optional<AffineForm> NestScope::linearize(const Expr *e) {
         return lhs->scaled(rhs->constant);
     }
   }
+  // The loops inside may still be a product of their own (a batch loop's
+  // operands found through a broadcast's `at % size`).
   return reject("index '" + print(e) +
-                "' is not an affine function of the loop indices");
+                    "' is not an affine function of the loop indices",
+                /*peelable=*/true);
 }
 
 const VarDecl *mlir::gemm::referencedVar(const Expr *e) {

@@ -111,17 +111,26 @@ bool accumulatesProduct(const Stmt *s) {
 }
 
 /// Whether `s` calls a function whose visible body sums products in a loop
-/// (a dot-product helper): the nest around the call then computes a
-/// product too.
+/// (a dot-product helper), or one without a body here that takes two
+/// arrays of floating-point values (an axpy defined in another file): the
+/// nest around the call may compute a product too.
 bool callsProductLoop(const Stmt *s) {
   if (!s)
     return false;
   if (const auto *call = dyn_cast<CallExpr>(s))
-    if (const FunctionDecl *callee = call->getDirectCallee())
-      if (const FunctionDecl *definition = callee->getDefinition();
-          definition && loopDepth(definition->getBody()) >= 1 &&
+    if (const FunctionDecl *callee = call->getDirectCallee()) {
+      const FunctionDecl *definition = callee->getDefinition();
+      if (definition && loopDepth(definition->getBody()) >= 1 &&
           accumulatesProduct(definition->getBody()))
         return true;
+      if (!definition && !callee->getBuiltinID() &&
+          llvm::count_if(call->arguments(), [](const Expr *arg) {
+            QualType type = arg->getType();
+            return type->isPointerType() &&
+                   type->getPointeeType()->isRealFloatingType();
+          }) >= 2)
+        return true;
+    }
   return llvm::any_of(s->children(), callsProductLoop);
 }
 
@@ -678,9 +687,12 @@ private:
       Recognition r = same ? recognizeNest(same, instance, ctx) : Recognition{};
       std::optional<const Type *> typed = typeArgument(instance);
       const Type *type = typed.value_or(nullptr);
+      // Arguments of several types are another type's instantiation where
+      // none of them is float or double.
       if (!r.nest && typed &&
-          !(type && (type->isSpecificBuiltinType(BuiltinType::Float) ||
-                     type->isSpecificBuiltinType(BuiltinType::Double)))) {
+          !(type ? type->isSpecificBuiltinType(BuiltinType::Float) ||
+                       type->isSpecificBuiltinType(BuiltinType::Double)
+                 : floatingArgument(instance))) {
         others = true;
         continue;
       }

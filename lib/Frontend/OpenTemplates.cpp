@@ -92,6 +92,25 @@ mlir::gemm::typeArgument(const FunctionDecl *instance) {
              : nullptr;
 }
 
+static bool floating(ArrayRef<TemplateArgument> args) {
+  return llvm::any_of(args, [](const TemplateArgument &arg) {
+    if (arg.getKind() != TemplateArgument::Type)
+      return false;
+    const Type *type = arg.getAsType().getCanonicalType().getTypePtr();
+    if (type->isSpecificBuiltinType(BuiltinType::Float) ||
+        type->isSpecificBuiltinType(BuiltinType::Double))
+      return true;
+    const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        type->getAsCXXRecordDecl());
+    return spec && floating(spec->getTemplateArgs().asArray());
+  });
+}
+
+bool mlir::gemm::floatingArgument(const FunctionDecl *instance) {
+  const TemplateArgumentList *args = instance->getTemplateSpecializationArgs();
+  return args && floating(args->asArray());
+}
+
 OpenInstances mlir::gemm::instantiateOpenTemplates(Sema &sema) {
   ASTContext &ctx = sema.getASTContext();
   const SourceManager &sm = ctx.getSourceManager();

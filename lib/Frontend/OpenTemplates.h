@@ -36,6 +36,9 @@ using OpenInstances = llvm::DenseMap<const clang::FunctionDecl *, bool>;
 /// they differ (`<int8_t, int8_t, int32_t>`); else nullopt.
 std::optional<const clang::Type *>
 typeArgument(const clang::FunctionDecl *instance);
+/// Whether a type argument of `instance` is float or double, or a class
+/// template's specialisation for one (`<float, wBias<float>>`).
+bool floatingArgument(const clang::FunctionDecl *instance);
 
 /// Instantiates with every parameter float and with every one double,
 /// where the translation unit does not, the function templates in the main

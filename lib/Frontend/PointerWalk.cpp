@@ -15,6 +15,7 @@
 
 #include "PointerWalk.h"
 #include "ByteOffset.h"
+#include "Inline.h"
 #include "OffsetPolynomial.h"
 #include "LoopHeader.h"
 #include "PointerBounds.h"
@@ -370,8 +371,12 @@ private:
                "', which reads memory that the nest may write (it stores "
                "other than floating-point values, or calls a function)";
     }
-    if (isa<CallExpr>(e))
+    // An accessor (`a.Cols()`) is what it returns (Inline.cpp).
+    if (const auto *call = dyn_cast<CallExpr>(e)) {
+      if (const Expr *value = inlinedValue(ctx, call))
+        return varies(value, ivsOfChain);
       return "the call '" + scope.print(e) + "'";
+    }
     if (isa<UnaryExprOrTypeTraitExpr>(e))
       return std::nullopt;
     for (const Stmt *child : e->children())

@@ -13,6 +13,7 @@
 #include "BetaStore.h"
 #include "CounterSteps.h"
 #include "GuardedBias.h"
+#include "NestLocals.h"
 #include "PointerWalk.h"
 #include "PrivateMembers.h"
 #include "SplitOff.h"
@@ -123,6 +124,9 @@ public:
     Recognition result;
     // Branches on constants read as their arm (Unswitch.cpp).
     KnownBranches known(scope.ctx);
+    // Pointers declared ahead of the nest that it sets before each use are
+    // its own (NestLocals.cpp).
+    NestLocals locals(scope);
     // Counters stepped mid-body step at its end (CounterSteps.cpp), and
     // walked pointers read as offsets, until the recognition ends.
     CounterSteps steps(scope);

@@ -1,0 +1,123 @@
+//===- NestLocals.cpp - Pointers the nest sets before every use -----------===//
+//
+// Walks the nest in program order as C's scopes nest: a set `p = e;` that
+// is a statement of a block covers the rest of that block, and a use of p
+// that no set covers makes p no local of the nest. Each covering set gets
+// a fresh variable of p's name and type; the uses it covers read it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestLocals.h"
+#include "ReadAfterLoop.h"
+
+#include "llvm/ADT/MapVector.h"
+
+using namespace clang;
+using namespace mlir::gemm;
+
+namespace {
+
+/// A pointer's sets and uses in the nest, each use with the set that
+/// covers it (null where none does).
+struct Uses {
+  std::vector<std::pair<Stmt **, BinaryOperator *>> sets;
+  std::vector<std::pair<Stmt **, BinaryOperator *>> covered;
+  bool uncovered = false;
+};
+
+/// The variable that `s`, a statement, sets to a value that does not read
+/// it (`p = e;`), or null.
+const VarDecl *setVar(const Stmt *s, BinaryOperator *&assign) {
+  assign = dyn_cast<BinaryOperator>(const_cast<Stmt *>(s));
+  if (!assign || assign->getOpcode() != BO_Assign ||
+      !isa<DeclRefExpr>(assign->getLHS()->IgnoreParens()))
+    return nullptr;
+  const VarDecl *var = referencedVar(assign->getLHS());
+  return var && !mentions(assign->getRHS(), var) ? var : nullptr;
+}
+
+class Finder {
+public:
+  llvm::MapVector<const VarDecl *, Uses> uses;
+
+  /// `covering` holds, per variable, the set whose block the walk is in.
+  void walk(Stmt *&slot,
+            llvm::DenseMap<const VarDecl *, BinaryOperator *> covering) {
+    Stmt *s = slot;
+    if (!s)
+      return;
+    if (auto *block = dyn_cast<CompoundStmt>(s)) {
+      for (Stmt *&child : block->body()) {
+        BinaryOperator *assign = nullptr;
+        if (const VarDecl *var = setVar(child, assign)) {
+          // The value is read where the set stands.
+          for (Stmt *&part : assign->children())
+            if (part == assign->getRHS())
+              walk(part, covering);
+          uses[var].sets.emplace_back(&child, assign);
+          covering[var] = assign;
+          continue;
+        }
+        walk(child, covering);
+      }
+      return;
+    }
+    if (auto *ref = dyn_cast<DeclRefExpr>(s))
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl())) {
+        BinaryOperator *set = covering.lookup(var);
+        Uses &u = uses[var];
+        if (set)
+          u.covered.emplace_back(&slot, set);
+        else
+          u.uncovered = true;
+      }
+    for (Stmt *&child : s->children())
+      walk(child, covering);
+  }
+};
+
+} // namespace
+
+NestLocals::NestLocals(NestScope &scope) {
+  const FunctionDecl *function = scope.function;
+  if (!function || !function->getBody())
+    return;
+  Stmt *root = const_cast<Stmt *>(unwrapLoopWrappers(scope.outer));
+  Finder finder;
+  Stmt *slot = root;
+  finder.walk(slot, llvm::DenseMap<const VarDecl *, BinaryOperator *>());
+  ASTContext &ctx = scope.ctx;
+  for (auto &[var, u] : finder.uses) {
+    if (u.sets.empty() || u.uncovered || !var->getType()->isPointerType() ||
+        reachable(var, function->getBody()))
+      continue;
+    std::optional<const Stmt *> after = readAfterLoop(function, root, var);
+    if (!after || *after)
+      continue;
+    llvm::DenseMap<const BinaryOperator *, VarDecl *> fresh;
+    for (auto [setSlot, assign] : u.sets) {
+      auto *local = VarDecl::Create(
+          ctx, const_cast<DeclContext *>(var->getDeclContext()),
+          assign->getBeginLoc(), assign->getLHS()->getBeginLoc(),
+          var->getIdentifier(), var->getType(), var->getTypeSourceInfo(),
+          SC_None);
+      local->setInit(assign->getRHS());
+      fresh[assign] = local;
+      slots.emplace_back(setSlot, *setSlot);
+      *setSlot = new (ctx)
+          DeclStmt(DeclGroupRef(local), assign->getBeginLoc(), assign->getEndLoc());
+    }
+    for (auto [useSlot, set] : u.covered) {
+      auto *ref = cast<DeclRefExpr>(*useSlot);
+      slots.emplace_back(useSlot, *useSlot);
+      *useSlot = DeclRefExpr::Create(
+          ctx, NestedNameSpecifierLoc(), SourceLocation(), fresh.lookup(set),
+          false, ref->getLocation(), ref->getType(), ref->getValueKind());
+    }
+  }
+}
+
+NestLocals::~NestLocals() {
+  for (auto it = slots.rbegin(); it != slots.rend(); ++it)
+    *it->first = it->second;
+}

@@ -1,0 +1,35 @@
+//===- NestLocals.h - Pointers the nest sets before every use ---*- C++ -*-===//
+//
+// C89 code declares its pointers at the top of the function and sets them
+// in the loops (`pc = broadcast(c, y, oy);` in a bias branch, `bp =
+// b.Ptr() + s;` per column). A pointer that the nest sets, as a statement of
+// its own, before every use of it in the nest, and that no code after the
+// nest reads, is the nest's local: each such set reads as the declaration
+// of a fresh variable, and the uses it reaches as that variable, as if
+// the code declared it there.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEMM_OPT_LIB_FRONTEND_NESTLOCALS_H
+#define GEMM_OPT_LIB_FRONTEND_NESTLOCALS_H
+
+#include "NestScope.h"
+
+namespace mlir::gemm {
+
+/// Declares the pointers of scope.outer that it sets before every use and
+/// leaves dead where it set them; puts the AST back when destroyed.
+class NestLocals {
+public:
+  explicit NestLocals(NestScope &scope);
+  ~NestLocals();
+  NestLocals(const NestLocals &) = delete;
+  NestLocals &operator=(const NestLocals &) = delete;
+
+private:
+  /// Slots this rewrite changed, with what they held.
+  std::vector<std::pair<clang::Stmt **, clang::Stmt *>> slots;
+};
+
+} // namespace mlir::gemm
+
+#endif // GEMM_OPT_LIB_FRONTEND_NESTLOCALS_H
