@@ -685,6 +685,14 @@ private:
                                      isa<CXXMethodDecl>(instance));
       const Stmt *same = loopAt(instance->getBody(), loop->getBeginLoc());
       Recognition r = same ? recognizeNest(same, instance, ctx) : Recognition{};
+      // A template is not versioned (one guard serves all its
+      // instantiations): where it would be, the remark says on what.
+      if (std::optional<Versions> versions =
+              same && !r.nest
+                  ? versionNest(same, instance, ctx, {}, r.rejection)
+                  : std::nullopt)
+        r.rejection.reason = "it would be versioned on " + versions->on +
+                             ", which gemm-opt does not do in a template";
       std::optional<const Type *> typed = typeArgument(instance);
       const Type *type = typed.value_or(nullptr);
       // Arguments of several types are another type's instantiation where
@@ -915,24 +923,17 @@ private:
     result.nests.push_back(std::move(nest));
   }
 
-  /// A nest versioned on a loop-invariant branch or switch: each version
+  /// A nest versioned on loop-invariant branches or switches: each version
   /// that is a GEMM gets a launcher; the remark says what became of each.
   void handleVersions(const Stmt *loop, const FunctionDecl *function,
                       Versions &versions) {
-    std::string remark = "versioned on " +
-                         std::string(versions.onSwitch ? "the 'switch' on '"
-                                                       : "'") +
-                         versions.condition + "'" + placementNotes();
+    std::string remark = "versioned on " + versions.on + placementNotes();
     SmallVector<Nest *> nests;
-    std::string loopCases;
-    for (Version &version : versions.versions) {
+    for (Version &version : versions.versions)
       if (version.recognition.nest)
         nests.push_back(&*version.recognition.nest);
-      else
-        loopCases += version.cases;
-    }
     std::string precision = applyPrecision(nests);
-    for (auto [n, version] : llvm::enumerate(versions.versions)) {
+    for (Version &version : versions.versions) {
       Recognition &r = version.recognition;
       remark += "; where " + version.when + ", ";
       if (!r.nest) {
@@ -940,10 +941,8 @@ private:
         continue;
       }
       std::string name = newLauncherName();
-      r.nest->versionCondition = versions.condition;
-      r.nest->versionArm = n == 0;
-      r.nest->versionCases = version.cases;
-      r.nest->loopCases = loopCases;
+      r.nest->versionChoices = versions.choices;
+      r.nest->versionWays = version.ways;
       remark += r.summary + ", rewritten to call " + name;
       place(loop, function, *r.nest, name, name);
     }

@@ -228,9 +228,10 @@ public:
   /// printed as reads through member pointers (PrivateMembers.h).
   std::vector<const clang::FieldDecl *> privateMembers;
   std::vector<const clang::Expr *> boundAssignments;
-  /// How the nest reads the condition of the `switch` whose case the
+  /// How the nest reads the condition of each `switch` whose case the
   /// recognition assumes, at each place it runs (Unswitch.cpp).
-  std::vector<const clang::Expr *> switchReads;
+  std::vector<std::pair<const clang::SwitchStmt *, const clang::Expr *>>
+      switchReads;
   /// What the remark adds about forms folded on the way (a store branch on
   /// beta).
   std::vector<std::string> notes;

@@ -333,7 +333,7 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
     while (last < result.nests.size() &&
            result.nests[last].copy == copy &&
            result.nests[last].beginOffset == nest.beginOffset &&
-           result.nests[last].versionCondition.empty())
+           result.nests[last].versionChoices.empty())
       ++last;
     auto guarded = [&, begin = begin, atLineStart = atLineStart](
                        const Nest *nest, bool brace) {
@@ -390,10 +390,11 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
       return out + (brace ? " }" : "");
     };
     std::string piece;
-    if (!nest.versionCondition.empty()) {
-      // A nest versioned on a branch or a switch (Unswitch.cpp): the
-      // condition is tested once; the versions that are GEMMs follow one
-      // another, and the others run the original loops.
+    if (!nest.versionChoices.empty()) {
+      // A nest versioned on branches and switches (Unswitch.cpp): each
+      // condition is tested once, in nested tests, the first choice's
+      // outermost; a combination that no version covers runs the original
+      // loops.
       size_t end = n + 1;
       while (end < result.nests.size() && result.nests[end].copy == copy &&
              result.nests[end].beginOffset == nest.beginOffset)
@@ -404,21 +405,48 @@ std::string mlir::gemm::guardNests(const FrontendResult &result,
         return (atLineStart && armNest ? "" : lineDirective(number, fileName)) +
                guarded(armNest, false);
       };
-      std::string tested;
-      if (nest.versionCases.empty()) {
-        const Nest *other = versions.size() > 1 ? &versions[1] : nullptr;
-        tested = "if (" + nest.versionCondition + ") {\n" +
-                 arm(nest.versionArm ? &nest : other) + "\n} else {\n" +
-                 arm(nest.versionArm ? other : &nest) + " }";
-      } else {
-        tested = "switch ((long long)(" + nest.versionCondition + ")) {\n";
-        for (const Nest &version : versions)
-          tested += version.versionCases + "{\n" + arm(&version) +
-                    "\n} break;\n";
-        if (!nest.loopCases.empty())
-          tested += nest.loopCases + "{\n" + arm(nullptr) + "\n}\n";
-        tested += "}";
-      }
+      const std::vector<VersionChoice> &choices = nest.versionChoices;
+      // The first version that takes the ways `ways` of the first choices.
+      auto covering = [&](llvm::ArrayRef<size_t> ways) {
+        return llvm::find_if(versions, [&](const Nest &version) {
+          return llvm::ArrayRef(version.versionWays)
+                     .take_front(ways.size())
+                     .equals(ways);
+        });
+      };
+      // The tests below the ways `ways` of the first choices.
+      auto tests = [&](auto &self, std::vector<size_t> &ways) -> std::string {
+        if (covering(ways) == versions.end())
+          return arm(nullptr);
+        if (ways.size() == choices.size())
+          return arm(&*covering(ways));
+        const VersionChoice &choice = choices[ways.size()];
+        auto below = [&](size_t way) {
+          ways.push_back(way);
+          std::string text = self(self, ways);
+          ways.pop_back();
+          return text;
+        };
+        if (choice.cases.empty())
+          return "if (" + choice.condition + ") {\n" + below(0) +
+                 "\n} else {\n" + below(1) + " }";
+        std::string text =
+            "switch ((long long)(" + choice.condition + ")) {\n";
+        std::string loopCases;
+        for (auto [way, cases] : llvm::enumerate(choice.cases)) {
+          std::vector<size_t> next = ways;
+          next.push_back(way);
+          if (covering(next) == versions.end())
+            loopCases += cases;
+          else
+            text += cases + "{\n" + below(way) + "\n} break;\n";
+        }
+        if (!loopCases.empty())
+          text += loopCases + "{\n" + arm(nullptr) + "\n}\n";
+        return text + "}";
+      };
+      std::vector<size_t> ways;
+      std::string tested = tests(tests, ways);
       // The loops evaluate the condition only once every extent is
       // positive (it may dereference what an empty nest never reads):
       // otherwise the original loops run.

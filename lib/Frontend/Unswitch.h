@@ -1,16 +1,17 @@
-//===- Unswitch.h - Versioning a nest on a loop-invariant choice -*- C++ -*-===//
+//===- Unswitch.h - Versioning a nest on loop-invariant choices -*- C++ -*-===//
 //
 // A branch inside a nest whose condition the nest never changes (a layout
 // flag: `if (param->need_trans == 0) w = W[i*K+k]; else w = W[k*N+i];`,
 // `isTransB ? B[..] : B[..]`) makes the nest two nests, one per arm; a
 // `switch` on an integer that the nest never changes (an activation type,
 // in the nest or in a helper it calls) makes it one nest per way into the
-// switch's body (SwitchCases.h). Each version is recognised on its own,
-// with the choice substituted; the rewrite tests the condition once and
-// runs the version's launcher, or the original nest where a version is no
-// GEMM (Unswitch.cpp). A choice on a constant (a template's `bool
-// isTransB`, a helper called with a literal type) needs no version: its arm
-// or case is read.
+// switch's body (SwitchCases.h). Several such choices (`transA ? .. : ..`
+// and `transB ? .. : ..`) make one nest per combination of their ways.
+// Each version is recognised on its own, with the choices substituted; the
+// rewrite tests the conditions once and runs the version's launcher, or
+// the original nest where a version is no GEMM (Unswitch.cpp). A choice on
+// a constant (a template's `bool isTransB`, a helper called with a literal
+// type) needs no version: its arm or case is read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_UNSWITCH_H
@@ -62,33 +63,40 @@ private:
   const clang::ASTContext *outer;
 };
 
-/// Once the walk is complete: rejects the nest where the condition assumed
+/// Once the walk is complete: rejects the nest where a condition assumed
 /// for it is not loop-invariant ("the branch on 'x' depends on 'k'"), or a
 /// helper's switch is read with two conditions.
 bool checkAssumedBranch(NestScope &scope);
 
 /// One version of a nest: what it assumes, and its nest or its rejection.
 struct Version {
-  std::string when; ///< For the remark: "it holds", "it is 1 or 2".
-  /// A switch's: the labels that the rewrite's own `switch` gives it
-  /// (`case 1LL: case 2LL:`, `default:`).
-  std::string cases;
+  /// For each choice of the nest's Versions, the way this version takes.
+  std::vector<size_t> ways;
+  /// For the remark: "it holds", "it is 1 or 2", "'transA' holds and
+  /// 'transB' does not".
+  std::string when;
   Recognition recognition;
 };
 
-/// A nest recognised once per arm of a branch (where it holds, then where
-/// not) or per way into a switch, on `condition`.
+/// A nest recognised once per combination of the ways of its choices (a
+/// branch: where it holds, then where not; a switch: its ways in).
 struct Versions {
-  std::string condition; ///< Valid before the nest.
-  bool onSwitch = false;
+  std::vector<VersionChoice> choices;
+  /// For the remark: "'transA' and 'transB'", "the 'switch' on 'fc.kind'".
+  std::string on;
   std::vector<Version> versions;
 };
 
-/// The nest versioned on the first choice in it (in source order, a
-/// helper's switch where the helper is called) for which some version is a
-/// GEMM; nullopt if there is none. Where no choice gives one, `why` becomes
-/// the obstacle of a condition that varies in the nest, or of each case of
-/// a switch.
+/// The most versions a nest is recognised in: a choice more that doubles
+/// them costs more recognitions and launchers than it is likely to repay.
+inline constexpr size_t maxVersions = 16;
+
+/// The nest versioned on the fewest choices in it (the first, in source
+/// order, among as many; a helper's switch where the helper is called) for
+/// which some version is a GEMM, at most maxVersions versions; nullopt if
+/// there are none. Where no choices give one, `why` becomes the obstacle
+/// of a condition that varies in the nest, of each case of a switch, or
+/// the choices that would make too many versions.
 std::optional<Versions> versionNest(const clang::Stmt *outer,
                                     const clang::FunctionDecl *function,
                                     clang::ASTContext &ctx, LoopStart start,

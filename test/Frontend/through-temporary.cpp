@@ -48,7 +48,7 @@ void scaledBias(float *out, const float *x, const float *w, const float *bias,
 void gemmTransB(const float *a, const float *b, const float *c, float *top,
                 int M, int N, int K, int broadcast, float alpha, float beta,
                 int transposed, int ldc) {
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B column-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of M x N elements, and the rest of the nest runs as written (the K loop at line [[@LINE+14]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: conditional control flow in the nest body; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = M x N x K; A row-major, B column-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of M x N elements, and the rest of the nest runs as written (the K loop at line [[@LINE+14]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: versioning it on 'c', 'broadcast == 0', 'broadcast == 1', 'broadcast == 3' and 'broadcast == 4' would make 32 versions, more than the 16 that one nest may have, and no version on fewer of them is a GEMM; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < M; i++) {
     for (int j = 0; j < N; j++) {
       float sum = 0.f;

@@ -1007,40 +1007,47 @@ class NestGen:
 
     def branch_update(self):
         """Some valid nests of the plain and acc forms, with host operands
-        and no loop shapes, get their update in both arms of a branch
-        (Unswitch.cpp): on a flag the nest never changes, which versions
-        the nest, or on a loop index, the obstacle; or in the cases of a
-        `switch` on the flag (SwitchCases.cpp): a case per value, a case
-        and `default:`, or two labels on one case, some cases in braces
-        with their `break` inside or after them, whose values no label
-        lists run nothing. Drawn from a generator of their own, so that the
-        other nests stay as they were."""
+        and no loop shapes, get their update in both arms of branches
+        (Unswitch.cpp): on one to three flags the nest never changes, which
+        version the nest on every combination of their arms, or on a loop
+        index, the obstacle (under a flag or not); or in the cases of a
+        `switch` on a flag (SwitchCases.cpp): a case per value, a case and
+        `default:`, or two labels on one case, some cases in braces with
+        their `break` inside or after them, whose values no label lists run
+        nothing. Drawn from a generator of their own, so that the other
+        nests stay as they were."""
         info = self.info
         side = random.Random(str(self.rng.getstate()[1][:8]))
         if (info.kind != "valid" or self.form not in ("plain", "acc") or
                 self.shapes or any(info.memkind) or side.random() >= 0.15):
             return
         upd = self.update
-        if side.random() < 0.7:
-            info.kind = "invariant_branch"
-            self.param("int flag", str(side.choice([0, 1])))
-            cond = side.choice(["flag", "flag == 0", "!flag"])
-            if side.random() < 0.4:
-                u = upd.text
-                upd.text = side.choice([
-                    f"switch (flag) {{ case 0: {u} break; case 1: {u} }}",
-                    f"switch (flag) {{ case 1: {u} break; default: {u} }}",
-                    f"switch (flag) {{ case 0: case 1: {u} break; }}",
-                    f"switch (flag) {{ case 0: {{ {u} break; }} "
-                    f"case 1: {{ {u} }} }}",
-                    f"switch (flag) {{ case 1: {{ {u} }} break; "
-                    f"default: {{ {u} break; }} }}"])
-                return
-        else:
+        varying = side.random() >= 0.7
+        if varying:
             info.kind, info.expect = "varying_branch", "miss"
             lp = self.innermost().loop
             cond = f"{lp.name} < {side.randint(lp.lo, lp.hi - 1)}"
-        upd.text = f"if ({cond}) {upd.text} else {upd.text}"
+            upd.text = f"if ({cond}) {upd.text} else {upd.text}"
+        else:
+            info.kind = "invariant_branch"
+        flags = side.choice([0, 1, 1, 2]) if varying else \
+            side.choice([1, 1, 2, 3])
+        for n in range(flags):
+            flag = "flag" if n == 0 else f"flag{n + 1}"
+            self.param(f"int {flag}", str(side.choice([0, 1, 2])))
+            u = upd.text
+            if side.random() < 0.4:
+                upd.text = side.choice([
+                    f"switch ({flag}) {{ case 0: {u} break; case 1: {u} }}",
+                    f"switch ({flag}) {{ case 1: {u} break; default: {u} }}",
+                    f"switch ({flag}) {{ case 0: case 1: {u} break; }}",
+                    f"switch ({flag}) {{ case 0: {{ {u} break; }} "
+                    f"case 1: {{ {u} }} }}",
+                    f"switch ({flag}) {{ case 1: {{ {u} }} break; "
+                    f"default: {{ {u} break; }} }}"])
+            else:
+                cond = side.choice([flag, f"{flag} == 0", f"!{flag}"])
+                upd.text = f"if ({cond}) {{ {u} }} else {{ {u} }}"
 
     def guards_and_conjugates(self):
         """Some valid nests of the acc form, with host operands and no loop

@@ -71,6 +71,16 @@ struct ScalarReadBinding {
   bool isDouble = false;
 };
 
+/// A loop-invariant branch or `switch` that a nest is versioned on
+/// (Unswitch.cpp), as the rewrite tests it.
+struct VersionChoice {
+  std::string condition; ///< Valid before the nest.
+  /// A switch's: for each way into its body, the labels that the rewrite's
+  /// own `switch ((long long)(condition))` gives it (`case 1LL: default: `).
+  /// Empty for a branch, whose ways are 0 where it holds and 1 where not.
+  std::vector<std::string> cases;
+};
+
 /// The name of a nest's temporary (Nest::temporaryType), local to the
 /// block of its guard.
 inline constexpr llvm::StringLiteral temporaryName = "gemm_opt_temporary";
@@ -118,17 +128,13 @@ struct Nest {
   std::optional<OperandBinding> bias;
   std::vector<StepBinding> activation; ///< Applied in order.
   std::vector<ScalarReadBinding> scalarReads;
-  /// A nest versioned on a loop-invariant branch or `switch`
-  /// (Unswitch.cpp): the condition, valid before the nest, and whether this
-  /// nest is the branch's true arm. The versions of one nest follow one
-  /// another; a version that is no GEMM has no Nest and runs the original
-  /// loops.
-  std::string versionCondition;
-  bool versionArm = true;
-  /// On a switch: the labels of this version's cases in the rewrite's own
-  /// `switch ((long long)(versionCondition))` (`case 1LL: default: `), and
-  /// those of the versions that run the loops.
-  std::string versionCases, loopCases;
+  /// A nest versioned on loop-invariant branches and `switch`es
+  /// (Unswitch.cpp): the choices, and the way this version takes at each.
+  /// The versions of one nest follow one another, each with all the
+  /// choices; a combination of ways that is no GEMM has no Nest and runs
+  /// the original loops.
+  std::vector<VersionChoice> versionChoices;
+  std::vector<size_t> versionWays;
   /// A statement beside the product, split off (SplitOff.cpp): the nest's
   /// text with only that statement and what it reads, which runs after the
   /// launcher, and the conditions, C++ valid before the nest, that its
