@@ -17,11 +17,8 @@
 using namespace clang;
 using namespace mlir::gemm;
 
-namespace {
-
-/// `var = e;` as a statement, or the last part of a comma list that names
-/// var (`for (ig = ii, i = 0; ...)`).
-const BinaryOperator *asAssignmentTo(const Stmt *s, const VarDecl *var) {
+const BinaryOperator *mlir::gemm::asAssignmentTo(const Stmt *s,
+                                                const VarDecl *var) {
   const auto *e = dyn_cast<Expr>(s);
   const auto *assign =
       e ? dyn_cast<BinaryOperator>(e->IgnoreImplicit()) : nullptr;
@@ -35,9 +32,7 @@ const BinaryOperator *asAssignmentTo(const Stmt *s, const VarDecl *var) {
   return lhs && lhs->getDecl() == var ? assign : nullptr;
 }
 
-/// Whether `s` changes `var` or lets it escape: an assignment, an
-/// increment, its address, a reference bound to it, a declaration.
-bool changes(const Stmt *s, const VarDecl *var) {
+bool mlir::gemm::changes(const Stmt *s, const VarDecl *var) {
   if (!s)
     return false;
   auto names = [&](const Expr *e) { return referencedVar(e) == var; };
@@ -58,17 +53,15 @@ bool changes(const Stmt *s, const VarDecl *var) {
                       [&](const Stmt *child) { return changes(child, var); });
 }
 
-/// The statement that gives `var` its value at `read` on every path: an
-/// assignment `var = e;` or a declaration of var, before it in a block
-/// around it with nothing between that changes var, in no loop (between
-/// them) that changes var; null where no single one does.
-const Stmt *reachingDefinition(const Stmt *read, const VarDecl *var,
-                               const ParentMap &parents) {
+const Stmt *
+mlir::gemm::reachingDefinition(const Stmt *read, const VarDecl *var,
+                               const ParentMap &parents,
+                               llvm::function_ref<bool(const Stmt *)> changed) {
   for (const Stmt *cur = read, *parent; (parent = parents.getParent(cur));
        cur = parent) {
     if (const auto *block = dyn_cast<CompoundStmt>(parent)) {
       // A jump to a label skips the statements before it.
-      if (isa<SwitchCase, LabelStmt>(cur))
+      if (isJumpTarget(cur))
         return nullptr;
       auto at = llvm::find(block->body(), cur);
       for (auto it = std::make_reverse_iterator(at);
@@ -78,7 +71,7 @@ const Stmt *reachingDefinition(const Stmt *read, const VarDecl *var,
         if (const auto *decl = dyn_cast<DeclStmt>(*it);
             decl && llvm::is_contained(decl->decls(), var))
           return *it;
-        if (changes(*it, var))
+        if (changed(*it))
           return nullptr;
       }
       continue;
@@ -86,22 +79,25 @@ const Stmt *reachingDefinition(const Stmt *read, const VarDecl *var,
     // The next iteration reads what the loop's own statements leave.
     if (isLoop(parent)) {
       const auto *loop = dyn_cast<ForStmt>(parent);
-      if (!(loop && loop->getInit() == cur) && changes(parent, var))
+      if (!(loop && loop->getInit() == cur) && changed(parent))
         return nullptr;
       continue;
     }
     if (const auto *branch = dyn_cast<IfStmt>(parent)) {
       if (cur != branch->getCond() &&
-          (changes(branch->getCond(), var) || changes(branch->getInit(), var)))
+          (changed(branch->getCond()) ||
+           (branch->getInit() && changed(branch->getInit()))))
         return nullptr;
       continue;
     }
     for (const Stmt *child : parent->children())
-      if (child != cur && changes(child, var))
+      if (child && child != cur && changed(child))
         return nullptr;
   }
   return nullptr;
 }
+
+namespace {
 
 bool inside(const Stmt *s, const Stmt *outer, const ParentMap &parents) {
   for (; s; s = parents.getParent(s))
@@ -126,7 +122,7 @@ bool mayReach(const Stmt *nest, const Stmt *read, const VarDecl *var,
       return false;
     const auto *block = dyn_cast<CompoundStmt>(parent);
     // A jump to a label skips the assignments before it.
-    if (!block || isa<SwitchCase, LabelStmt>(cur))
+    if (!block || isJumpTarget(cur))
       continue;
     auto at = llvm::find(block->body(), cur);
     for (auto it = std::make_reverse_iterator(at); it != block->body_rend();
@@ -151,7 +147,8 @@ public:
     return true;
   }
   bool VisitStmt(Stmt *s) {
-    jumps |= isa<GotoStmt, IndirectGotoStmt, LabelStmt>(s);
+    jumps |= isa<GotoStmt, IndirectGotoStmt>(s) ||
+             (isa<LabelStmt>(s) && isJumpTarget(s));
     return true;
   }
   // An OpenMP `private` or `shared` clause names a variable without reading
@@ -164,6 +161,12 @@ public:
 };
 
 } // namespace
+
+bool mlir::gemm::holdsJumps(Stmt *body) {
+  References all;
+  all.TraverseStmt(body);
+  return all.jumps;
+}
 
 void mlir::gemm::bindTemporaries(NestScope &scope,
                                  const FunctionDecl *function) {
@@ -212,7 +215,8 @@ void mlir::gemm::bindTemporaries(NestScope &scope,
       }
       // A read in the nest, of a value set in the nest; elsewhere, of a
       // value set apart from the nest (the rewrite sets no value).
-      const Stmt *def = reachingDefinition(ref, var, parents);
+      const Stmt *def = reachingDefinition(
+          ref, var, parents, [&](const Stmt *s) { return changes(s, var); });
       const BinaryOperator *set = def ? asAssignmentTo(def, var) : nullptr;
       if (here && set && inside(set, scope.outer, parents))
         values[ref] = set->getRHS();

@@ -199,7 +199,8 @@ private:
 
   static bool jumps(const Stmt *s) {
     if (isa<BreakStmt, ContinueStmt, ReturnStmt, GotoStmt, IndirectGotoStmt,
-            LabelStmt, SwitchStmt>(s))
+            SwitchStmt>(s) ||
+        isJumpTarget(s))
       return true;
     return llvm::any_of(s->children(), [](const Stmt *child) {
       return child && jumps(child);

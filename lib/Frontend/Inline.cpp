@@ -661,6 +661,8 @@ bool Inliner::cloneInto(const Stmt *s, Frame *f, std::vector<Stmt *> &out) {
     return false;
   if (const auto *attributed = dyn_cast<AttributedStmt>(s))
     return cloneInto(attributed->getSubStmt(), f, out);
+  if (const auto *label = dyn_cast<LabelStmt>(s); label && !isJumpTarget(s))
+    return cloneInto(label->getSubStmt(), f, out);
   // A directive in a callee only spreads its loop over threads: the loop
   // computes the same without it.
   if (const auto *omp = dyn_cast<OMPExecutableDirective>(s);

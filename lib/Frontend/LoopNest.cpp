@@ -42,9 +42,18 @@ const Stmt *mlir::gemm::unwrapLoopWrappers(const Stmt *s) {
     else if (const auto *acc = dyn_cast<OpenACCComputeConstruct>(s);
              acc && isLoop(unwrapLoopWrappers(acc->getStructuredBlock())))
       s = acc->getStructuredBlock();
+    else if (const auto *label = dyn_cast<LabelStmt>(s);
+             label && !isJumpTarget(label))
+      s = label->getSubStmt();
     else
       return s;
   }
+}
+
+bool mlir::gemm::isJumpTarget(const Stmt *s) {
+  // Sema marks a label used where a goto, `&&label` or `asm goto` names it.
+  const auto *label = dyn_cast<LabelStmt>(s);
+  return isa<SwitchCase>(s) || (label && label->getDecl()->isUsed());
 }
 
 bool mlir::gemm::holds(const Stmt *s, const Stmt *e) {
@@ -348,19 +357,53 @@ private:
     return false;
   }
 
-  static std::string describe(const Stmt *s) {
+  std::string describe(const Stmt *s) const {
     if (isa<BreakStmt>(s))
       return "early exit ('break') in the nest";
     if (isa<ContinueStmt>(s))
       return "early exit ('continue') in the nest";
     if (isa<ReturnStmt>(s))
       return "early exit ('return') in the nest";
-    if (isa<GotoStmt>(s) || isa<LabelStmt>(s))
-      return "'goto' or label in the nest";
+    if (isa<GotoStmt, IndirectGotoStmt, LabelStmt>(s))
+      return describeJump(s);
     if (isa<IfStmt>(s) || isa<ConditionalOperator>(s))
       return "conditional control flow in the nest body";
     return std::string("a statement ('") + s->getStmtClassName() +
            "') whose effects on the nest's data gemm-opt does not model";
+  }
+
+  /// A jump in the nest, or a label that one names (a label no jump names
+  /// is no statement of its own, see unwrapLoopWrappers): where it goes.
+  std::string describeJump(const Stmt *s) const {
+    if (isa<IndirectGotoStmt>(s))
+      return "a computed 'goto' in the nest may jump out of it or within it";
+    if (const auto *jump = dyn_cast<GotoStmt>(s))
+      return "'goto " + jump->getLabel()->getNameAsString() + "' jumps " +
+             (holds(scope.outer, jump->getLabel()->getStmt()) ? "within"
+                                                              : "out of") +
+             " the nest";
+    const LabelDecl *label = cast<LabelStmt>(s)->getDecl();
+    const Stmt *body = scope.function ? scope.function->getBody() : nullptr;
+    return "label '" + label->getNameAsString() + "' is the target of " +
+           (!body || namedOutside(body, label, scope.outer)
+                ? "a jump from outside the nest, which enters it there"
+                : "a 'goto' within the nest");
+  }
+
+  /// Whether a `goto` or `&&label` in `s` but not in `nest` names `label`.
+  static bool namedOutside(const Stmt *s, const LabelDecl *label,
+                           const Stmt *nest) {
+    if (s == nest)
+      return false;
+    if (const auto *jump = dyn_cast<GotoStmt>(s);
+        jump && jump->getLabel() == label)
+      return true;
+    if (const auto *address = dyn_cast<AddrLabelExpr>(s);
+        address && address->getLabel() == label)
+      return true;
+    return llvm::any_of(s->children(), [&](const Stmt *child) {
+      return child && namedOutside(child, label, nest);
+    });
   }
 
   /// `if (beta == 0) <C = 0> [else if (beta != 1) <C *= beta>]`, each branch
@@ -842,7 +885,7 @@ LoopStart mlir::gemm::setAhead(ArrayRef<const Stmt *> enclosing,
     if (at == statements.end())
       return {};
     for (size_t n = at - statements.begin(); n-- > 0;) {
-      if (isa<LabelStmt, SwitchCase>(statements[n]))
+      if (isJumpTarget(statements[n]))
         return {};
       if (sets(statements[n]))
         return found;

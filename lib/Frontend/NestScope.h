@@ -404,8 +404,14 @@ std::optional<MathCall> asMathCall(const clang::Expr *e);
 /// std::span.
 bool isStdContainer(clang::QualType type);
 
-/// The statement an OpenMP directive or loop attribute applies to, or `s`.
+/// The statement an OpenMP directive, a loop attribute or a label that no
+/// jump names (isJumpTarget) applies to, or `s`.
 const clang::Stmt *unwrapLoopWrappers(const clang::Stmt *s);
+
+/// Whether a jump may land on `s`: a `case` or `default`, or a label that a
+/// `goto`, `&&label` or `asm goto` names. A label nothing names (HLS sources
+/// name every loop) is no target: the statement runs as if unlabelled.
+bool isJumpTarget(const clang::Stmt *s);
 
 /// Where `s` ends in the source. Unlike getEndLoc(), this sees through the
 /// OpenMP directives on inner loops, whose own range is the pragma line.

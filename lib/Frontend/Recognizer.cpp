@@ -9,6 +9,7 @@
 
 #include "Recognizer.h"
 #include "BoundTemporaries.h"
+#include "CopiedLocals.h"
 #include "Contraction.h"
 #include "BetaStore.h"
 #include "CounterSteps.h"
@@ -536,6 +537,7 @@ std::optional<Nest> Recognizer::recognize() {
   scope.floatReadsChecked = scalarsUnreachable();
   if (!checkAssumedBranch(scope) || !checkBoundValues(scope))
     return std::nullopt;
+  bindCopies(scope);
   if (!shapeLoops(scope))
     return std::nullopt;
   for (const Loop &dim : scope.loops)

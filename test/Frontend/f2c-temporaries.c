@@ -27,7 +27,7 @@ int sgemm_tn(integer *m, integer *n, integer *k, real *alpha, real *a,
   c_offset = 1 + c_dim1;
   c__ -= c_offset;
   i__1 = *n;
-  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (*m) x i__1 x (*k); {{.*}}; accumulates in 'temp', alpha = (*alpha), beta = (*beta); {{.*}}; the store's branch on '*beta' folds into beta (beta == 0 never reads C); rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (*m) x (*n) x (*k); {{.*}}; accumulates in 'temp', alpha = (*alpha), beta = (*beta); {{.*}}; the store's branch on '*beta' folds into beta (beta == 0 never reads C); rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
   for (j = 1; j <= i__1; ++j) {
     i__2 = *m;
     for (i__ = 1; i__ <= i__2; ++i__) {

@@ -200,7 +200,7 @@ int blockedCounters(const struct matrix *a, const struct matrix *b,
   if (colsA != b->rows) {
     status = -1;
   } else {
-    // REMARK: :[[@LINE+1]]:5: remark: GEMM recognised: f32, M x N x K = rowsA x colsB x colsA; {{.*}}; accumulates in 'sum', alpha = 1, beta = 0; the launcher runs only where rowsA > 0 and colsB > 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_9 [-Rpass=gemm]
+    // REMARK: :[[@LINE+1]]:5: remark: GEMM recognised: f32, M x N x K = a->rows x b->cols x a->cols; {{.*}}; accumulates in 'sum', alpha = 1, beta = 0; the launcher runs only where a->rows > 0 and b->cols > 0 (there the loops cover exactly this domain; elsewhere the loop runs); rewritten to call gemm_opt_nest_9 [-Rpass=gemm]
     do {
       float *px = out + i;
       const float *p2 = pb;

@@ -35,7 +35,7 @@ void exits(double eps) {
         return;
       }
 
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'goto' or label in the nest [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'goto done' jumps out of the nest [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       for (int k = 0; k < 64; ++k) {

@@ -34,7 +34,7 @@ int sgemm_nn(integer *m, integer *n, integer *k, real *alpha, real *a,
   c__ -= c_offset;
   i__1 = *n;
   // REMARK: :[[@LINE+3]]:3: remark: GEMM recognised: f32, {{.*}}; the beta branches of the reference BLAS (beta == 0 never reads C), alpha = (*alpha), beta = *beta; reads '*alpha' before the nest (the loop runs where C holds it); reads '*beta' before the nest (the loop runs where C holds it); rewritten to call gemm_opt_nest_0 [-Rpass=gemm]
-  // OUT: if (!gemm_opt_nest_0({{.*}}, c_dim1, 1, (*alpha), *beta, alpha, beta)) {
+  // OUT: if (!gemm_opt_nest_0({{.*}}, (*ldc), 1, (*alpha), *beta, alpha, beta)) {
   // MLIR: reads(%arg5, %arg6 : memref<f32>, memref<f32>)
   for (j = 1; j <= i__1; ++j) {
     if (*beta == 0.f) {

@@ -32,7 +32,7 @@ static void dense_relu(const Dense *layer, float *y, const float *x, int B,
                        int T) {
   const int in = layer->in, out = layer->out;
   const float *w = layer->weight, *bias = layer->bias;
-  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x out x in; {{.*}} epilogue: + 'bias[o]' (none if null), max with '0.F'
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x layer->out x layer->in; {{.*}} epilogue: + 'bias[o]' (none if null), max with '0.F'
   for (int b = 0; b < B; b++) {
     for (int t = 0; t < T; t++) {
       for (int o = 0; o < out; o++) {
@@ -79,7 +79,7 @@ static void conv_gemm(double *outp, const double *w, const double *cols,
 static void dense_zeroed(const Dense *layer, float *y, const float *x, int B,
                          int T) {
   const int in = layer->in, out = layer->out;
-  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x out x in; {{.*}} fused zero-init of C, alpha = 1, beta = 0;
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = (B * T) x layer->out x layer->in; {{.*}} fused zero-init of C, alpha = 1, beta = 0;
   for (int b = 0; b < B; b++)
     for (int t = 0; t < T; t++)
       for (int o = 0; o < out; o++) {
@@ -94,7 +94,7 @@ static void dense_zeroed(const Dense *layer, float *y, const float *x, int B,
 static void dense_padded(const Dense *layer, float *y, const float *x, int B,
                          int T, int xs, int ys) {
   const int in = layer->in, out = layer->out;
-  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = T x out x in, batch B; {{.*}} fused zero-init of C, alpha = 1, beta = 0;
+  // CHECK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = T x layer->out x layer->in, batch B; {{.*}} fused zero-init of C, alpha = 1, beta = 0;
   for (int b = 0; b < B; b++)
     for (int t = 0; t < T; t++)
       for (int o = 0; o < out; o++) {

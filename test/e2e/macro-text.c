@@ -45,7 +45,7 @@ static void simple_matprod(double *x, int nrx, int ncx, double *y, int nry,
   // HOST: // gemm-opt: the macro MATPROD_BODY, its text with its nests rewritten
   // HOST-NEXT: #line [[#@LINE-18]] "{{.*}}macro-text.c"
   // HOST-NEXT: {{^}}xlen_t NRX = nrx, NRY = nry;
-  // HOST-NEXT: {{^}}  if (!gemm_opt_kernels_{{[0-9a-f]+}}_nest_0(x, nrx, ncx, 1, NRX, y, ncx, ncy, 1, NRY, z, nrx, ncy, 1, NRX, 1, 0)) {
+  // HOST-NEXT: {{^}}  if (!gemm_opt_kernels_{{[0-9a-f]+}}_nest_0(x, nrx, ncx, 1, nrx, y, ncx, ncy, 1, nry, z, nrx, ncy, 1, nrx, 1, 0)) {
   // HOST-NEXT: #line [[#@LINE-20]] "{{.*}}macro-text.c"
   // HOST: {{^}}    } }
   // HOST-NEXT: #line [[#@LINE+3]] "{{.*}}macro-text.c"
