@@ -23,6 +23,8 @@ struct Uses {
   std::vector<std::pair<Stmt **, BinaryOperator *>> sets;
   std::vector<std::pair<Stmt **, BinaryOperator *>> covered;
   bool uncovered = false;
+  /// A set lies under a branch, where pointer walks cannot follow it.
+  bool branched = false;
 };
 
 /// The variable that `s`, a statement, sets to a value that does not read
@@ -55,6 +57,7 @@ public:
             if (part == assign->getRHS())
               walk(part, covering);
           uses[var].sets.emplace_back(&child, assign);
+          uses[var].branched |= branches > 0;
           covering[var] = assign;
           continue;
         }
@@ -71,9 +74,15 @@ public:
         else
           u.uncovered = true;
       }
+    bool branch = isa<IfStmt, SwitchStmt, AbstractConditionalOperator>(s);
+    branches += branch;
     for (Stmt *&child : s->children())
       walk(child, covering);
+    branches -= branch;
   }
+
+private:
+  int branches = 0; ///< Branches around the walk.
 };
 
 } // namespace
@@ -88,7 +97,7 @@ NestLocals::NestLocals(NestScope &scope) {
   finder.walk(slot, llvm::DenseMap<const VarDecl *, BinaryOperator *>());
   ASTContext &ctx = scope.ctx;
   for (auto &[var, u] : finder.uses) {
-    if (u.sets.empty() || u.uncovered || !var->getType()->isPointerType() ||
+    if (!u.branched || u.uncovered || !var->getType()->isPointerType() ||
         reachable(var, function->getBody()))
       continue;
     std::optional<const Stmt *> after = readAfterLoop(function, root, var);

@@ -1,12 +1,13 @@
 //===- NestLocals.h - Pointers the nest sets before every use ---*- C++ -*-===//
 //
 // C89 code declares its pointers at the top of the function and sets them
-// in the loops (`pc = broadcast(c, y, oy);` in a bias branch, `bp =
-// b.Ptr() + s;` per column). A pointer that the nest sets, as a statement of
-// its own, before every use of it in the nest, and that no code after the
-// nest reads, is the nest's local: each such set reads as the declaration
-// of a fresh variable, and the uses it reaches as that variable, as if
-// the code declared it there.
+// in the loops, also under a branch (`pc = broadcast(c, y, oy);` in a bias
+// branch), where pointer walks, which follow a pointer through the whole
+// nest, cannot. A pointer that the nest sets under a branch, each set a
+// statement of its own, before every use of it in the nest, and that no
+// code after the nest reads, is the nest's local: each such set reads as
+// the declaration of a fresh variable, and the uses it reaches as that
+// variable, as if the code declared it there.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEMM_OPT_LIB_FRONTEND_NESTLOCALS_H
@@ -16,8 +17,8 @@
 
 namespace mlir::gemm {
 
-/// Declares the pointers of scope.outer that it sets before every use and
-/// leaves dead where it set them; puts the AST back when destroyed.
+/// Declares the pointers of scope.outer that it sets under a branch before
+/// every use and leaves dead; puts the AST back when destroyed.
 class NestLocals {
 public:
   explicit NestLocals(NestScope &scope);

@@ -1,7 +1,9 @@
 // Pointers declared at the top of the function (C89) that the nest sets
-// before every use and nobody reads after it are the nest's own locals
-// (NestLocals.cpp): a bias pointer set in the bias branch (an ONNX runtime's
-// Gemm), a column pointer set from an inline accessor in each column; a
+// under a branch before every use and nobody reads after it are the nest's
+// own locals (NestLocals.cpp): a bias pointer set in the bias branch (an
+// ONNX runtime's Gemm); a column pointer set from an inline accessor in
+// each column, followed as a pointer walk (the accessor is what it
+// returns); a
 // batch loop whose operands come through a broadcast's `at % size` leaves
 // its inner product to be rewritten alone. Near misses: a pointer read
 // before its set, one read after the nest, and a helper without a body

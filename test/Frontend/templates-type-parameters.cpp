@@ -73,10 +73,11 @@ void accumulated(int n, const T *A, const T *B, T *C) {
 }
 
 // Instantiated for float inputs into double only: no GEMM of one element
-// type to lift, nothing made.
+// type to lift, nothing made; the remark names what stops the
+// instantiation.
 template <typename Ta, typename Tc>
 void mixed(int n, const Ta *A, const Ta *B, Tc *C) {
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: no instantiation of its template in this file is a float or double GEMM [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: in its instantiation 'mixed<float, double>': mixed element types (float, float -> double): A, B and C must all be float or all double [-Rpass-missed=gemm]
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       for (int k = 0; k < n; k++)

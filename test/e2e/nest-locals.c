@@ -1,8 +1,9 @@
 /* Pointers declared at the top of a function (C89) that each nest sets
- * before every use (NestLocals.cpp): an inference runtime's Gemm whose bias
- * element comes through a broadcast helper in the bias branch (versioned:
+ * before every use: an inference runtime's Gemm whose bias element comes
+ * through a broadcast helper in the bias branch (NestLocals.cpp; versioned:
  * the product without a bias is rewritten), a product whose column
- * pointer is set from an inline accessor in each column, and a batch loop
+ * pointer is set from an inline accessor in each column (a pointer walk),
+ * and a batch loop
  * whose operands come through a broadcast's `at % size`, whose inner
  * product is rewritten for each batch. The program must print what the
  * original prints, within the bound of a reordered sum, and the guard
