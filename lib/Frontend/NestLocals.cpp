@@ -97,7 +97,17 @@ NestLocals::NestLocals(NestScope &scope) {
   finder.walk(slot, llvm::DenseMap<const VarDecl *, BinaryOperator *>());
   ASTContext &ctx = scope.ctx;
   for (auto &[var, u] : finder.uses) {
-    if (!u.branched || u.uncovered || !var->getType()->isPointerType() ||
+    // An integer set from what the nest changes (`i_col = i * n;`) is an
+    // index of its own iteration; one set from what it does not (f2c's
+    // `i__2 = *m;`) is a bound the walk reads as its value.
+    bool index =
+        var->getType()->isIntegerType() &&
+        llvm::all_of(u.sets, [&](const std::pair<Stmt **, BinaryOperator *> &set) {
+          return findVar(set.second->getRHS(), [&](const VarDecl *read) {
+                   return assigns(root, read);
+                 }) != nullptr;
+        });
+    if (u.uncovered || !(index || (u.branched && var->getType()->isPointerType())) ||
         reachable(var, function->getBody()))
       continue;
     std::optional<const Stmt *> after = readAfterLoop(function, root, var);

@@ -1,9 +1,10 @@
 //===- NestLocals.h - Pointers the nest sets before every use ---*- C++ -*-===//
 //
-// C89 code declares its pointers at the top of the function and sets them
-// in the loops, also under a branch (`pc = broadcast(c, y, oy);` in a bias
-// branch), where pointer walks, which follow a pointer through the whole
-// nest, cannot. A pointer that the nest sets under a branch, each set a
+// C89 code declares its variables at the top of the function and sets them
+// in the loops: pointers also under a branch (`pc = broadcast(c, y, oy);`
+// in a bias branch), where pointer walks, which follow a pointer through
+// the whole nest, cannot; integer indices from the loop indices (`i_col =
+// i * n;`). Such a pointer or integer that the nest sets, each set a
 // statement of its own, before every use of it in the nest, and that no
 // code after the nest reads, is the nest's local: each such set reads as
 // the declaration of a fresh variable, and the uses it reaches as that
@@ -17,8 +18,9 @@
 
 namespace mlir::gemm {
 
-/// Declares the pointers of scope.outer that it sets under a branch before
-/// every use and leaves dead; puts the AST back when destroyed.
+/// Declares the pointers that scope.outer sets under a branch, and the
+/// integers it sets from what it changes, before every use, where it
+/// leaves them dead; puts the AST back when destroyed.
 class NestLocals {
 public:
   explicit NestLocals(NestScope &scope);

@@ -113,6 +113,45 @@ const float *read_after(float *d, const struct mat *a, const struct mat *b) {
   return bp;
 }
 
+// Index locals declared at the top and set from the loop indices in each
+// iteration (a benchmark suite's HLS reference, with loop labels).
+void index_locals(const double *m1, const double *m2, double *prod, int n) {
+  int i, j, k, i_col, k_col;
+  double mult;
+  // CHECK: :[[@LINE+1]]:7: remark: GEMM recognised: f64, M x N x K = n x n x n; A row-major, B row-major, C row-major; accumulates in 'sum', alpha = 1, beta = 0; rewritten
+outer:for (i = 0; i < n; i++) {
+  middle:
+    for (j = 0; j < n; j++) {
+      i_col = i * n;
+      double sum = 0;
+    inner:
+      for (k = 0; k < n; k++) {
+        k_col = k * n;
+        mult = m1[i_col + k] * m2[k_col + j];
+        sum += mult;
+      }
+      prod[i_col + j] = sum;
+    }
+  }
+}
+
+// The index local is read before the iteration sets it: it holds the
+// last row's.
+int index_read_before(const double *m1, const double *m2, double *prod,
+                      int n) {
+  int i, j, k, i_col = 0;
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'i_col' is written besides the accumulator and its store
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      double sum = 0;
+      for (k = 0; k < n; k++)
+        sum += m1[i_col + k] * m2[k * n + j];
+      i_col = i * n;
+      prod[i_col + j] = sum;
+    }
+  return i_col;
+}
+
 // C = A * B through an axpy defined in another file.
 void through_axpy(double **out, double **a, double **b, int m, int n, int p) {
   // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'row_axpy' has no body in this translation unit, so its effects are unknown

@@ -3,7 +3,8 @@
  * through a broadcast helper in the bias branch (NestLocals.cpp; versioned:
  * the product without a bias is rewritten), a product whose column
  * pointer is set from an inline accessor in each column (a pointer walk),
- * and a batch loop
+ * index locals set from the loop indices in each iteration (with HLS
+ * loop labels), and a batch loop
  * whose operands come through a broadcast's `at % size`, whose inner
  * product is rewritten for each batch. The program must print what the
  * original prints, within the bound of a reordered sum, and the guard
@@ -12,12 +13,12 @@
  * RUN: rm -rf %t && mkdir -p %t
  * RUN: %host_cc -std=c99 -O1 -I %S/Inputs %s -lm -o %t/orig && %t/orig > %t/expected
  * RUN: gemm-opt %s -o %t/host.c --kernels=%t/kernels.cu -- -I %S/Inputs 2>&1 | FileCheck %s
- * RUN: %host_cc -std=c99 -Wall -Werror -O1 -I %S/Inputs -c %t/host.c -o %t/host.o
+ * RUN: %host_cc -std=c99 -Wall -Werror -Wno-unused-label -O1 -I %S/Inputs -c %t/host.c -o %t/host.o
  * RUN: %nvcc -std=c++17 -arch=sm_%cuda_arch -I %gemm_runtime_include -c %t/kernels.cu -o %t/kernels.o
  * RUN: %nvcc -arch=sm_%cuda_arch %t/host.o %t/kernels.o %gemm_runtime_lib -o %t/split
  * RUN: %t/split > %t/actual && %python %S/compare.py %t/expected %t/actual
  * RUN: env GEMM_OPT_DEVICE=cpu %t/split > %t/lifted && %python %S/compare.py %t/expected %t/lifted
- * CHECK-COUNT-3: GEMM recognised: f32
+ * CHECK-COUNT-4: GEMM recognised: f32
  */
 #include "e2e_util_c.h"
 
@@ -80,6 +81,27 @@ void batched(const struct tens *ta, const struct tens *tb, float *out,
   }
 }
 
+void index_locals(const float *m1, const float *m2, float *prod, int m,
+                  int n, int k) {
+  int i, j, t, i_row, t_row;
+  float mult, sum;
+outer:
+  for (i = 0; i < m; i++) {
+  middle:
+    for (j = 0; j < n; j++) {
+      i_row = i * k;
+      sum = 0;
+    inner:
+      for (t = 0; t < k; t++) {
+        t_row = t * n;
+        mult = m1[i_row + t] * m2[t_row + j];
+        sum += mult;
+      }
+      prod[i * n + j] = sum;
+    }
+  }
+}
+
 static float *guarded(long n) {
   float *p = malloc(sizeof(float) * (n + 2 * GUARD));
   long i;
@@ -109,6 +131,8 @@ int main(void) {
   show_f("no-bias", k, 2 * scale, y, (long)m * n);
   by_columns(y + GUARD, &ma, &mb);
   show_f("by-columns", k, scale, y, (long)m * n);
+  index_locals(a, b, y + GUARD, m, n, k);
+  show_f("index-locals", k, scale, y, (long)m * n);
   batched(&ta, &tb, out + GUARD, (long)batches * m * n, m, n, k);
   show_f("batched", k, norm_f(a, (long)m * k) * norm_f(wide, (long)m * n + (long)k * n),
          out, (long)batches * m * n);
