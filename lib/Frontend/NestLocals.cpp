@@ -25,6 +25,8 @@ struct Uses {
   bool uncovered = false;
   /// A set lies under a branch, where pointer walks cannot follow it.
   bool branched = false;
+  /// Every use is in an element's index (`m1[i_col + k]`).
+  bool indexOnly = true;
 };
 
 /// The variable that `s`, a statement, sets to a value that does not read
@@ -73,16 +75,23 @@ public:
           u.covered.emplace_back(&slot, set);
         else
           u.uncovered = true;
+        u.indexOnly &= indices > 0;
       }
     bool branch = isa<IfStmt, SwitchStmt, AbstractConditionalOperator>(s);
+    const auto *element = dyn_cast<ArraySubscriptExpr>(s);
     branches += branch;
-    for (Stmt *&child : s->children())
+    for (Stmt *&child : s->children()) {
+      bool index = element && child == element->getIdx();
+      indices += index;
       walk(child, covering);
+      indices -= index;
+    }
     branches -= branch;
   }
 
 private:
   int branches = 0; ///< Branches around the walk.
+  int indices = 0;  ///< Elements' indices around the walk.
 };
 
 } // namespace
@@ -97,11 +106,12 @@ NestLocals::NestLocals(NestScope &scope) {
   finder.walk(slot, llvm::DenseMap<const VarDecl *, BinaryOperator *>());
   ASTContext &ctx = scope.ctx;
   for (auto &[var, u] : finder.uses) {
-    // An integer set from what the nest changes (`i_col = i * n;`) is an
-    // index of its own iteration; one set from what it does not (f2c's
-    // `i__2 = *m;`) is a bound the walk reads as its value.
+    // An integer set from what the nest changes (`i_col = i * n;`) and
+    // read in indices only is an index of its own iteration; one set from
+    // what it does not (f2c's `i__2 = *m;`) is a bound the walk reads as
+    // its value.
     bool index =
-        var->getType()->isIntegerType() &&
+        var->getType()->isIntegerType() && u.indexOnly &&
         llvm::all_of(u.sets, [&](const std::pair<Stmt **, BinaryOperator *> &set) {
           return findVar(set.second->getRHS(), [&](const VarDecl *read) {
                    return assigns(root, read);
