@@ -438,6 +438,11 @@ class NestGen:
         info.precision_remark = (f"precision {info.precision} (" if
                                  self.tensor_cores() else
                                  f"precision {info.precision} does not apply")
+        # A float product stored into a C of another type may go through a
+        # float temporary, which the precision then does apply to.
+        if (info.kind == "mixed" and self.dtype == "float" and
+                {self.ops[r].ctype for r in "AB"} == {"float"}):
+            info.precision_remark = f"precision {info.precision}"
 
     def tensor_cores(self):
         """Whether the nest's pragma lets it run on TF32 tensor cores: a
