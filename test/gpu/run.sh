@@ -108,14 +108,15 @@ for src in .gpu/e2e/*.cpp .gpu/e2e/*.c; do
   [[ -e $src && $src != *.host.c ]] && programs+=("$src")
 done
 
-# Builds program $1 both ways into $WORK/e2e/<name>: the original with the
+# Builds program $1 both ways into $WORK/e2e/<file name> (a .c and a .cpp
+# program may share a stem, and they build at once): the original with the
 # host compiler, the rewrite from its out.cu (C++), or for C from a host file
 # built by gcc and its kernels by nvcc (gemm-opt --kernels). Writes why it
 # failed, if it did, to build.failed.
 build() {
   local src=$1 name dir cu compiler
   name=$(basename "${src%.*}")
-  dir=$WORK/e2e/$name
+  dir=$WORK/e2e/$(basename "$src")
   mkdir -p "$dir"
   rm -f "$dir/build.failed"
   local std=() nvcc_flags=("${NVCC_FLAGS[@]}")
@@ -156,7 +157,7 @@ wait
 
 for src in "${programs[@]}"; do
   name=$(basename "${src%.*}")
-  dir=$WORK/e2e/$name
+  dir=$WORK/e2e/$(basename "$src")
   # Optional program arguments, one word each, in <name>.args.
   args=()
   if [[ -f .gpu/e2e/$name.args ]]; then
@@ -203,10 +204,10 @@ for src in "${programs[@]}"; do
   if [[ -n $why ]]; then
     result="FAIL ($why)"
     status=1
-    echo "-- $name: $result; last lines of $log:"
+    echo "-- $(basename "$src"): $result; last lines of $log:"
     tail -n 20 "$log"
   fi
-  rows+=("$(printf '%-32s %9s %14s  %s' "$name" "$nests" "$ratio" "$result")")
+  rows+=("$(printf '%-32s %9s %14s  %s' "$(basename "$src")" "$nests" "$ratio" "$result")")
 done
 
 printf '%-32s %9s %14s  %s\n' program "GPU nests" "max err/bound" result
