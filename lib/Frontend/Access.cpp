@@ -366,6 +366,8 @@ private:
   const VarDecl *var;
 };
 
+/// An integer object that C's aliasing rule keeps floating-point stores
+/// from changing: not a character, which may alias anything.
 bool isIntegerObject(QualType type) {
   return type->isIntegerType() && !type->isAnyCharacterType() &&
          !type->isSpecificBuiltinType(BuiltinType::UChar) &&
@@ -460,8 +462,6 @@ std::string NestScope::describeVarying(const VarDecl *var) const {
   return name;
 }
 
-/// An integer object that C's aliasing rule keeps floating-point stores
-/// from changing: not a character, which may alias anything.
 bool NestScope::isInvariant(const Expr *e) const {
   e = e->IgnoreParens();
   if (const auto *ref = dyn_cast<DeclRefExpr>(e)) {

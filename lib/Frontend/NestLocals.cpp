@@ -1,4 +1,4 @@
-//===- NestLocals.cpp - Pointers the nest sets before every use -----------===//
+//===- NestLocals.cpp - Variables the nest sets before every use ----------===//
 //
 // Walks the nest in program order as C's scopes nest: a set `p = e;` that
 // is a statement of a block covers the rest of that block, and a use of p
@@ -17,8 +17,8 @@ using namespace mlir::gemm;
 
 namespace {
 
-/// A pointer's sets and uses in the nest, each use with the set that
-/// covers it (null where none does).
+/// A variable's sets and uses in the nest, each use with the set that
+/// covers it.
 struct Uses {
   std::vector<std::pair<Stmt **, BinaryOperator *>> sets;
   std::vector<std::pair<Stmt **, BinaryOperator *>> covered;

@@ -1,4 +1,4 @@
-//===- NestLocals.h - Pointers the nest sets before every use ---*- C++ -*-===//
+//===- NestLocals.h - Variables the nest sets before every use --*- C++ -*-===//
 //
 // C89 code declares its variables at the top of the function and sets them
 // in the loops: pointers also under a branch (`pc = broadcast(c, y, oy);`

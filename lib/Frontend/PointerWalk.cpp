@@ -153,6 +153,16 @@ private:
   std::vector<std::pair<Stmt **, Stmt *>> *undo;
   /// Following an inlined call's body (runInlined).
   bool inlined = false;
+  /// Whether the nest stores only floating-point values (and variables no
+  /// pointer reaches) and calls nothing: read once, as every read of
+  /// memory asks.
+  std::optional<bool> floatStores;
+  bool floatStoresOnly() {
+    if (!floatStores)
+      floatStores = scope.function &&
+                     storesOnlyFloats(scope.outer, scope.function->getBody());
+    return *floatStores;
+  }
   /// Pointers the nest moves or sets; variables it assigns or steps;
   /// variables it declares.
   llvm::SmallPtrSet<const VarDecl *, 8> walked, assigned, declaredInside;
@@ -365,8 +375,7 @@ private:
         (addr && addr->getOpcode() == UO_Deref)) {
       if (!keptByFloatStores(e))
         return "'" + scope.print(e) + "', which reads memory";
-      if (!scope.function ||
-          !storesOnlyFloats(scope.outer, scope.function->getBody()))
+      if (!floatStoresOnly())
         return "'" + scope.print(e) +
                "', which reads memory that the nest may write (it stores "
                "other than floating-point values, or calls a function)";
