@@ -32,21 +32,29 @@ bool isPrefix(const std::vector<int> &prefix, const std::vector<int> &of) {
          std::equal(prefix.begin(), prefix.end(), of.begin());
 }
 
-/// The one assignment `var = e;` of a scalar in the nest when it happens in
-/// a body around `at`, before it: then `var` holds e's value there.
-const Write *soleAssignment(const VarDecl *var, const Write &at,
-                            NestScope &scope) {
+/// The assignment `var = e;` of a scalar that each run of `at` reads: the
+/// last one before it in a body around it, where no other assignment of var
+/// comes between them, nor in a loop around `at` but not around it (whose
+/// next iteration reaches `at` again without it). Then `var` holds e's
+/// value at `at`.
+const Write *reachingAssignment(const VarDecl *var, const Write &at,
+                                NestScope &scope) {
   const Write *found = nullptr;
+  for (const Write &w : scope.writes)
+    if (referencedVar(w.lhs) == var && w.order < at.order &&
+        isPrefix(w.loops, at.loops) && (!found || w.order > found->order))
+      found = &w;
+  if (!found || found->op != BO_Assign)
+    return nullptr;
+  ArrayRef<int> inner = ArrayRef<int>(at.loops).drop_front(found->loops.size());
   for (const Write &w : scope.writes) {
-    if (referencedVar(w.lhs) != var)
-      continue;
-    if (found)
+    bool between = w.order > found->order && w.order < at.order;
+    bool again = llvm::any_of(
+        inner, [&](int l) { return llvm::is_contained(w.loops, l); });
+    if (referencedVar(w.lhs) == var && &w != found && (between || again))
       return nullptr;
-    found = &w;
   }
-  bool encloses = found && found->op == BO_Assign &&
-                  found->order < at.order && isPrefix(found->loops, at.loops);
-  return encloses ? found : nullptr;
+  return found;
 }
 
 bool isZero(const Expr *e) { return isLiteral(e, 0); }
@@ -97,7 +105,8 @@ bool flatten(const Expr *e, NestScope &scope, const VarDecl *accumulator,
     if (local && var->getInit() && !scope.written.contains(var))
       return flatten(var->getInit(), scope, accumulator, out);
     if (const Write *set =
-            out.at && !local ? soleAssignment(var, *out.at, scope) : nullptr) {
+            out.at && !local ? reachingAssignment(var, *out.at, scope)
+                              : nullptr) {
       out.substituted.push_back(set);
       return flatten(set->rhs, scope, accumulator, out);
     }
@@ -521,6 +530,22 @@ const LocalDef *copyOfSum(const NestScope &scope, const VarDecl *acc,
   return nullptr;
 }
 
+/// `value` as a step of the sum written out ahead of its loop: a product of
+/// two array elements with the sum's alpha (the recogniser checks which
+/// elements); `at`, its write, if any.
+std::optional<PeeledStep> peeledStep(const Expr *value,
+                                     const std::vector<int> &loops,
+                                     const Write *at, const Contraction &c,
+                                     NestScope &scope) {
+  Product p;
+  p.at = at;
+  if (!flatten(value, scope, nullptr, p) || p.accesses.size() != 2 ||
+      !p.vars.empty() || p.rounding || scalarText(p, scope) != c.alpha)
+    return std::nullopt;
+  return PeeledStep{p.accesses[0], p.accesses[1], loops, value,
+                    p.substituted};
+}
+
 /// Folds `s = 0; for k: s += P; C = alpha*s + beta*C` into `c`.
 bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
                       const std::vector<const Write *> &substituted,
@@ -533,6 +558,8 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   // to (`s = beta*C[i][j]`: the store adds beta*C) or a bias; which, the
   // store tells.
   const Expr *scaledStart = nullptr;
+  // Or the sum's first step (`double s = a[i*q] * b[j];`).
+  std::optional<PeeledStep> peeled;
   auto start = [&](const Expr *value) {
     if (isZero(value))
       return true;
@@ -541,13 +568,16 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
       scaledStart = value;
       return true;
     }
+    if ((peeled = peeledStep(value, {}, nullptr, c, scope)))
+      return true;
     std::optional<std::pair<const Expr *, const Expr *>> bias =
         matchBias(value, scope);
     if (bias)
       std::tie(c.bias, c.biasGuard) = *bias;
     return bias.has_value();
   };
-  const char *starts = "zero, a bias element or beta * C";
+  const char *starts =
+      "zero, a bias element, beta * C or a step of the sum";
   if (const LocalDef *local = scope.findLocal(acc); local && acc->getInit()) {
     if (!start(acc->getInit())) {
       scope.reject(
@@ -614,6 +644,10 @@ bool matchAccumulator(NestScope &scope, const Write &mac, const VarDecl *acc,
   if (!init) {
     scope.reject("accumulator '" + name + "' is not set to zero in the nest");
     return false;
+  }
+  if (peeled) {
+    peeled->loops = init->first;
+    c.peeled = peeled;
   }
   if (!store) {
     scope.reject("the sum in '" + name + "' is never stored to an array");
@@ -903,8 +937,16 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
   c.c = mac->lhs;
   c.cLoops = mac->loops;
   c.form = "accumulates into C";
+  // `C[i][j] = A[i][0] * B[0][j];` ahead of the sum: a step of it.
+  const Write *peeled = nullptr;
+  for (const Write &w : scope.writes)
+    if (!c.peeled && w.op == BO_Assign && w.order < mac->order &&
+        isMemoryAccess(w.lhs) && sameTarget(w.lhs, c.c, scope) &&
+        (c.peeled = peeledStep(w.rhs, w.loops, &w, c, scope)))
+      peeled = &w;
   for (const Write &w : scope.writes) {
-    if (&w == mac || llvm::is_contained(product.substituted, &w))
+    if (&w == mac || llvm::is_contained(product.substituted, &w) ||
+        (c.peeled && llvm::is_contained(c.peeled->substituted, &w)))
       continue;
     if (std::optional<bool> folded = foldBetaBranch(w, *mac, c, scope)) {
       if (!*folded)
@@ -926,15 +968,18 @@ std::optional<Contraction> mlir::gemm::matchContraction(NestScope &scope) {
       std::tie(c.bias, c.biasGuard) = *bias;
       beta = "0";
     }
+    if (initsC && &w == peeled)
+      beta = "0";
     if (!beta)
       return scope.reject("'" + scope.print(w.lhs) +
                           "' is written besides the accumulation into C "
-                          "(only a zero-init, a scaling of C or a bias "
-                          "element may be fused)",
+                          "(only a zero-init, a scaling of C, a bias "
+                          "element or a step of the sum may be fused)",
                           /*peelable=*/false, w.statement);
     c.init = &w;
     c.beta = *beta;
-    c.form = c.bias         ? "fused bias init of C"
+    c.form = c.peeled       ? "accumulates into C"
+             : c.bias       ? "fused bias init of C"
              : *beta == "0" ? "fused zero-init of C"
                             : "fused scaling of C";
   }

@@ -30,6 +30,19 @@ struct ActivationStep {
   }
 };
 
+/// The sum's step that the source computes ahead of its loop, as a plain
+/// product (`C[i][j] = A[i][0] * B[0][j];` or `double s = a[i*q] * b[j];`
+/// before `for (k = 1; ...)`): its factors and the loops it runs in. The
+/// recogniser checks which step it is (PeeledStep.h).
+struct PeeledStep {
+  const clang::Expr *lhs, *rhs;
+  std::vector<int> loops;
+  const clang::Expr *value; ///< For the remark.
+  /// The assignments of scalars that its value reads (`xx = *C;` ahead of
+  /// `*ap = xx * *bp;`): no statements of their own.
+  std::vector<const Write *> substituted;
+};
+
 struct Contraction {
   const clang::Expr *c = nullptr;    ///< The element of C that is written.
   const clang::Expr *lhs = nullptr;  ///< First array factor of the product.
@@ -53,6 +66,7 @@ struct Contraction {
   const clang::Expr *biasGuard = nullptr;
   /// The activation around the store's value, innermost step first.
   std::vector<ActivationStep> activation;
+  std::optional<PeeledStep> peeled;
 };
 
 std::optional<Contraction> matchContraction(NestScope &scope);

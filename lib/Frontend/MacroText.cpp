@@ -2,6 +2,8 @@
 
 #include "MacroText.h"
 
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -73,4 +75,12 @@ std::optional<CharSourceRange>
 mlir::gemm::wholeSpelling(const SourceManager &sm, const LangOptions &lang,
                           SourceRange range) {
   return spelling(sm, lang, range, true);
+}
+
+std::string mlir::gemm::written(const ASTContext &ctx, const Expr *e) {
+  const SourceManager &sm = ctx.getSourceManager();
+  return Lexer::getSourceText(
+             nestSpelling(sm, ctx.getLangOpts(), e->getSourceRange()), sm,
+             ctx.getLangOpts())
+      .str();
 }

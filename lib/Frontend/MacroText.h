@@ -15,6 +15,8 @@
 #include <optional>
 
 namespace clang {
+class ASTContext;
+class Expr;
 class LangOptions;
 class SourceManager;
 } // namespace clang
@@ -43,6 +45,10 @@ bool inNestText(const clang::SourceManager &sm, clang::SourceLocation loc);
 clang::CharSourceRange nestSpelling(const clang::SourceManager &sm,
                                     const clang::LangOptions &lang,
                                     clang::SourceRange range);
+
+/// `e` as the nest's text spells it (not as the scope prints it, with the
+/// values of bound temporaries and the offsets of walked pointers).
+std::string written(const clang::ASTContext &ctx, const clang::Expr *e);
 
 /// Likewise, where `range` is the whole of each macro expansion it is in,
 /// up to the nest's text (EXTENT, not the 9 of IX(r, c, 9)); else nullopt.

@@ -15,6 +15,7 @@
 #include "CounterSteps.h"
 #include "GuardedBias.h"
 #include "NestLocals.h"
+#include "PeeledStep.h"
 #include "PointerWalk.h"
 #include "PrivateMembers.h"
 #include "SplitOff.h"
@@ -181,7 +182,8 @@ private:
   bool checkPerTile(const Contraction &c);
   bool checkInit(const Contraction &c, const Write *init,
                  const Access &cAccess,
-                 const std::vector<std::optional<Dim>> &dims);
+                 const std::vector<std::optional<Dim>> &dims,
+                 std::vector<std::pair<int, int>> *matched = nullptr);
   bool checkLeftovers();
   bool checkTemporaryLeftovers();
   bool scalarsUnreachable();
@@ -254,10 +256,13 @@ bool Recognizer::checkPerTile(const Contraction &c) {
 
 /// A fused init must reach every element of C exactly once, before its
 /// accumulation: the loops it shares with the accumulation index C, and its
-/// own loops run over the remaining C dimensions with the same bounds.
+/// own loops run over the remaining C dimensions with the same bounds
+/// (`matched` gets each own loop with the accumulation's loop it runs
+/// alongside).
 bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
                            const Access &cAccess,
-                           const std::vector<std::optional<Dim>> &dims) {
+                           const std::vector<std::optional<Dim>> &dims,
+                           std::vector<std::pair<int, int>> *matched) {
   if (!initWrite)
     return true;
   const std::vector<int> &initLoops = initWrite->loops;
@@ -296,6 +301,8 @@ bool Recognizer::checkInit(const Contraction &c, const Write *initWrite,
     });
     if (match == pending.end())
       return scope.reject(bad), false;
+    if (matched)
+      matched->push_back({own, *match});
     pending.erase(match);
   }
   bool coversAll = std::none_of(pending.begin(), pending.end(), [&](int l) {
@@ -729,8 +736,12 @@ std::optional<Nest> Recognizer::recognize() {
                               "' does not enclose the multiply-accumulate",
                           /*peelable=*/l == 0);
   }
-  if (!checkInit(*c, c->init, *out, dims) ||
+  std::vector<std::pair<int, int>> initLoops;
+  if (!checkInit(*c, c->init, *out, dims, &initLoops) ||
       !checkInit(*c, c->zeroInit, *out, dims))
+    return std::nullopt;
+  if (c->peeled && !foldPeeledStep(scope, *c->peeled, initLoops, byDim[K][0],
+                                   *x, *y, extents[byDim[K][0]]))
     return std::nullopt;
   if (x->elementType != y->elementType || x->elementType != out->elementType)
     return scope.reject("mixed element types (" +

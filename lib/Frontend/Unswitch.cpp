@@ -110,16 +110,6 @@ bool picksCompared(const ConditionalOperator *choice, const ASTContext &ctx) {
          (sameExpr(yes, rhs, ctx) && sameExpr(no, lhs, ctx));
 }
 
-/// `e` as the source spells it (not as the scope prints it, with the values
-/// of bound temporaries).
-std::string written(const ASTContext &ctx, const Expr *e) {
-  const SourceManager &sm = ctx.getSourceManager();
-  return Lexer::getSourceText(
-             nestSpelling(sm, ctx.getLangOpts(), e->getSourceRange()), sm,
-             ctx.getLangOpts())
-      .str();
-}
-
 /// The variable that makes `e` vary, also behind the value that a bound
 /// temporary reads (`flip`, set to `j` in the nest); null where only a
 /// memory read does.

@@ -59,7 +59,7 @@ void constexprFlag(int n, const float *A, const float *B, float *C) {
 
 // Near misses: the zero arm is not what the other arm lacks beta * C for.
 void startsAtOne(int n, const float *A, const float *B, float *C, float beta) {
-  // REMARK: :[[@LINE+1]]:3: remark: versioned on 'beta == 0'; where it holds, left as written: accumulator 's' starts at none of zero, a bias element or beta * C; where it does not, GEMM recognised: {{.*}} beta = beta, rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: versioned on 'beta == 0'; where it holds, left as written: accumulator 's' starts at none of zero, a bias element, beta * C or a step of the sum; where it does not, GEMM recognised: {{.*}} beta = beta, rewritten to call gemm_opt_nest_2 [-Rpass=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       float s = beta == 0 ? 1 : beta * C[i * n + j];
@@ -71,7 +71,7 @@ void startsAtOne(int n, const float *A, const float *B, float *C, float beta) {
 
 void otherMatrix(int n, const float *A, const float *B, const float *D,
                  float *C, float beta) {
-  // REMARK: :[[@LINE+1]]:3: remark: versioned on 'beta == 0'; where it holds, GEMM recognised: {{.*}} beta = 0, rewritten to call gemm_opt_nest_3; where it does not, left as written: accumulator 's' starts at 'beta == 0 ? 0 : beta * D[i * n + j]', none of zero, a bias element or beta * C (of the element it is stored to) [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: versioned on 'beta == 0'; where it holds, GEMM recognised: {{.*}} beta = 0, rewritten to call gemm_opt_nest_3; where it does not, left as written: accumulator 's' starts at 'beta == 0 ? 0 : beta * D[i * n + j]', none of zero, a bias element, beta * C or a step of the sum (of the element it is stored to) [-Rpass=gemm]
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       float s = beta == 0 ? 0 : beta * D[i * n + j];

@@ -108,7 +108,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
   }
 
   // Scales after the accumulation: beta would multiply the product too.
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 20 x 25 x 30; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 20 x 25 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+3]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 20 x 25 x 30; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 20 x 25 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+3]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < 20; i++)
     for (int j = 0; j < 25; j++) {
       for (int k = 0; k < 30; k++)
@@ -117,7 +117,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
     }
 
   // Initialises a neighbouring element.
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 20 x 24 x 30; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 20 x 24 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'C[i][j + 1]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 20 x 24 x 30; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 20 x 24 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'C[i][j + 1]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < 20; i++)
     for (int j = 0; j < 24; j++) {
       C[i][j + 1] = 0;
@@ -126,7 +126,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
     }
 
   // A nonzero init is no beta.
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 20 x 25 x 30; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 20 x 25 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 20 x 25 x 30; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 20 x 25 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < 20; i++)
     for (int j = 0; j < 25; j++) {
       C[i][j] = 1;
@@ -135,7 +135,7 @@ void rejected(double beta, double C[20][25], double A[20][30], double B[30][25])
     }
 
   // Two inits.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 20; i++) {
     for (int j = 0; j < 25; j++)
       C[i][j] = 0;

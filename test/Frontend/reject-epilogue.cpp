@@ -135,7 +135,7 @@ void rejected(float alpha, const float *p, const float *q) {
 
 
   // C set to a bias in a loop of its own ahead of the accumulation.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'C[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i) {
     for (int j = 0; j < 32; ++j)
       C[i][j] = bias[j];

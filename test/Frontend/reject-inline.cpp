@@ -131,7 +131,7 @@ static void axpyBoth(int n, float a, float *x, float *y) {
   }
 }
 void writesInput(int n, const float *A, float *B, float *C) {
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: '(&B[k * n])[j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: '(&B[k * n])[j]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k)
       axpyBoth(n, A[i * n + k], &B[k * n], &C[i * n]);

@@ -51,7 +51,7 @@ void effects() {
       }
 
   // A write to another array.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'D[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'D[i][j]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       for (int k = 0; k < 64; ++k) {
@@ -60,7 +60,7 @@ void effects() {
       }
 
   // A write to a scalar of the enclosing function.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'last' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'last' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j)
       for (int k = 0; k < 64; ++k) {

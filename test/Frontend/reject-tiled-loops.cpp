@@ -122,7 +122,7 @@ void perTile(int n) {
   // A partial sum that starts at one per tile adds one per tile; the tile's
   // end beside it, an int local that the nest never assigns, is read as its
   // initialiser and stops nothing (test/e2e/loop-shapes.cpp).
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts at none of zero, a bias element or beta * C [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: accumulator 's' starts at none of zero, a bias element, beta * C or a step of the sum [-Rpass-missed=gemm]
   for (int kk = 0; kk < 100; kk += 10)
     for (int i = 0; i < 100; i++)
       for (int j = 0; j < 100; j++) {

@@ -46,7 +46,7 @@ void written(int n, int ld, double *A, const double *A2, const double *B,
       }
 
   // A leading dimension.
-  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'ld' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'ld' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused) [-Rpass-missed=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 64; ++j) {
       for (int k = 0; k < 64; ++k)

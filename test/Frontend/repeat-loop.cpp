@@ -52,7 +52,7 @@ void timeSteps(int steps, int n, const float *A, const float *B, float *C,
 // outer loop gets a remark of its own for it.
 void besideObstacle(int steps, int n, const float *A, const float *B,
                     float *C, float *w) {
-  // REMARK-DAG: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'tmp' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused) [-Rpass-missed=gemm]
+  // REMARK-DAG: :[[@LINE+1]]:3: remark: loop nest not rewritten: 'tmp' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused) [-Rpass-missed=gemm]
   for (int t = 0; t < steps; ++t) {
     for (int r = 0; r < n; ++r) {
       float tmp[16];

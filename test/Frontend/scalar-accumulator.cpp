@@ -120,7 +120,7 @@ void betaFirst(double alpha, double beta) {
 
   // Near misses. The start reads another element of C than the store
   // writes:
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 32 x 32 x 16; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 32 x 32 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: accumulator 's' starts at 'beta * C[j][i]', none of zero, a bias element or beta * C (of the element it is stored to); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 32 x 32 x 16; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 32 x 32 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: accumulator 's' starts at 'beta * C[j][i]', none of zero, a bias element, beta * C or a step of the sum (of the element it is stored to); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < 32; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = beta * C[j][i];
@@ -164,7 +164,7 @@ void betaFirst(double alpha, double beta) {
 // OUT-NOT: if (!gemm_opt_nest_{{9|1[0-9]}}
 
 void rejected() {
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 64 x 32 x 16; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 64 x 32 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: accumulator 's' starts at none of zero, a bias element or beta * C; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f64, M x N x K = 64 x 32 x 16; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of 64 x 32 elements, and the rest of the nest runs as written (the K loop at line [[@LINE+4]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: accumulator 's' starts at none of zero, a bias element, beta * C or a step of the sum; rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < 64; ++i)
     for (int j = 0; j < 32; ++j) {
       double s = 1;

@@ -116,7 +116,7 @@ void rowsums(int m, int n, int k, const float *a, const float *b, float *c,
 }
 void readsC(int m, int n, int k, const float *a, const float *b, float *c,
             float *cs) {
-  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of m x n elements, and the rest of the nest runs as written (the K loop at line [[@LINE+3]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'cs[j]' is written besides the accumulation into C (only a zero-init, a scaling of C or a bias element may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
+  // REMARK: :[[@LINE+1]]:3: remark: GEMM recognised: f32, M x N x K = m x n x k; A row-major, B row-major, C row-major; into a temporary, alpha = 1, beta = 0; the product goes through a temporary of m x n elements, and the rest of the nest runs as written (the K loop at line [[@LINE+3]] reads it; where its stores may meet A or B, the loop runs), since as a whole the nest is no GEMM: 'cs[j]' is written besides the accumulation into C (only a zero-init, a scaling of C, a bias element or a step of the sum may be fused); rewritten to call gemm_opt_nest_{{[0-9]+}} [-Rpass=gemm]
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++) {
       for (int p = 0; p < k; p++)
