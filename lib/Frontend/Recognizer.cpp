@@ -595,11 +595,12 @@ std::optional<Nest> Recognizer::recognize() {
     }
     byDim[*dims[l]].push_back(l);
   }
-  // Two loops along one side of C (`out[(b*T + t)*OC + o]`), or two K
-  // loops (`dW[o][i] += dout[(b*T + t)*OC + o] * in[(b*T + t)*C + i]`): one
-  // dimension where their strides compose in every operand, else (M, N)
-  // the outer one is a batch that the operand it does not index is
-  // broadcast over. A fused init in loops of its own names the loops it
+  // Loops along one side of C (`out[(b*T + t)*OC + o]`), or K loops
+  // (`dW[o][i] += dout[(b*T + t)*OC + o] * in[(b*T + t)*C + i]`), innermost
+  // pair first: one dimension where their strides compose in every
+  // operand, else (M, N) the outer ones are batches that the operand they
+  // do not index is broadcast over (a sum factorisation's `u[l][a*P*P +
+  // jk][e]`: jk and e make N, l is a batch). A fused init in loops of its own names the loops it
   // covers, so it keeps M or N loops apart; one inside both (`out[...] = 0;`
   // ahead of the sum) does not. Two K loops merge only where the products
   // go straight into C and no init of C sits inside the outer one: a
@@ -633,22 +634,28 @@ std::optional<Nest> Recognizer::recognize() {
     return form.ivCoeffs[outer] == form.ivCoeffs[inner] * extents[inner];
   };
   for (Dim side : {M, N, K}) {
-    if (byDim[side].size() != 2)
-      continue;
-    int outer = byDim[side][0], inner = byDim[side][1];
-    if (side == K ? c->accumulator || initShares(outer)
-                  : !initInside(outer, inner))
-      continue;
-    bool composes = llvm::all_of(operands, [&](const Access *a) {
-      return composesIn(a->index, outer, inner) &&
-             (!a->rowIndex || composesIn(*a->rowIndex, outer, inner));
-    });
-    if (composes) {
-      extents[inner] = extents[outer] * extents[inner];
-      byDim[side] = {inner};
-    } else if (side != K && byDim[Batch].empty()) {
-      dims[outer] = Batch;
-      byDim[Batch] = {outer};
+    while (byDim[side].size() > 1) {
+      int inner = byDim[side].back();
+      int outer = byDim[side][byDim[side].size() - 2];
+      if (side == K ? c->accumulator || initShares(outer)
+                    : !initInside(outer, inner))
+        break;
+      bool composes = llvm::all_of(operands, [&](const Access *a) {
+        return composesIn(a->index, outer, inner) &&
+               (!a->rowIndex || composesIn(*a->rowIndex, outer, inner));
+      });
+      if (composes) {
+        extents[inner] = extents[outer] * extents[inner];
+        byDim[side].erase(byDim[side].end() - 2);
+        continue;
+      }
+      if (side == K)
+        break;
+      for (int l : ArrayRef<int>(byDim[side]).drop_back())
+        dims[l] = Batch;
+      byDim[Batch].insert(byDim[Batch].end(), byDim[side].begin(),
+                          byDim[side].end() - 1);
+      llvm::sort(byDim[Batch]);
       byDim[side] = {inner};
     }
   }
