@@ -183,6 +183,17 @@ void mlir::gemm::bindTemporaries(NestScope &scope,
     if (!var->getType()->isIntegerType() || !var->hasLocalStorage() ||
         nest.fullyContains(var->getSourceRange()))
       continue;
+    // Only a variable that the nest assigns is bound: the reads of the
+    // others are not looked at (a long function has many).
+    auto assignedInNest = [&](const DeclRefExpr *ref) {
+      const auto *assign =
+          dyn_cast_or_null<BinaryOperator>(parents.getParentIgnoreParens(ref));
+      return assign && assign->getOpcode() == BO_Assign &&
+             assign->getLHS()->IgnoreParens() == ref &&
+             inside(ref, scope.outer, parents);
+    };
+    if (llvm::none_of(refs, assignedInNest))
+      continue;
     llvm::DenseMap<const DeclRefExpr *, const Expr *> values;
     std::vector<const Expr *> assignments;
     bool bound = true;

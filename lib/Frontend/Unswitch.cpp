@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Unswitch.h"
+#include "BoundTemporaries.h"
 #include "MacroText.h"
 #include "SwitchCases.h"
 
@@ -174,21 +175,35 @@ labelsOf(const SwitchStmt *choice, const ASTContext &ctx) {
   return out;
 }
 
+/// Whether `e` reads a variable that `nest` changes: a test of it is no
+/// run-time choice of what the nest computes (a screening test on values
+/// the nest computes).
+bool readsChanged(const Stmt *e, const Stmt *nest) {
+  const auto *ref = dyn_cast<DeclRefExpr>(e);
+  if (const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      var && changes(nest, var))
+    return true;
+  return llvm::any_of(e->children(), [&](const Stmt *child) {
+    return child && readsChanged(child, nest);
+  });
+}
+
 /// The `if`s, `?:`s and `switch`es in `s` whose condition is not a
-/// constant, in source order, with the switches of the visible helpers it
-/// calls where it calls them (`helper`; their branches are not versioned).
+/// constant and reads nothing the nest changes, in source order, with the
+/// switches of the visible helpers it calls where it calls them (`helper`;
+/// their branches are not versioned).
 /// An `if` with an init statement or a condition variable is no plain test.
 /// Branches on the same condition (`if (rowB)` in both arms of `if (rowA)`)
 /// are one choice, at the first; so are switches of the nest's text on the
 /// same condition with the same labels.
-void collectChoices(const Stmt *s, const ASTContext &ctx,
+void collectChoices(const Stmt *s, const Stmt *nest, const ASTContext &ctx,
                     const FunctionDecl *helper,
                     llvm::SmallPtrSetImpl<const FunctionDecl *> &seen,
                     std::vector<Choice> &out) {
   if (!s)
     return;
   auto fresh = [&](const Expr *cond) {
-    return !helper && !constantValue(cond, ctx) &&
+    return !helper && !constantValue(cond, ctx) && !readsChanged(cond, nest) &&
            llvm::none_of(out, [&](const Choice &earlier) {
              return !earlier.choice && sameExpr(earlier.cond, cond, ctx);
            });
@@ -218,9 +233,9 @@ void collectChoices(const Stmt *s, const ASTContext &ctx,
           def && def->hasBody() &&
           !ctx.getSourceManager().isInSystemHeader(def->getLocation()) &&
           seen.insert(def).second)
-        collectChoices(def->getBody(), ctx, def, seen, out);
+        collectChoices(def->getBody(), nest, ctx, def, seen, out);
   for (const Stmt *child : s->children())
-    collectChoices(child, ctx, helper, seen, out);
+    collectChoices(child, nest, ctx, helper, seen, out);
 }
 
 /// One way of a choice: what the recognition assumes, what it is for the
@@ -467,7 +482,7 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
                                                 Rejection &why) {
   std::vector<Choice> choices;
   llvm::SmallPtrSet<const FunctionDecl *, 4> seen;
-  collectChoices(outer, ctx, nullptr, seen, choices);
+  collectChoices(outer, outer, ctx, nullptr, seen, choices);
   std::vector<std::vector<Way>> ways;
   for (const Choice &choice : choices)
     ways.push_back(waysOf(choice, ctx));
@@ -479,13 +494,27 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
   for (size_t n = 0; n < choices.size(); ++n)
     if (!ways[n].empty())
       sets.insert({n});
+  size_t tried = 0;
   while (!sets.empty()) {
     std::set<std::vector<size_t>> grown;
     for (const std::vector<size_t> &set : sets) {
+      // Sets of many choices grow combinatorially (a helper with a branch,
+      // inlined a dozen times): a bounded search keeps the run short.
+      if (tried >= maxVersionTrials) {
+        if (!tooMany)
+          tooMany = "versioned on sets of its " +
+                    std::to_string(choices.size()) +
+                    " run-time choices, none of the " +
+                    std::to_string(tried) +
+                    " versions tried is a GEMM (the search stops there)";
+        grown.clear();
+        break;
+      }
       std::set<size_t> met;
       std::optional<std::string> varied;
       Versions versions = recognizeVersions(set, choices, ways, outer,
                                             function, ctx, start, met, varied);
+      tried += versions.versions.size();
       // A switch that no version reads has no condition to test.
       bool tested = llvm::all_of(versions.choices, [](const VersionChoice &c) {
         return !c.condition.empty();

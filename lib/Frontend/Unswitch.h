@@ -90,6 +90,9 @@ struct Versions {
 /// The most versions a nest is recognised in: a choice more that doubles
 /// them costs more recognitions and launchers than it is likely to repay.
 inline constexpr size_t maxVersions = 16;
+/// How many versions one nest is recognised in while looking for the
+/// choices to version it on, at most.
+inline constexpr size_t maxVersionTrials = 128;
 
 /// The nest versioned on the fewest choices in it (the first, in source
 /// order, among as many; a helper's switch where the helper is called) for
