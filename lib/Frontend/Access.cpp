@@ -893,6 +893,19 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     for (auto [l, weight] : loops[d].members)
       around.push_back(l);
   llvm::sort(around);
+  std::optional<Access> access = sourceAccess(e, around);
+  if (!access)
+    return std::nullopt;
+  std::optional<AffineForm> index = project(access->index, e);
+  if (!index || (access->rowIndex &&
+                 !(access->rowIndex = project(*access->rowIndex, e))))
+    return std::nullopt;
+  access->index = *index;
+  return access;
+}
+
+std::optional<Access>
+NestScope::sourceAccess(const Expr *e, const std::vector<int> &around) {
   activeLoops = &around;
   auto restore = llvm::make_scope_exit([&] { activeLoops = nullptr; });
   e = stripCasts(e);
@@ -1100,9 +1113,6 @@ NestScope::decomposeAccess(const Expr *e, const std::vector<int> &context) {
     return reject(what + " is not a fixed variable (it reads memory or "
                   "calls a function)");
   }
-  std::optional<AffineForm> projected = project(index, e);
-  if (!projected || (rowIndex && !(rowIndex = project(*rowIndex, e))))
-    return std::nullopt;
-  return Access{e, print(root), basePtr, *projected, elementType, rowIndex,
+  return Access{e, print(root), basePtr, index, elementType, rowIndex,
                 vectorRows, madeRows};
 }

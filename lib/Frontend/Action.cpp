@@ -534,7 +534,9 @@ private:
   /// stands for it.
   bool productsBeside(const Stmt *s, size_t from) const {
     for (const Stmt *child : s->children()) {
-      if (!child || llvm::any_of(llvm::drop_begin(remarked, from),
+      // A loop's header only counts (`at += m * n`): its body computes.
+      if (!child || (isLoop(s) && child != loopBody(s)) ||
+          llvm::any_of(llvm::drop_begin(remarked, from),
                                  [&](const Stmt *nest) {
                                    return holds(nest, child);
                                  }))

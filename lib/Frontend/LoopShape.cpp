@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopHeader.h"
+#include "TileSum.h"
 #include "Unrolled.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -169,6 +170,7 @@ private:
   }
 
   bool findTile(int point);
+  int tileByIndices(int point, llvm::ArrayRef<int> steppers) const;
   bool findRemainder(int remainder);
   bool checkRectangular(int loop);
   bool findJam(int loop);
@@ -201,6 +203,25 @@ bool Shaper::require(const SymExpr &value, bool divisible,
   return true;
 }
 
+/// Of `steppers`, the loops around `point` (outermost first) that step by
+/// its extent, the one whose tiles it runs within, or -1: where several do
+/// (`jj` and `kk` both by block_size, over `k` and `j`), the innermost that
+/// every access reads with it as one sum (`kk + k`), else the innermost
+/// that no point loop runs within yet, else the innermost. The accesses'
+/// projection onto the dimensions proves the choice.
+int Shaper::tileByIndices(int point, ArrayRef<int> steppers) const {
+  if (steppers.size() < 2)
+    return steppers.empty() ? -1 : steppers.back();
+  auto rank = [&](int l) {
+    return 2 * readsAsTileSum(scope, point, l) + !llvm::is_contained(tileOf, l);
+  };
+  int best = steppers.back();
+  for (int l : steppers)
+    if (rank(l) >= rank(best))
+      best = l;
+  return best;
+}
+
 /// Whether `point`, a loop counting up by 1, runs within the tiles of a
 /// loop around it: from the tile's index t to t + S (S its step), or to the
 /// smaller of that and the tile loop's bound n; or from 0 to S, or to the
@@ -224,11 +245,14 @@ bool Shaper::findTile(int point) {
       tile = l;
   }
   if (tile < 0 && invariant(point) && h.start && h.start->constant.isZero() &&
-      h.bounds.size() == 1)
+      h.bounds.size() == 1) {
+    std::vector<int> steppers;
     for (int l : around(point))
       if (!loops[l].atLeastOnce && headers[l].step == h.bounds[0].constant &&
           !(headers[l].step == SymExpr::constant(1)))
-        tile = l;
+        steppers.push_back(l);
+    tile = tileByIndices(point, steppers);
+  }
   if (tile < 0)
     return true;
   std::string tn = name(tile);

@@ -307,6 +307,11 @@ public:
   /// variable).
   std::optional<Access> decomposeAccess(const clang::Expr *e,
                                         const std::vector<int> &context);
+  /// `e` as decomposeAccess reads it, its indices over the source loops,
+  /// for an access inside the sorted `around` source loops (the loops
+  /// before they are shaped into dimensions).
+  std::optional<Access> sourceAccess(const clang::Expr *e,
+                                     const std::vector<int> &around);
 
 private:
   /// Source loops around the expression being linearized; induction

@@ -934,10 +934,16 @@ private:
                   scope.print(cast) +
                   "': a byte offset, which gemm-opt does not prove to be a "
                   "whole number of elements");
+    // The set is the obstacle: the nests beside it (a batch loop's product,
+    // its operands set from a call before it) read the pointer unchanged.
     if (std::optional<std::string> why = varies(assign->getRHS(), true))
-      return fail(what(var) + " is set to '" + scope.print(assign->getRHS()) +
-                  "', which depends on " + *why +
-                  ": its offset is not a function of the loop indices");
+      return scope.reject(what(var) + " is set to '" +
+                              scope.print(assign->getRHS()) +
+                              "', which depends on " + *why +
+                              ": its offset is not a function of the loop "
+                              "indices",
+                          false, assign),
+             false;
     std::optional<Value> moved = movedFrom(assign->getRHS(), state);
     for (Stmt *&child : assign->children())
       if (child == assign->getRHS() && !execFull(child, state))

@@ -219,8 +219,22 @@ bool Recognizer::checkPerTile(const Contraction &c) {
                  "C += s)");
     return false;
   };
+  // A floating-point value the nest reads (`float a_ik = A[i * K + k];`
+  // ahead of the loop over j, or `temp_x = m1[...]` set there) is the same
+  // wherever it is read: the nest writes only C, which the launcher checks
+  // overlaps no operand.
+  auto value = [&](const VarDecl *var, const Expr *e) {
+    return var && e && var->getType()->isRealFloatingType() &&
+           e->IgnoreImpCasts()->getType()->isRealFloatingType() &&
+           scope.ctx.getTypeSize(var->getType()) >=
+               scope.ctx.getTypeSize(e->IgnoreImpCasts()->getType()) &&
+           !e->HasSideEffects(scope.ctx) && !mentions(e, var);
+  };
   for (const Write &w : scope.writes)
-    if (!w.perTile.empty() && !partial(&w))
+    if (!w.perTile.empty() && !partial(&w) &&
+        !(w.op == BO_Assign && isa<DeclRefExpr>(stripCasts(w.lhs)) &&
+          referencedVar(w.lhs) != c.accumulator &&
+          value(referencedVar(w.lhs), w.rhs)))
       return reject(scope.print(w.lhs) + " " +
                         BinaryOperator::getOpcodeStr(w.op).str() + " " +
                         scope.print(w.rhs),
@@ -228,19 +242,10 @@ bool Recognizer::checkPerTile(const Contraction &c) {
   // An integer or pointer that the nest never assigns (`int ie = min(M, i
   // + x);`) is read as its initialiser, and a loop's induction variable
   // declared apart (`int ii; for (ii = i; ...)`) as the loop's: neither
-  // does anything per tile; nor does a value that the nest never assigns
-  // (`float a_ik = A[i * K + k];` ahead of the loop over j), which is the
-  // same value wherever it is read: the nest writes only C, which the
-  // launcher checks overlaps no operand.
+  // does anything per tile; nor does a value that the nest never assigns.
   auto folded = [&](const VarDecl *var) {
-    const Expr *init = var->getInit();
-    bool value = init && !scope.written.contains(var) &&
-                 var->getType()->isRealFloatingType() &&
-                 init->IgnoreImpCasts()->getType()->isRealFloatingType() &&
-                 scope.ctx.getTypeSize(var->getType()) >=
-                     scope.ctx.getTypeSize(init->IgnoreImpCasts()->getType()) &&
-                 !init->HasSideEffects(scope.ctx);
-    return value || scope.substitutableInit(var) ||
+    return (!scope.written.contains(var) && value(var, var->getInit())) ||
+           scope.substitutableInit(var) ||
            llvm::any_of(scope.sourceLoops, [&](const SourceLoop &loop) {
              return loop.iv == var;
            });

@@ -102,20 +102,12 @@ outer:
   }
 }
 
-static float *guarded(long n) {
-  float *p = malloc(sizeof(float) * (n + 2 * GUARD));
-  long i;
-  for (i = 0; i < n + 2 * GUARD; ++i)
-    p[i] = -7.0f;
-  return p;
-}
-
 int main(void) {
   const int m = 37, n = 29, k = 45, batches = 3;
   float *a = malloc(sizeof(float) * m * k), *b = malloc(sizeof(float) * k * n);
-  float *bias = malloc(sizeof(float) * n), *y = guarded((long)m * n);
+  float *bias = malloc(sizeof(float) * n), *y = guarded_f((long)m * n);
   float *wide = malloc(sizeof(float) * (m * n + k * n));
-  float *out = guarded((long)batches * m * n);
+  float *out = guarded_f((long)batches * m * n);
   struct tens row = {bias, n}, ta = {a, (long)m * n}, tb = {wide, 2L * m * n};
   struct mat ma = {m, k, a}, mb = {k, n, b};
   double scale;

@@ -148,14 +148,6 @@ static void printTable(const char *label, long k, double scale, matrix m) {
 }
 
 /* A column-major array between GUARD cells of -7 (e2e_util_c.h). */
-static double *guarded(long n) {
-  double *a = malloc((n + 2 * GUARD) * sizeof(double));
-  long i;
-  for (i = 0; i < n + 2 * GUARD; i++)
-    a[i] = -7.0;
-  return a;
-}
-
 int main(void) {
   const int m = 37, k = 45, n = 29;
   int v;
@@ -172,8 +164,8 @@ int main(void) {
   }
   {
     int r = 37, c = 29, nn = 45;
-    double *A = guarded((long)r * c), *B = guarded((long)r * nn);
-    double *C = guarded((long)nn * c);
+    double *A = guarded_d((long)r * c), *B = guarded_d((long)r * nn);
+    double *C = guarded_d((long)nn * c);
     double scale;
     fill_d(B + GUARD, (long)r * nn, 4);
     fill_d(C + GUARD, (long)nn * c, 5);

@@ -34,6 +34,24 @@ static inline void fill_d(double *p, long n, unsigned seed) {
   }
 }
 
+/* Room for n values between GUARD cells of -7 on each side, which show_f
+ * and show_d check. */
+static inline float *guarded_f(long n) {
+  float *p = malloc(sizeof(float) * (n + 2 * GUARD));
+  long i;
+  for (i = 0; i < n + 2 * GUARD; ++i)
+    p[i] = -7.0f;
+  return p;
+}
+
+static inline double *guarded_d(long n) {
+  double *p = malloc(sizeof(double) * (n + 2 * GUARD));
+  long i;
+  for (i = 0; i < n + 2 * GUARD; ++i)
+    p[i] = -7.0;
+  return p;
+}
+
 static inline double norm_f(const float *p, long n) {
   double s = 0;
   long i;
