@@ -583,13 +583,27 @@ static bool readsOnlyVariables(const Stmt *e,
   });
 }
 
+/// Whether `s` holds the declaration of `var`.
+static bool declares(const Stmt *s, const VarDecl *var) {
+  if (const auto *decl = dyn_cast<DeclStmt>(s))
+    for (const Decl *d : decl->decls())
+      if (d == var)
+        return true;
+  return llvm::any_of(s->children(), [&](const Stmt *child) {
+    return child && declares(child, var);
+  });
+}
+
 const Expr *NestScope::fixedInit(const VarDecl *var, bool exact) const {
   const auto *function =
       var ? dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod())
           : nullptr;
+  // A local of an inlined call is declared afresh outside its callee's
+  // body, which then says nothing of what changes it (`while (n-- > 0)`).
   if (!function || !function->getBody() || isa<ParmVarDecl>(var) ||
       !var->getType()->isIntegerType() || !var->hasLocalStorage() ||
       !var->getInit() || mentions(var->getInit(), var) ||
+      !declares(function->getBody(), var) ||
       !readOnlyForValue(function->getBody(), var))
     return nullptr;
   llvm::SmallVector<const VarDecl *, 4> reads;

@@ -2,7 +2,8 @@
 //
 // Moving `v--` past statements that do not change v is exact where those
 // statements read `v - 1` instead: they see the value they saw before, and
-// the loop's test sees the same v after the body.
+// the loop's test sees the same v after the body. A `for` whose body is
+// empty runs its increment after each test, as a body would.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +16,7 @@
 using namespace clang;
 using namespace mlir::gemm;
 
-CounterSteps::CounterSteps(NestScope &scope) : ctx(scope.ctx) {
+CounterSteps::CounterSteps(NestScope &scope) : CounterSteps(scope, false) {
   sink(const_cast<Stmt *>(scope.outer));
 }
 
@@ -24,14 +25,45 @@ CounterSteps::~CounterSteps() {
     *it->first = it->second;
 }
 
+void CounterSteps::sinkInlined(NestScope &scope,
+                               ArrayRef<const Stmt *> statements) {
+  CounterSteps steps(scope, true);
+  for (const Stmt *s : statements)
+    steps.sink(const_cast<Stmt *>(s));
+}
+
 void CounterSteps::replace(Stmt *&slot, Stmt *with) {
+  if (untilScopeEnds)
+    return scope.replace(&slot, with);
   slots.emplace_back(&slot, slot);
   slot = with;
+}
+
+void CounterSteps::incrementAsBody(ForStmt *loop) {
+  const auto *block = dyn_cast<CompoundStmt>(loop->getBody());
+  if (!loop->getInc() || !(isa<NullStmt>(loop->getBody()) ||
+                           (block && block->body_empty())))
+    return;
+  std::vector<Stmt *> parts;
+  llvm::append_range(parts, commaParts(loop->getInc()));
+  Stmt *body = parts.size() == 1
+                   ? parts.front()
+                   : CompoundStmt::Create(ctx, parts, FPOptionsOverride(),
+                                          loop->getInc()->getBeginLoc(),
+                                          loop->getInc()->getEndLoc());
+  const Stmt *inc = loop->getInc(), *empty = loop->getBody();
+  for (Stmt *&child : loop->children())
+    if (child && child == inc)
+      replace(child, nullptr);
+    else if (child && child == empty)
+      replace(child, body);
 }
 
 void CounterSteps::sink(Stmt *s) {
   if (!s)
     return;
+  if (auto *loop = dyn_cast<ForStmt>(s))
+    incrementAsBody(loop);
   for (Stmt *child : s->children())
     sink(child);
   const Expr *cond = nullptr;

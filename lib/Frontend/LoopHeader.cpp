@@ -80,24 +80,37 @@ void minTerms(const Expr *e, NestScope &scope,
 }
 
 /// A `while` or `do` whose test steps its counter down by 1 and stops when
-/// it reaches a bound b (`n-- > b`, `--n != b`; b is 0 in `n--`, `--n`):
-/// its values as a loop counting down to a last value, set in `loop`, and
-/// "" where it is one; nullopt where the test steps nothing; else the reason
-/// it is no count. `while (n-- > b)` runs its body on n - 1 down to b,
-/// `while (--n > b)` down to b + 1, `do ... while (n-- > b)` on n down to
-/// b, `do ... while (--n > b)` down to b + 1.
+/// it reaches a bound b (`n-- > b`, `--n >= b`, `--n != b`, either way
+/// round; b is 0 in `n--`, `--n`): its values as a loop counting down to a
+/// last value, set in `loop`, and "" where it is one; nullopt where the test
+/// steps nothing; else the reason it is no count. `while (n-- > b)` runs
+/// its body on n - 1 down to b, `while (--n > b)` down to b + 1, `do ...
+/// while (n-- > b)` on n down to b, `do ... while (--n > b)` down to b + 1;
+/// `>= b` is `> b - 1`.
 std::optional<std::string> steppedByTest(const Expr *cond, SourceLoop &loop,
                                          NestScope &scope) {
-  const Expr *tested = cond->IgnoreParenImpCasts();
+  auto decrement = [](const Expr *e) {
+    const auto *step = dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts());
+    return step && step->isDecrementOp() ? step : nullptr;
+  };
+  const UnaryOperator *step = decrement(cond);
   const Expr *bound = nullptr;
-  if (const auto *compare = dyn_cast<BinaryOperator>(tested)) {
-    if (!(compare->getOpcode() == BO_GT || compare->getOpcode() == BO_NE))
-      return std::nullopt;
+  BinaryOperatorKind op = BO_GT;
+  if (const auto *compare =
+          dyn_cast<BinaryOperator>(cond->IgnoreParenImpCasts());
+      compare && compare->isComparisonOp()) {
+    op = compare->getOpcode();
     bound = compare->getRHS();
-    tested = compare->getLHS()->IgnoreParenImpCasts();
+    step = decrement(compare->getLHS());
+    if (!step && (step = decrement(compare->getRHS()))) {
+      bound = compare->getLHS();
+      op = BinaryOperator::reverseComparisonOp(op);
+    }
+    if (!(op == BO_GT || op == BO_GE || op == BO_NE) ||
+        !bound->getType()->isIntegerType())
+      return std::nullopt;
   }
-  const auto *step = dyn_cast<UnaryOperator>(tested);
-  if (!step || !step->isDecrementOp())
+  if (!step)
     return std::nullopt;
   const Expr *counter = step->getSubExpr();
   loop.iv = referencedVar(counter);
@@ -113,20 +126,34 @@ std::optional<std::string> steppedByTest(const Expr *cond, SourceLoop &loop,
   // it compares, an unsigned counter that starts at 0 wraps; so does one
   // that counts from its largest value down to 0, which its extent cannot
   // hold.
-  if (loop.iv->getType()->isUnsignedIntegerType() && before != loop.atLeastOnce)
+  if (loop.iv->getType()->isUnsignedIntegerType() &&
+      before != loop.atLeastOnce)
     return "the test '" + scope.print(cond) + "' steps the unsigned '" +
            loop.iv->getNameAsString() + "' " +
            (before ? "below 0 where it starts at 0, so the loop wraps"
                    : "after the body sees its bound, where the largest "
                      "start would run one more value than it holds");
+  QualType type = bound ? bound->getType() : loop.iv->getType();
+  auto literal = [&](uint64_t value) {
+    return IntegerLiteral::Create(
+        scope.ctx, llvm::APInt(scope.ctx.getIntWidth(type), value), type,
+        cond->getBeginLoc());
+  };
+  if (op == BO_GE) {
+    // An unsigned comparison (of an unsigned counter, or with an unsigned
+    // bound) never finds a value below 0.
+    std::optional<int64_t> lowest = scope.constantNoted(bound);
+    if (type->isUnsignedIntegerType() && !(lowest && *lowest > 0))
+      return "the test '" + scope.print(cond) +
+             "' may never fail: it compares unsigned values, none below '" +
+             scope.print(bound) + "' where that is 0";
+    bound = BinaryOperator::Create(scope.ctx, const_cast<Expr *>(bound),
+                                   literal(1), BO_Sub, type, VK_PRValue,
+                                   OK_Ordinary, cond->getBeginLoc(),
+                                   FPOptionsOverride());
+  }
   loop.lhs = counter;
-  loop.bound = bound ? bound
-                     : IntegerLiteral::Create(
-                           scope.ctx,
-                           llvm::APInt(scope.ctx.getIntWidth(
-                                           loop.iv->getType()),
-                                       0),
-                           loop.iv->getType(), cond->getBeginLoc());
+  loop.bound = bound ? bound : literal(0);
   // After `--n` the test compares the value the body sees; after `n--`
   // the one before it.
   loop.op = before ? BO_GT : BO_GE;

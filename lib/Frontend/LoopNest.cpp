@@ -8,6 +8,7 @@
 
 #include "BetaStore.h"
 #include "CopyLanes.h"
+#include "CounterSteps.h"
 #include "Inline.h"
 #include "PointerBounds.h"
 #include "PointerWalk.h"
@@ -295,10 +296,14 @@ public:
     if (isa<NullStmt>(s))
       return true;
     // Calls whose bodies are visible read as their bodies (Inline.cpp),
-    // with the pointers they walk read as offsets (PointerWalk.cpp).
+    // with their counters stepped at the ends of their loops
+    // (CounterSteps.cpp) and the pointers they walk read as offsets
+    // (PointerWalk.cpp).
     if (std::vector<const Stmt *> inlined; isa<DeclStmt, Expr>(s)) {
-      if (!inlineCalls(scope, s, inlined) ||
-          !normaliseInlinedWalks(scope, inlined))
+      if (!inlineCalls(scope, s, inlined))
+        return scope.rejection->peelable = peelable, false;
+      CounterSteps::sinkInlined(scope, inlined);
+      if (!normaliseInlinedWalks(scope, inlined))
         return scope.rejection->peelable = peelable, false;
       if (!inlined.empty())
         return walkBlock(inlined);
