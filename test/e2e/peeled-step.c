@@ -141,26 +141,14 @@ void mult_bct(double *A, const double *B, const double *C, const int *r,
   }
 }
 
-static void *guarded(long n, int dbl) {
-  long i, total = n + 2 * GUARD;
-  void *p = malloc((dbl ? sizeof(double) : sizeof(float)) * total);
-  for (i = 0; i < total; ++i) {
-    if (dbl)
-      ((double *)p)[i] = -7.0;
-    else
-      ((float *)p)[i] = -7.0f;
-  }
-  return p;
-}
-
 int main(void) {
   const int m = 37, n = 29, ks[3] = {45, 1, 0};
   int mi = m, ni = n;
   /* K = 0 still reads row 0 of each operand in the written step. */
   float *a = malloc(sizeof(float) * m * 46), *b = malloc(sizeof(float) * 46 * n);
   double *ad = malloc(sizeof(double) * m * 46), *bd = malloc(sizeof(double) * 46 * n);
-  float *c = guarded((long)m * n, 0);
-  double *cd = guarded((long)m * n, 1);
+  float *c = guarded_f((long)m * n);
+  double *cd = guarded_d((long)m * n);
   int r;
   fill_f(a, (long)m * 46, 1);
   fill_f(b, 46L * n, 2);

@@ -74,25 +74,13 @@ void apart(int n1, int n2, int n3, int n, int kk, const float *a,
                 a[(i1 * n3 + i3) * kk * n2 + i2 * kk + k] * b[k * n + j];
 }
 
-static void *guarded(long n, int dbl) {
-  long i, total = n + 2 * GUARD;
-  void *p = malloc((dbl ? sizeof(double) : sizeof(float)) * total);
-  for (i = 0; i < total; ++i) {
-    if (dbl)
-      ((double *)p)[i] = -7.0;
-    else
-      ((float *)p)[i] = -7.0f;
-  }
-  return p;
-}
-
 int main(void) {
   const int nb = 3, np = 4, nq = 5, ne = 6;
   const long big = (long)nb * nq * nq * nq * ne + (long)nb * np * np * np * ne;
   double *r = malloc(sizeof(double) * nq * np), *x = malloc(sizeof(double) * big);
-  double *out = guarded(big, 1);
+  double *out = guarded_d(big);
   float *a = malloc(sizeof(float) * 2 * 3 * 5 * 9), *b = malloc(sizeof(float) * 9 * 7);
-  float *c = guarded(2 * 3 * 5 * 7, 0);
+  float *c = guarded_f(2 * 3 * 5 * 7);
   double sd, c0;
   long i;
   int n1;
