@@ -378,8 +378,11 @@ bool isIntegerObject(QualType type) {
 bool mlir::gemm::reachable(const VarDecl *var, const Stmt *body) {
   const auto *function =
       dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod());
-  if (!var->hasLocalStorage() || var->getType()->isReferenceType() ||
-      !function || function->getBody() != body)
+  // A static local is named by its function alone (f2c declares every
+  // local static): only its address can lead elsewhere to it.
+  if ((!var->hasLocalStorage() && !var->isStaticLocal()) ||
+      var->getType()->isReferenceType() || !function ||
+      function->getBody() != body)
     return true;
   AddressTaken finder(var);
   finder.TraverseStmt(const_cast<Stmt *>(body));

@@ -868,8 +868,10 @@ static std::optional<Contraction> findProduct(NestScope &scope,
           return scope.reject(
               "'" + scope.print(read) + "' is read through a pointer that "
               "may reach '" + var->getNameAsString() + "', which the nest "
-              "assigns (" + (var->hasLocalStorage() ? "its address is taken"
-                                                    : "it is no local") +
+              "assigns (" +
+              (var->hasLocalStorage() || var->isStaticLocal()
+                   ? "its address is taken"
+                   : "it is no local") +
               "), so it is not invariant");
     for (const Write &w : scope.writes) {
       Product p;

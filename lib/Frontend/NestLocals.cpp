@@ -118,7 +118,7 @@ NestLocals::NestLocals(NestScope &scope) {
                  }) != nullptr;
         });
     if (u.uncovered || !(index || (u.branched && var->getType()->isPointerType())) ||
-        reachable(var, function->getBody()))
+        var->isStaticLocal() || reachable(var, function->getBody()))
       continue;
     std::optional<const Stmt *> after = readAfterLoop(function, root, var);
     if (!after || *after)

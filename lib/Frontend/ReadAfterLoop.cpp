@@ -34,37 +34,29 @@ struct Stores : RecursiveASTVisitor<Stores> {
 
 } // namespace
 
-std::optional<const Stmt *>
-mlir::gemm::readAfterLoop(const FunctionDecl *function, const Stmt *loop,
-                          const VarDecl *var) {
+namespace {
+
+/// The function's CFG with every subexpression an element, so that each
+/// use of a variable is one.
+std::unique_ptr<CFG> elementCFG(const FunctionDecl *function) {
   Stmt *body = function ? function->getBody() : nullptr;
   if (!body)
-    return std::nullopt;
-  ASTContext &ctx = function->getASTContext();
-  // Every subexpression an element, so that each use of the variable is.
+    return nullptr;
   CFG::BuildOptions options;
   options.setAllAlwaysAdd();
-  std::unique_ptr<CFG> cfg = CFG::buildCFG(function, body, &ctx, options);
-  if (!cfg)
-    return std::nullopt;
-  // The block whose terminator is the loop's test: its second successor
-  // is where the loop ends. A path back into the loop (through its test
-  // or into its body) runs the loop again, which is no code after it.
-  const CFGBlock *exit = nullptr;
-  llvm::SmallPtrSet<const CFGBlock *, 16> seen;
-  for (const CFGBlock *block : *cfg)
-    if (block->getTerminatorStmt() == loop && block->succ_size() == 2) {
-      exit = *std::next(block->succ_begin());
-      seen.insert(block);
-      seen.insert(*block->succ_begin());
-    }
-  if (seen.empty())
-    return std::nullopt;
+  return CFG::buildCFG(function, body, &function->getASTContext(), options);
+}
+
+/// The first use of `var` that a path from `from` reaches before a store
+/// to it or a block in `seen`, or null.
+const Stmt *firstUse(const FunctionDecl *function, const CFGBlock *from,
+                     llvm::SmallPtrSetImpl<const CFGBlock *> &seen,
+                     const VarDecl *var) {
   Stores stores(var);
-  stores.TraverseStmt(body);
+  stores.TraverseStmt(function->getBody());
   std::deque<const CFGBlock *> work;
-  if (exit)
-    work.push_back(exit);
+  if (from)
+    work.push_back(from);
   while (!work.empty()) {
     const CFGBlock *block = work.front();
     work.pop_front();
@@ -81,8 +73,10 @@ mlir::gemm::readAfterLoop(const FunctionDecl *function, const Stmt *loop,
         return s;
       const auto *op = dyn_cast<BinaryOperator>(s);
       const auto *decl = dyn_cast<DeclStmt>(s);
+      // A static local's declaration sets it once, before the first call.
       if ((op && stores.names.contains(op->getLHS()->IgnoreParens())) ||
-          (decl && llvm::is_contained(decl->decls(), var))) {
+          (decl && llvm::is_contained(decl->decls(), var) &&
+           !var->isStaticLocal())) {
         killed = true;
         break;
       }
@@ -94,4 +88,37 @@ mlir::gemm::readAfterLoop(const FunctionDecl *function, const Stmt *loop,
         work.push_back(next);
   }
   return nullptr;
+}
+
+} // namespace
+
+std::optional<const Stmt *>
+mlir::gemm::readAfterLoop(const FunctionDecl *function, const Stmt *loop,
+                          const VarDecl *var) {
+  std::unique_ptr<CFG> cfg = elementCFG(function);
+  if (!cfg)
+    return std::nullopt;
+  // The block whose terminator is the loop's test: its second successor
+  // is where the loop ends. A path back into the loop (through its test
+  // or into its body) runs the loop again, which is no code after it.
+  const CFGBlock *exit = nullptr;
+  llvm::SmallPtrSet<const CFGBlock *, 16> seen;
+  for (const CFGBlock *block : *cfg)
+    if (block->getTerminatorStmt() == loop && block->succ_size() == 2) {
+      exit = *std::next(block->succ_begin());
+      seen.insert(block);
+      seen.insert(*block->succ_begin());
+    }
+  if (seen.empty())
+    return std::nullopt;
+  return firstUse(function, exit, seen, var);
+}
+
+std::optional<const Stmt *>
+mlir::gemm::readOnEntry(const FunctionDecl *function, const VarDecl *var) {
+  std::unique_ptr<CFG> cfg = elementCFG(function);
+  if (!cfg)
+    return std::nullopt;
+  llvm::SmallPtrSet<const CFGBlock *, 16> seen;
+  return firstUse(function, &cfg->getEntry(), seen, var);
 }

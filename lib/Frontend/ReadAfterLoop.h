@@ -24,6 +24,13 @@ std::optional<const clang::Stmt *>
 readAfterLoop(const clang::FunctionDecl *function, const clang::Stmt *loop,
               const clang::VarDecl *var);
 
+/// The first use of `var` that a path from the entry of `function`
+/// reaches before a store to it, or null; nullopt without a CFG. A static
+/// local with none starts each call afresh: no call reads what another
+/// left in it.
+std::optional<const clang::Stmt *>
+readOnEntry(const clang::FunctionDecl *function, const clang::VarDecl *var);
+
 } // namespace mlir::gemm
 
 #endif

@@ -17,6 +17,7 @@
 #include "NestLocals.h"
 #include "PeeledStep.h"
 #include "PointerWalk.h"
+#include "ReadAfterLoop.h"
 #include "PrivateMembers.h"
 #include "SplitOff.h"
 #include "Temporary.h"
@@ -341,6 +342,17 @@ bool Recognizer::checkLeftovers() {
     if (scope.findLocal(var) || nest.fullyContains(var->getSourceRange()) ||
         !var->getType()->isScalarType())
       continue;
+    // A static local keeps what the nest leaves for the next call, which
+    // must store it before any use (f2c's loop indices do).
+    if (std::optional<const Stmt *> read =
+            var->isStaticLocal() ? readOnEntry(scope.function, var)
+                                 : std::optional<const Stmt *>(nullptr);
+        !read || *read)
+      return scope.reject("'" + var->getNameAsString() +
+                          "' is a static local that the nest assigns and a "
+                          "call may read before storing it; the rewrite "
+                          "would not leave it the loop's value"),
+             false;
     OutsideUse finder(var, nest, startRange, scope.ctx.getSourceManager());
     finder.TraverseStmt(scope.function->getBody());
     if (finder.found && !deadAfterNest(scope, var, scope.function))
@@ -404,8 +416,8 @@ std::string describeStep(const ActivationStep &step) {
 }
 
 /// Whether no pointer can reach a scalar that the nest assigns: each is
-/// declared in the nest, or is a local of the function (not static) whose
-/// address is never taken. Else notes the scalar in scope.reachableScalar.
+/// declared in the nest, or is a local of the function (static or not)
+/// whose address is never taken. Else notes the scalar in scope.reachableScalar.
 bool Recognizer::scalarsUnreachable() {
   if (!scope.function || !scope.function->getBody())
     return false;

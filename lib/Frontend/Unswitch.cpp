@@ -177,7 +177,7 @@ labelsOf(const SwitchStmt *choice, const ASTContext &ctx) {
 
 /// Whether `e` reads a variable that `nest` changes: a test of it is no
 /// run-time choice of what the nest computes (a screening test on values
-/// the nest computes).
+/// the nest computes), tried alone only for its remark.
 bool readsChanged(const Stmt *e, const Stmt *nest) {
   const auto *ref = dyn_cast<DeclRefExpr>(e);
   if (const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
@@ -189,21 +189,20 @@ bool readsChanged(const Stmt *e, const Stmt *nest) {
 }
 
 /// The `if`s, `?:`s and `switch`es in `s` whose condition is not a
-/// constant and reads nothing the nest changes, in source order, with the
-/// switches of the visible helpers it calls where it calls them (`helper`;
-/// their branches are not versioned).
+/// constant, in source order, with the switches of the visible helpers it
+/// calls where it calls them (`helper`; their branches are not versioned).
 /// An `if` with an init statement or a condition variable is no plain test.
 /// Branches on the same condition (`if (rowB)` in both arms of `if (rowA)`)
 /// are one choice, at the first; so are switches of the nest's text on the
 /// same condition with the same labels.
-void collectChoices(const Stmt *s, const Stmt *nest, const ASTContext &ctx,
+void collectChoices(const Stmt *s, const ASTContext &ctx,
                     const FunctionDecl *helper,
                     llvm::SmallPtrSetImpl<const FunctionDecl *> &seen,
                     std::vector<Choice> &out) {
   if (!s)
     return;
   auto fresh = [&](const Expr *cond) {
-    return !helper && !constantValue(cond, ctx) && !readsChanged(cond, nest) &&
+    return !helper && !constantValue(cond, ctx) &&
            llvm::none_of(out, [&](const Choice &earlier) {
              return !earlier.choice && sameExpr(earlier.cond, cond, ctx);
            });
@@ -233,9 +232,9 @@ void collectChoices(const Stmt *s, const Stmt *nest, const ASTContext &ctx,
           def && def->hasBody() &&
           !ctx.getSourceManager().isInSystemHeader(def->getLocation()) &&
           seen.insert(def).second)
-        collectChoices(def->getBody(), nest, ctx, def, seen, out);
+        collectChoices(def->getBody(), ctx, def, seen, out);
   for (const Stmt *child : s->children())
-    collectChoices(child, nest, ctx, helper, seen, out);
+    collectChoices(child, ctx, helper, seen, out);
 }
 
 /// One way of a choice: what the recognition assumes, what it is for the
@@ -482,10 +481,13 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
                                                 Rejection &why) {
   std::vector<Choice> choices;
   llvm::SmallPtrSet<const FunctionDecl *, 4> seen;
-  collectChoices(outer, outer, ctx, nullptr, seen, choices);
+  collectChoices(outer, ctx, nullptr, seen, choices);
   std::vector<std::vector<Way>> ways;
-  for (const Choice &choice : choices)
+  std::vector<bool> varies;
+  for (const Choice &choice : choices) {
     ways.push_back(waysOf(choice, ctx));
+    varies.push_back(readsChanged(choice.cond, outer));
+  }
   std::optional<std::string> varying, noCase, tooMany;
   // Each choice alone first, in source order; then a set of choices grows
   // by a choice that one of its versions met (a second flag), the fewest
@@ -525,7 +527,11 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
         return versions;
       if (!varying)
         varying = varied;
+      // A set with a test on what the nest computes grows no further.
+      bool grows = llvm::none_of(set, [&](size_t n) { return varies[n]; });
       for (size_t next : met) {
+        if (!grows || varies[next])
+          continue;
         std::vector<size_t> more = set;
         more.insert(llvm::upper_bound(more, next), next);
         size_t count = 1;

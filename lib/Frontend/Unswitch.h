@@ -92,7 +92,7 @@ struct Versions {
 inline constexpr size_t maxVersions = 16;
 /// How many versions one nest is recognised in while looking for the
 /// choices to version it on, at most.
-inline constexpr size_t maxVersionTrials = 128;
+inline constexpr size_t maxVersionTrials = 256;
 
 /// The nest versioned on the fewest choices in it (the first, in source
 /// order, among as many; a helper's switch where the helper is called) for

@@ -10,16 +10,17 @@
 
 void many_flags(int n, const int *f, const double *a, const double *b,
                 double *c) {
-  int f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5];
-  int f6 = f[6], f7 = f[7], f8 = f[8], f9 = f[9], f10 = f[10], f11 = f[11];
-  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: versioned on sets of its 12 run-time choices, none of the {{[0-9]+}} versions tried is a GEMM (the search stops there)
+  // CHECK: :[[@LINE+1]]:3: remark: loop nest not rewritten: versioned on sets of its 24 run-time choices, none of the {{[0-9]+}} versions tried is a GEMM (the search stops there)
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       for (int k = 0; k < n; k++) {
         double x = a[i * n + k], y = b[k * n + j];
-        STEP(f0, 1) STEP(f1, 2) STEP(f2, 3) STEP(f3, 4) STEP(f4, 5)
-        STEP(f5, 6) STEP(f6, 7) STEP(f7, 8) STEP(f8, 9) STEP(f9, 10)
-        STEP(f10, 11) STEP(f11, 12)
+        STEP(f[0], 1) STEP(f[1], 2) STEP(f[2], 3) STEP(f[3], 4)
+        STEP(f[4], 5) STEP(f[5], 6) STEP(f[6], 7) STEP(f[7], 8)
+        STEP(f[8], 9) STEP(f[9], 10) STEP(f[10], 11) STEP(f[11], 12)
+        STEP(f[12], 13) STEP(f[13], 14) STEP(f[14], 15) STEP(f[15], 16)
+        STEP(f[16], 17) STEP(f[17], 18) STEP(f[18], 19) STEP(f[19], 20)
+        STEP(f[20], 21) STEP(f[21], 22) STEP(f[22], 23) STEP(f[23], 24)
         c[i * n + j] += x * y;
       }
 }
