@@ -212,7 +212,8 @@ private:
     if (!s)
       return;
     const Stmt *inner = unwrapLoopWrappers(s);
-    if (isLoop(inner) && !overContainer(inner) && isCandidate(inner, minDepth))
+    if (isLoop(inner) && !overContainer(inner) &&
+        (isCandidate(inner, minDepth) || instanceIsCandidate(inner, function)))
       return handle(inner, function);
     // A callback's one loop, which sums the products of one element.
     if (isLoop(inner) && !overContainer(inner) && function &&
@@ -221,6 +222,24 @@ private:
               elementOfCallersNest(inner, function, passed))
         return missed(inner, *why);
     scanInside(inner, [&](const Stmt *child) { scan(child, function); });
+  }
+
+  /// In a template, whether some instantiation of `loop` is a candidate:
+  /// a call that is dependent in the template (`row(m, i).plus_assign(a(i,
+  /// k) * row(b, k))`) is a product loop only where it is instantiated.
+  bool instanceIsCandidate(const Stmt *loop, const FunctionDecl *function) {
+    if (!function || !function->isTemplated())
+      return false;
+    std::optional<std::vector<const FunctionDecl *>> instances =
+        instancesOf(function);
+    return instances &&
+           llvm::any_of(*instances, [&](const FunctionDecl *instance) {
+             const Stmt *copy =
+                 instance->getBody()
+                     ? loopAt(instance->getBody(), loop->getBeginLoc())
+                     : nullptr;
+             return copy && isCandidate(copy, minDepth);
+           });
   }
 
   /// Calls `each` on the statements directly inside `s`, with `s` enclosing

@@ -51,8 +51,19 @@ void minTerms(const Expr *e, NestScope &scope,
   // is its initialiser.
   if (const Expr *init = scope.substitutableInit(referencedVar(e)))
     return minTerms(init, scope, terms);
+  // fmin of two ints computes in double, which holds every int exactly: the
+  // bound is the smaller int (`m < fmin(m0 + bs, M)`); fminf's float would
+  // round large ones.
+  auto exact = [&](const MinMaxCall &min) {
+    auto narrow = [&](const Expr *x) {
+      return x->getType()->isIntegerType() &&
+             scope.ctx.getTypeSize(x->getType()) <= 32;
+    };
+    return scope.ctx.getTypeSize(e->getType()) >= 64 && narrow(min.lhs) &&
+           narrow(min.rhs);
+  };
   if (std::optional<MinMaxCall> min = asMinMaxCall(e);
-      min && min->upper && e->getType()->isIntegerType()) {
+      min && min->upper && (e->getType()->isIntegerType() || exact(*min))) {
     minTerms(min->lhs, scope, terms);
     minTerms(min->rhs, scope, terms);
     return;
