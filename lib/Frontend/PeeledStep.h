@@ -1,4 +1,4 @@
-//===- PeeledStep.h - A step of the sum written ahead of its loop -*- C++ -*-===//
+//===- PeeledStep.h - A step of the sum ahead of its loop ----*- C++ -*-===//
 //
 // Code that avoids zeroing C computes the sum's first step as a plain
 // product ahead of the reduction loop and starts that loop one step later
@@ -16,9 +16,10 @@
 
 namespace mlir::gemm {
 
-/// Extends dimension `k` (the reduction, of extent `extent`, one loop's) over the step
-/// `peeled` computes, moving `x` and `y` (the product's factors) to start
-/// there, where `peeled` multiplies their elements at that step. `matched`
+/// Extends dimension `k` (the reduction, of extent `extent`: one loop's)
+/// over the step `peeled` computes, moving `x` and `y` (the product's
+/// factors) to start there, where `peeled` multiplies their elements at
+/// that step. `matched`
 /// pairs the peeled statement's own loops with the product's loops they
 /// run alongside (a fused init's, Recognizer::checkInit). The step runs
 /// even where the loop runs no iteration, so the launcher runs only where
