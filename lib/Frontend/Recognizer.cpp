@@ -344,10 +344,9 @@ bool Recognizer::checkLeftovers() {
       continue;
     // A static local keeps what the nest leaves for the next call, which
     // must store it before any use (f2c's loop indices do).
-    if (std::optional<const Stmt *> read =
-            var->isStaticLocal() ? readOnEntry(scope.function, var)
-                                 : std::optional<const Stmt *>(nullptr);
-        !read || *read)
+    std::optional<const Stmt *> read;
+    if (var->isStaticLocal() &&
+        (!(read = readOnEntry(scope.function, var)) || *read))
       return scope.reject("'" + var->getNameAsString() +
                           "' is a static local that the nest assigns and a "
                           "call may read before storing it; the rewrite "

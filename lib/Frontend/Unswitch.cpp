@@ -175,19 +175,6 @@ labelsOf(const SwitchStmt *choice, const ASTContext &ctx) {
   return out;
 }
 
-/// Whether `e` reads a variable that `nest` changes: a test of it is no
-/// run-time choice of what the nest computes (a screening test on values
-/// the nest computes), tried alone only for its remark.
-bool readsChanged(const Stmt *e, const Stmt *nest) {
-  const auto *ref = dyn_cast<DeclRefExpr>(e);
-  if (const auto *var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-      var && changes(nest, var))
-    return true;
-  return llvm::any_of(e->children(), [&](const Stmt *child) {
-    return child && readsChanged(child, nest);
-  });
-}
-
 /// The `if`s, `?:`s and `switch`es in `s` whose condition is not a
 /// constant, in source order, with the switches of the visible helpers it
 /// calls where it calls them (`helper`; their branches are not versioned).
@@ -483,10 +470,15 @@ std::optional<Versions> mlir::gemm::versionNest(const Stmt *outer,
   llvm::SmallPtrSet<const FunctionDecl *, 4> seen;
   collectChoices(outer, ctx, nullptr, seen, choices);
   std::vector<std::vector<Way>> ways;
+  // A test that reads a variable the nest changes (a screening test on
+  // values the nest computes) is no run-time choice of what the nest
+  // computes: it is tried alone, only for its remark.
   std::vector<bool> varies;
   for (const Choice &choice : choices) {
     ways.push_back(waysOf(choice, ctx));
-    varies.push_back(readsChanged(choice.cond, outer));
+    varies.push_back(findVar(choice.cond, [&](const VarDecl *var) {
+                       return changes(outer, var);
+                     }) != nullptr);
   }
   std::optional<std::string> varying, noCase, tooMany;
   // Each choice alone first, in source order; then a set of choices grows
